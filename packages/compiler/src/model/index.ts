@@ -1,0 +1,3 @@
+export * from './types.js';
+export * from './expr.js';
+export * from './world.js';

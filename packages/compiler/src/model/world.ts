@@ -1,0 +1,187 @@
+/**
+ * The checked world: the single data model the checker hands to codegen and the manifest.
+ * It is produced only when checking found no errors, so every name is resolved, every
+ * expression typed, and every id unique.
+ */
+import type { Span } from '@adec/diagnostics';
+import type { CheckedExpr, CheckedTemplate } from './expr.js';
+import type { RecordField, Type } from './types.js';
+
+/** The status a rule emits when it matches (ADR-106 D1), and a decision's status. */
+export type RuleOutcome = 'GREEN' | 'GREEN-SKIP' | 'YELLOW' | 'RED';
+export const RULE_OUTCOMES: readonly RuleOutcome[] = ['GREEN', 'GREEN-SKIP', 'YELLOW', 'RED'];
+
+/** Severity orders which matched rule's outcome wins; T1 is the hard floor (ADR-106 D3). */
+export type SeverityTier = 't1' | 't2' | 't3';
+export const SEVERITY_TIERS: readonly SeverityTier[] = ['t1', 't2', 't3'];
+
+export interface CheckedWorld {
+  readonly header: WorldIdentity;
+  /** Default per-predicate timeout in ms (world `timeout`, else the compiler default). */
+  readonly predicateTimeoutMs: number;
+  readonly actions: readonly CheckedAction[];
+  readonly skills: readonly CheckedSkill[];
+  readonly scenarios: readonly CheckedScenario[];
+  readonly tests: readonly CheckedTest[];
+}
+
+export interface WorldIdentity {
+  readonly org: string;
+  readonly domain: string;
+  /** The world id: the header's `name`, else the domain. */
+  readonly world: string;
+  readonly version: string;
+}
+
+export type ContextSource = 'supplied' | 'system' | 'computed';
+
+export interface ContextAttribute {
+  readonly name: string;
+  readonly source: ContextSource;
+  readonly type: Type;
+  /** Default for an absent supplied value (a JSON value: timestamps as ISO text). */
+  readonly defaultValue?: JsonValue;
+  /** Derivation of a computed attribute. */
+  readonly derivation?: CheckedExpr;
+  readonly span: Span;
+}
+
+export type JsonValue = null | boolean | number | string | readonly JsonValue[] | { readonly [key: string]: JsonValue };
+
+export interface CheckedAction {
+  readonly name: string;
+  /**
+   * Every attribute visible to the action's rules: the shared world context plus the
+   * action's own, with computed attributes in dependency order (safe to derive in order).
+   */
+  readonly context: readonly ContextAttribute[];
+  readonly aggregation: Aggregation;
+  /** Rules in declaration order. */
+  readonly rules: readonly CheckedRule[];
+  readonly workFrames: Readonly<Partial<Record<RuleOutcome, WorkFrameTemplate>>>;
+  readonly span: Span;
+}
+
+export type Aggregation =
+  | { readonly mode: 'winner_takes_all' }
+  /** The most restrictive outcome backed by at least `n` matched T2/T3 rules wins. */
+  | { readonly mode: 'vote_of_n'; readonly n: number }
+  /** Weighted T2/T3 votes; restrictive outcomes win once their weight reaches `threshold`. */
+  | { readonly mode: 'weighted_sum_threshold'; readonly threshold: number };
+
+export interface CheckedRule {
+  readonly id: string;
+  readonly action: string;
+  readonly outcome: RuleOutcome;
+  readonly severity: SeverityTier;
+  readonly appliesWhen?: CheckedExpr;
+  readonly when: CheckedExpr;
+  readonly reason?: CheckedTemplate;
+  /** Ids of rules of the same action this rule removes from the matched set. Never T1. */
+  readonly suppresses: readonly string[];
+  readonly timeoutMs?: number;
+  /** Vote weight for weighted_sum_threshold (default 1). */
+  readonly weight?: number;
+  /** Context attribute names the rule reads, sorted: recorded in its trace. */
+  readonly reads: readonly string[];
+  readonly span: Span;
+}
+
+export interface WorkFrameTemplate {
+  readonly mode?: string;
+  readonly next_action?: string;
+  readonly allowed_actions?: readonly string[];
+  readonly forbidden_actions?: readonly string[];
+  readonly required_output?: readonly string[];
+  readonly next_human_owner?: string;
+}
+
+export interface CheckedSkill {
+  readonly id: string;
+  readonly version: string;
+  readonly type: 'llm' | 'deterministic';
+  readonly description?: string;
+  readonly prompt?: CheckedTemplate;
+  readonly timeoutMs: number;
+  readonly hardLimitMs: number;
+  readonly fallback?: string;
+  readonly actionMetadata: readonly RecordField[];
+  readonly userState: readonly RecordField[];
+  readonly output: readonly RecordField[];
+  readonly invariants: readonly CheckedInvariant[];
+  readonly prohibitions: readonly CheckedProhibition[];
+  readonly templates: readonly CheckedSkillTemplate[];
+  readonly span: Span;
+}
+
+export interface CheckedInvariant {
+  readonly id: string;
+  readonly description: string;
+  readonly check: CheckedExpr;
+  /** The check as written, for audit records and error messages. */
+  readonly source: string;
+  readonly span: Span;
+}
+
+export interface CheckedProhibition {
+  readonly id: string;
+  /** The pattern as written in the SEC (`(?i)…`). */
+  readonly pattern: string;
+  /** The equivalent JavaScript pattern and flags. */
+  readonly source: string;
+  readonly flags: string;
+  readonly reason: string;
+  readonly span: Span;
+}
+
+export interface CheckedSkillTemplate {
+  readonly name: string;
+  readonly when?: CheckedExpr;
+  readonly fields: readonly { readonly name: string; readonly template: CheckedTemplate }[];
+}
+
+export interface CheckedScenario {
+  readonly id: string;
+  readonly version: string;
+  readonly signals: readonly { readonly name: string; readonly type: Type; readonly defaultValue?: JsonValue }[];
+  /** Derived state, in dependency order. */
+  readonly state: readonly { readonly name: string; readonly type: Type; readonly derivation: CheckedExpr }[];
+  readonly actionTypes: readonly { readonly name: string; readonly fields: readonly RecordField[]; readonly skill?: string }[];
+  readonly guardrails: readonly CheckedGuardrail[];
+  readonly objectives: readonly { readonly name: string; readonly weight: number; readonly score: CheckedExpr }[];
+  readonly executionRisk?: { readonly weight: number; readonly factors: readonly { readonly name: string; readonly value: number }[] };
+  readonly tieBreaks: readonly { readonly key: CheckedExpr; readonly direction: 'asc' | 'desc' }[];
+  readonly defaultMode: 'skill_enhanced' | 'deterministic_only';
+  readonly span: Span;
+}
+
+export interface CheckedGuardrail {
+  readonly id: string;
+  readonly description: string;
+  readonly when: CheckedExpr;
+  readonly effect:
+    | { readonly kind: 'block'; readonly predicate: CheckedExpr }
+    | { readonly kind: 'force'; readonly actionType: string }
+    | { readonly kind: 'cap'; readonly field: string; readonly limit: CheckedExpr };
+}
+
+export type CheckedTest =
+  | {
+      readonly kind: 'adjudication';
+      readonly name: string;
+      readonly action: string;
+      readonly context: { readonly [key: string]: JsonValue };
+      readonly system: { readonly [key: string]: JsonValue };
+      readonly expectStatus: RuleOutcome;
+      readonly expectRule?: string;
+      readonly span: Span;
+    }
+  | {
+      readonly kind: 'selection';
+      readonly name: string;
+      readonly scenario: string;
+      readonly signals: { readonly [key: string]: JsonValue };
+      readonly actions: readonly { readonly [key: string]: JsonValue }[];
+      readonly expect: { readonly selected: string } | { readonly noEligibleActions: true };
+      readonly span: Span;
+    };

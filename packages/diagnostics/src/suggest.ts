@@ -1,0 +1,41 @@
+/**
+ * "Did you mean" suggestions: the closest candidate by edit distance, if it is close
+ * enough to be a plausible typo (at most a third of the word's length, minimum 1).
+ */
+export function closestMatch(word: string, candidates: Iterable<string>): string | undefined {
+  const limit = Math.max(1, Math.floor(word.length / 3));
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of candidates) {
+    if (candidate === word) continue;
+    const distance = editDistance(word.toLowerCase(), candidate.toLowerCase());
+    // A case-only difference (`green` for `GREEN`) is always a good suggestion.
+    const effective = distance === 0 ? 0.5 : distance;
+    if (effective <= limit && effective < bestDistance) {
+      best = candidate;
+      bestDistance = effective;
+    }
+  }
+  return best;
+}
+
+/** Optimal string alignment distance: Levenshtein plus adjacent transpositions (`chlid`). */
+export function editDistance(a: string, b: string): number {
+  const rows = a.length + 1;
+  const cols = b.length + 1;
+  const d: number[] = new Array<number>(rows * cols).fill(0);
+  const at = (i: number, j: number) => d[i * cols + j]!;
+  for (let i = 0; i < rows; i++) d[i * cols] = i;
+  for (let j = 0; j < cols; j++) d[j] = j;
+  for (let i = 1; i < rows; i++) {
+    for (let j = 1; j < cols; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let value = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        value = Math.min(value, at(i - 2, j - 2) + 1);
+      }
+      d[i * cols + j] = value;
+    }
+  }
+  return at(a.length, b.length);
+}
