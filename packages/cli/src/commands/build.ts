@@ -1,0 +1,66 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { buildWorld, writeBuild, type Manifest } from '@adec/compiler';
+import { parseCommand } from '../parse-command.js';
+import { EXIT, type CliIo, type ExitCode } from '../io.js';
+import { diagnosticsJson, progress, reportDiagnostics, writeJson } from '../report.js';
+import { loadWorldOrReport } from '../world-input.js';
+
+export const buildUsage = `usage: adec build <world> [--out <dir>] [--format text|json]
+
+Checks a world and, when it has no errors, writes to <dir> (default: <world>/build):
+  module.ts     the generated TypeScript module (readable, type-checked)
+  bundle.js     the self-contained script the runtime loads
+  manifest.json ABI version, world, module_hash (sha256 of bundle.js), rule table, schemas
+  types.d.ts    a TypeScript type for each action's supplied context`;
+
+/** `adec build <world>`: a reproducible, content-hashed bundle and its manifest. */
+export async function buildCommand(args: readonly string[], io: CliIo): Promise<ExitCode> {
+  const { world: dir, format, values } = parseCommand(args, buildUsage, { out: { type: 'string' } });
+  const outDisplay = typeof values['out'] === 'string' ? values['out'] : `${dir.replace(/\/+$/, '')}/build`;
+  const outDir = resolve(io.cwd, outDisplay);
+  const sources = await loadWorldOrReport(dir, io);
+  if (sources === undefined) return EXIT.inputErrors;
+
+  const show = progress(io.stderr);
+  const result = await buildWorld(sources, { onPhase: (phase) => show(`${phase}…`) });
+  if (result.rejectedModuleSource !== undefined) {
+    // Keep the module that failed its own checks so the bug can be reported with it.
+    await mkdir(outDir, { recursive: true });
+    await writeFile(join(outDir, 'module.rejected.ts'), result.rejectedModuleSource);
+    io.stderr.write(`adec: the generated module was kept at ${outDisplay}/module.rejected.ts\n`);
+  }
+  if (result.artifacts !== undefined) await writeBuild(result.artifacts, outDir);
+
+  if (format === 'json') {
+    writeJson(io.stdout, {
+      ok: result.artifacts !== undefined,
+      diagnostics: diagnosticsJson(result.diagnostics),
+      ...(result.artifacts !== undefined && { out: outDisplay, manifest: result.artifacts.manifest }),
+    });
+  } else {
+    reportDiagnostics(io.stderr, result.diagnostics, sources);
+    if (result.artifacts !== undefined) io.stdout.write(summarizeBuild(result.artifacts.manifest, outDisplay));
+  }
+  return result.artifacts !== undefined ? EXIT.ok : EXIT.inputErrors;
+}
+
+/** The human summary of a build: what was built, where, and its content hash. */
+export function summarizeBuild(manifest: Manifest, outDisplay: string): string {
+  const { world } = manifest;
+  const countBy = (key: 'outcome' | 'severity') => {
+    const counts = new Map<string, number>();
+    for (const rule of manifest.rules) counts.set(rule[key], (counts.get(rule[key]) ?? 0) + 1);
+    return [...counts].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, n]) => `${name} ${n}`).join(', ');
+  };
+  const actions = Object.keys(manifest.actions);
+  const lines = [
+    `built ${world.org}/${world.domain}@${world.version} (world ${world.world}) → ${outDisplay}`,
+    `  actions    ${actions.length}${actions.length > 0 ? ` (${actions.join(', ')})` : ''}`,
+    `  rules      ${manifest.rules.length}${manifest.rules.length > 0 ? ` (${countBy('outcome')}; ${countBy('severity')})` : ''}`,
+    `  skills     ${manifest.skills.length}, scenarios ${manifest.scenarios.length}`,
+    `  module     ${manifest.module_hash}`,
+    `  sources    ${manifest.source_hash}`,
+  ];
+  return `${lines.join('\n')}\n`;
+}

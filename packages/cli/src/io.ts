@@ -1,0 +1,22 @@
+/** The process surface a command may touch, injected so tests run commands in process. */
+export interface CliIo {
+  readonly stdout: OutputStream;
+  readonly stderr: OutputStream;
+  readonly cwd: string;
+}
+
+export interface OutputStream {
+  write(text: string): unknown;
+  readonly isTTY?: boolean;
+}
+
+/** Exit codes of the CLI contract (ARCHITECTURE.md "CLI contract"). */
+export const EXIT = {
+  ok: 0,
+  /** The input has errors: diagnostics, failed verification, failed tests. */
+  inputErrors: 1,
+  /** The command line itself is wrong. */
+  usage: 2,
+} as const;
+
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

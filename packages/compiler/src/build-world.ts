@@ -1,0 +1,106 @@
+import { diagnostic, type Diagnostic, type Span } from '@adec/diagnostics';
+import { bundleModule } from './bundle/index.js';
+import { checkSources } from './check-sources.js';
+import { findForbiddenConstructs, generateModule, typecheckModule } from './generate/index.js';
+import { buildManifest, generateContextTypes, serializeManifest, sha256Hex, sourceHash, type Manifest } from './manifest/index.js';
+import type { CheckedWorld } from './model/index.js';
+import { worldRelativePath } from './sources/load-world.js';
+import type { WorldSources } from './sources/world-sources.js';
+import { COMPILER_VERSION } from './version.js';
+
+/** Everything `adec build` writes: the artifacts of one reproducible build. */
+export interface BuildArtifacts {
+  /** The generated TypeScript module (readable; what the bundle was built from). */
+  readonly moduleSource: string;
+  /** The self-contained script the runtime loads; `module_hash` is its sha256. */
+  readonly bundle: string;
+  readonly manifest: Manifest;
+  readonly manifestJson: string;
+  readonly contextTypes: string;
+}
+
+export interface BuildResult {
+  readonly diagnostics: readonly Diagnostic[];
+  readonly world?: CheckedWorld;
+  /** Present exactly when the build succeeded. */
+  readonly artifacts?: BuildArtifacts;
+  /**
+   * When code generation produced a module that fails its own checks (a bug in adec, not
+   * in the world), the offending module is returned so it can be attached to a bug report.
+   */
+  readonly rejectedModuleSource?: string;
+}
+
+/** The build phases, in order, for progress reporting. */
+export type BuildPhase = 'check' | 'generate' | 'typecheck' | 'bundle' | 'manifest';
+
+export interface BuildOptions {
+  readonly onPhase?: (phase: BuildPhase) => void;
+}
+
+/**
+ * check → generate (ts-morph) → static and type checks of the generated module →
+ * bundle (esbuild) → hash → manifest. Pure: reads nothing but `sources`, writes nothing;
+ * the same sources and compiler version give byte-identical artifacts.
+ */
+export async function buildWorld(sources: WorldSources, options: BuildOptions = {}): Promise<BuildResult> {
+  const phase = options.onPhase ?? (() => {});
+  phase('check');
+  const checked = checkSources(sources);
+  const world = checked.world;
+  if (world === undefined) return { diagnostics: checked.diagnostics };
+
+  const relativeSources = sources.files.map((file) => worldRelativePath(sources, file.path));
+  phase('generate');
+  const moduleSource = generateModule(world, { compilerVersion: COMPILER_VERSION, sources: relativeSources });
+
+  phase('typecheck');
+  const problems = [...findForbiddenConstructs(moduleSource), ...typecheckModule(moduleSource)];
+  if (problems.length > 0) {
+    return {
+      diagnostics: [...checked.diagnostics, internalError(firstSpan(sources), problems)],
+      world,
+      rejectedModuleSource: moduleSource,
+    };
+  }
+
+  phase('bundle');
+  const bundle = await bundleModule(moduleSource);
+
+  phase('manifest');
+  const manifest = buildManifest(world, {
+    moduleHash: sha256Hex(bundle),
+    sourceHash: sourceHash(sources.files.map((file) => ({ path: worldRelativePath(sources, file.path), text: file.text }))),
+    compilerVersion: COMPILER_VERSION,
+    sources: relativeSources,
+    relativePath: (file) => worldRelativePath(sources, file),
+  });
+  return {
+    diagnostics: checked.diagnostics,
+    world,
+    artifacts: {
+      moduleSource,
+      bundle,
+      manifest,
+      manifestJson: serializeManifest(manifest),
+      contextTypes: generateContextTypes(world),
+    },
+  };
+}
+
+function internalError(span: Span, problems: readonly string[]): Diagnostic {
+  return diagnostic(
+    'ADEC9001',
+    span,
+    { problem: 'the generated module failed its own checks' },
+    {
+      notes: problems.slice(0, 10),
+      help: 'this is a bug in adec, not in your world: please report it with the generated module',
+    },
+  );
+}
+
+function firstSpan(sources: WorldSources): Span {
+  const file = sources.files[0]?.path ?? sources.root;
+  return { file, offset: 0, endOffset: 0, line: 1, column: 1, endLine: 1, endColumn: 1 };
+}

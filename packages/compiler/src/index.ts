@@ -1,0 +1,16 @@
+/**
+ * @adec/compiler — turns a world's sources into a checked model, a generated TypeScript
+ * module, a self-contained bundle and its manifest. Guarantees to the runtime: a bundle is
+ * only produced from a world without errors, implements ABI v2, and is reproducible.
+ */
+export { buildWorld } from './build-world.js';
+export type { BuildArtifacts, BuildOptions, BuildPhase, BuildResult } from './build-world.js';
+export { checkSources } from './check-sources.js';
+export type { CheckResult } from './check-sources.js';
+export type { Manifest } from './manifest/index.js';
+export * from './model/index.js';
+export { isWorldLoadError, loadWorld, worldRelativePath } from './sources/load-world.js';
+export type { WorldLoadError } from './sources/load-world.js';
+export type { WorldSource, WorldSources } from './sources/world-sources.js';
+export { COMPILER_VERSION } from './version.js';
+export { BUILD_FILES, writeBuild } from './write-build.js';
