@@ -82,6 +82,8 @@ export const CATALOGUE = {
   ADEC4022: { severity: 'error', message: 'system attribute `{name}` has type {found}, it must be {expected}' },
   ADEC4023: { severity: 'error', message: '{kind} skill `{skill}` {problem}' },
   ADEC4024: { severity: 'error', message: 'scenario `{scenario}` {problem}' },
+  ADEC4025: { severity: 'error', message: 'invalid skill type `{text}`: expected llm or deterministic' },
+  ADEC4026: { severity: 'error', message: 'test `{test}` {problem}' },
 
   // ── Warnings ──────────────────────────────────────────────────────────────
   ADEC5001: { severity: 'warning', message: 'this condition is always true' },

@@ -1,0 +1,278 @@
+/**
+ * Binary operators: logic, comparison, membership, `??`, arithmetic and the SEC string
+ * operators (CONTAINS, CONTAINS_ANY, MATCHES and their NOT forms), each with the operand
+ * types LANGUAGE.md "Types" allows.
+ */
+import type { BinaryExpr, Expr } from '@adec/grammar';
+import { editDistance } from '@adec/diagnostics';
+import { formatType, type CheckedExpr, type Type } from '../model/index.js';
+import { translatePattern } from '../analyze/index.js';
+import type { ExprChecker } from './check-expr.js';
+import { joinBranches, reportOperand, warnIfNeverAbsent } from './check-expr.js';
+import { checkEnumListLiterals, checkEnumLiterals, enumOf } from './enum-literals.js';
+import { presentWhenFalse, presentWhenTrue, union, type Narrowed } from './narrowing.js';
+import { BOOL, DURATION, ERROR, FLOAT, INT, STRING, TIMESTAMP, isError, isNumeric, isText, unwrapOptional } from './type-relations.js';
+
+export function checkBinary(checker: ExprChecker, expr: BinaryExpr, narrowed: Narrowed): CheckedExpr {
+  switch (expr.operator) {
+    case 'and':
+    case 'or':
+      return checkLogical(checker, expr, expr.operator, narrowed);
+    case '==':
+    case '!=':
+    case 'EQUALS':
+      return checkEquality(checker, expr, narrowed);
+    case '<':
+    case '<=':
+    case '>':
+    case '>=':
+      return checkOrdering(checker, expr, expr.operator, narrowed);
+    case 'in':
+      return checkIn(checker, expr, narrowed);
+    case '??':
+      return checkCoalesce(checker, expr, narrowed);
+    case '+':
+    case '-':
+    case '*':
+    case '/':
+    case '%':
+      return checkArithmetic(checker, expr, expr.operator, narrowed);
+    case 'CONTAINS':
+    case 'NOT CONTAINS':
+      return checkContains(checker, expr, false, narrowed);
+    case 'CONTAINS_ANY':
+    case 'NOT CONTAINS_ANY':
+      return checkContains(checker, expr, true, narrowed);
+    case 'MATCHES':
+    case 'NOT MATCHES':
+      return checkMatches(checker, expr, narrowed);
+  }
+}
+
+/** `a and b` checks `b` knowing `a` holds; `a or b` checks `b` knowing `a` does not. */
+function checkLogical(checker: ExprChecker, expr: BinaryExpr, operator: 'and' | 'or', narrowed: Narrowed): CheckedExpr {
+  const left = checker.check(expr.left, narrowed);
+  const proven = operator === 'and' ? presentWhenTrue(expr.left) : presentWhenFalse(expr.left);
+  const right = checker.check(expr.right, union(narrowed, proven));
+  checker.expectBool(left, expr.left);
+  checker.expectBool(right, expr.right);
+  return { kind: 'logical', operator, left, right, type: BOOL, span: expr.span };
+}
+
+/**
+ * `==`, `!=`, `EQUALS`: operands of one kind (int and float mix; enums and strings mix).
+ * Equality is null-safe, so optional operands are allowed here without a guard.
+ */
+function checkEquality(checker: ExprChecker, expr: BinaryExpr, narrowed: Narrowed): CheckedExpr {
+  const left = checker.check(expr.left, narrowed);
+  const right = checker.check(expr.right, narrowed);
+  const operator = expr.operator === '!=' ? '!=' : '==';
+  const node: CheckedExpr = { kind: 'compare', operator, left, right, type: BOOL, span: expr.span };
+  if (isError(left.type) || isError(right.type)) return node;
+  if (left.type.kind === 'null' || right.type.kind === 'null') {
+    const [value, valueAst] = left.type.kind === 'null' ? [right, expr.right] : [left, expr.left];
+    warnIfNeverAbsent(checker, value, valueAst, `${operator} null`);
+    return node;
+  }
+  const leftEnum = enumOf(left.type);
+  const rightEnum = enumOf(right.type);
+  if (leftEnum !== undefined) checkEnumLiterals(checker.sink, right, leftEnum);
+  if (rightEnum !== undefined) checkEnumLiterals(checker.sink, left, rightEnum);
+  if (!areEqualityComparable(unwrapOptional(left.type), unwrapOptional(right.type))) {
+    checker.sink.report('ADEC3005', expr.span, { left: formatType(left.type), right: formatType(right.type) });
+  }
+  return node;
+}
+
+function areEqualityComparable(a: Type, b: Type): boolean {
+  if (isNumeric(a) && isNumeric(b)) return true;
+  if (isText(a) && isText(b)) return true;
+  // Lists compare element-wise; `[]` (list<null>) compares with any list.
+  if (a.kind === 'list' && b.kind === 'list') {
+    return a.element.kind === 'null' || b.element.kind === 'null' || areEqualityComparable(a.element, b.element);
+  }
+  return a.kind === b.kind && (a.kind === 'bool' || a.kind === 'timestamp' || a.kind === 'duration');
+}
+
+/** `< <= > >=` order numbers, timestamps, durations and strings; absent values have no order. */
+function checkOrdering(checker: ExprChecker, expr: BinaryExpr, operator: '<' | '<=' | '>' | '>=', narrowed: Narrowed): CheckedExpr {
+  const left = checker.check(expr.left, narrowed);
+  const right = checker.check(expr.right, narrowed);
+  const leftType = checker.presentType(left, expr.left);
+  const rightType = checker.presentType(right, expr.right);
+  const node: CheckedExpr = { kind: 'compare', operator, left, right, type: BOOL, span: expr.span };
+  if (isError(leftType) || isError(rightType)) return node;
+  const orderable =
+    (isNumeric(leftType) && isNumeric(rightType)) ||
+    (leftType.kind === 'string' && rightType.kind === 'string') ||
+    (leftType.kind === rightType.kind && (leftType.kind === 'timestamp' || leftType.kind === 'duration'));
+  if (!orderable) checker.sink.report('ADEC3005', expr.span, { left: formatType(leftType), right: formatType(rightType) });
+  return node;
+}
+
+/** `x in list`: `x` is a T and the list a list<T>. */
+function checkIn(checker: ExprChecker, expr: BinaryExpr, narrowed: Narrowed): CheckedExpr {
+  const element = checker.check(expr.left, narrowed);
+  const list = checker.check(expr.right, narrowed);
+  const elementType = checker.presentType(element, expr.left);
+  const listType = checker.presentType(list, expr.right);
+  const node: CheckedExpr = { kind: 'in', element, list, type: BOOL, span: expr.span };
+  if (isError(elementType) || isError(listType)) return node;
+  const expected = `list<${formatType(elementType)}>`;
+  if (listType.kind !== 'list') {
+    reportOperand(checker, 'in', expected, 'right', listType, expr.right);
+    return node;
+  }
+  const itemType = listType.element;
+  if (elementType.kind === 'enum') checkEnumListLiterals(checker.sink, list, elementType);
+  if (itemType.kind === 'enum') checkEnumLiterals(checker.sink, element, itemType);
+  if (itemType.kind !== 'null' && !isError(itemType) && !areEqualityComparable(elementType, itemType)) {
+    reportOperand(checker, 'in', expected, 'right', listType, expr.right);
+  }
+  return node;
+}
+
+/** `a ?? b`: `a` may be absent, `b` is a value of `a`'s type. */
+function checkCoalesce(checker: ExprChecker, expr: BinaryExpr, narrowed: Narrowed): CheckedExpr {
+  const left = checker.check(expr.left, narrowed);
+  const right = checker.check(expr.right, narrowed);
+  warnIfNeverAbsent(checker, left, expr.left, '??');
+  const present = { ...left, type: unwrapOptional(left.type) } as CheckedExpr;
+  const type = isError(left.type) || isError(right.type) ? ERROR : joinBranches(checker, present, right, expr.right);
+  return { kind: 'coalesce', left, right, type, span: expr.span };
+}
+
+/**
+ * Arithmetic on numbers (int op int is int, except `/` which is float), on timestamps and
+ * durations (`timestamp - timestamp` is a duration, `timestamp ± duration` a timestamp) and
+ * string concatenation with `+`.
+ */
+function checkArithmetic(checker: ExprChecker, expr: BinaryExpr, operator: '+' | '-' | '*' | '/' | '%', narrowed: Narrowed): CheckedExpr {
+  const left = checker.check(expr.left, narrowed);
+  const right = checker.check(expr.right, narrowed);
+  const leftType = checker.presentType(left, expr.left);
+  const rightType = checker.presentType(right, expr.right);
+  let type: Type | undefined;
+  if (isError(leftType) || isError(rightType)) type = ERROR;
+  else type = arithmeticResult(operator, leftType, rightType);
+  if (type === undefined) {
+    checker.sink.report('ADEC3003', expr.operatorSpan, { op: operator, left: formatType(leftType), right: formatType(rightType) });
+    type = ERROR;
+  }
+  return { kind: 'arithmetic', operator, left, right, type, span: expr.span };
+}
+
+function arithmeticResult(operator: '+' | '-' | '*' | '/' | '%', left: Type, right: Type): Type | undefined {
+  if (isNumeric(left) && isNumeric(right)) {
+    if (operator === '/') return FLOAT;
+    return left.kind === 'int' && right.kind === 'int' ? INT : FLOAT;
+  }
+  if (operator === '+' && isText(left) && isText(right)) return STRING;
+  if (operator !== '+' && operator !== '-') return undefined;
+  const kinds = `${left.kind} ${operator} ${right.kind}`;
+  switch (kinds) {
+    case 'timestamp - timestamp':
+    case 'duration + duration':
+    case 'duration - duration':
+      return DURATION;
+    case 'timestamp + duration':
+    case 'timestamp - duration':
+    case 'duration + timestamp':
+      return TIMESTAMP;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * SEC `CONTAINS`: a substring of a string, or an element of a list. `CONTAINS_ANY`: any of
+ * a list of substrings, or any element of another list.
+ */
+function checkContains(checker: ExprChecker, expr: BinaryExpr, any: boolean, narrowed: Narrowed): CheckedExpr {
+  const subject = checker.check(expr.left, narrowed);
+  const needle = checker.check(expr.right, narrowed);
+  const subjectType = checker.presentType(subject, expr.left);
+  const needleType = checker.presentType(needle, expr.right);
+  const negated = expr.operator.startsWith('NOT ');
+  const op = expr.operator;
+  const node = (mode: 'substring' | 'element'): CheckedExpr => ({ kind: 'contains', mode, any, negated, subject, needle, type: BOOL, span: expr.span });
+  if (isError(subjectType)) return node('substring');
+  if (isText(subjectType)) {
+    const fits = (t: Type) => (any ? t.kind === 'list' && (isText(t.element) || t.element.kind === 'null') : isText(t));
+    if (!isError(needleType) && !fits(needleType)) {
+      const help = siblingFieldHelp(needle, any ? (t) => fits(t) || isText(t) : fits);
+      reportOperand(checker, op, any ? 'list<string>' : 'string', 'right', needleType, expr.right, help);
+    }
+    return node('substring');
+  }
+  if (subjectType.kind === 'list') {
+    const elementType = subjectType.element;
+    const needleElement = any ? (needleType.kind === 'list' ? needleType.element : undefined) : needleType;
+    const expected = any ? formatType(subjectType) : formatType(elementType);
+    if (isError(needleType) || elementType.kind === 'null') return node('element');
+    if (needleElement === undefined || (needleElement.kind !== 'null' && !isError(needleElement) && !areEqualityComparable(elementType, needleElement))) {
+      reportOperand(checker, op, expected, 'right', needleType, expr.right);
+    } else if (elementType.kind === 'enum') {
+      if (any) checkEnumListLiterals(checker.sink, needle, elementType);
+      else checkEnumLiterals(checker.sink, needle, elementType);
+    }
+    return node('element');
+  }
+  reportOperand(checker, op, 'a string or list', 'left', subjectType, expr.left);
+  return node('substring');
+}
+
+/** `subject MATCHES "pattern"`: the pattern is a literal, compiled and validated at build time. */
+function checkMatches(checker: ExprChecker, expr: BinaryExpr, narrowed: Narrowed): CheckedExpr {
+  const subject = checker.check(expr.left, narrowed);
+  const subjectType = checker.presentType(subject, expr.left);
+  const negated = expr.operator === 'NOT MATCHES';
+  if (!isError(subjectType) && !isText(subjectType)) reportOperand(checker, expr.operator, 'string', 'left', subjectType, expr.left);
+  if (expr.right.kind !== 'StringLiteral') {
+    const pattern = checker.check(expr.right, narrowed);
+    if (!isError(pattern.type)) reportOperand(checker, expr.operator, 'a string literal pattern', 'right', pattern.type, expr.right);
+    return { kind: 'matches', negated, subject, source: '', flags: '', type: BOOL, span: expr.span };
+  }
+  const compiled = compilePattern(checker, expr.right);
+  return { kind: 'matches', negated, subject, source: compiled?.source ?? '', flags: compiled?.flags ?? '', type: BOOL, span: expr.span };
+}
+
+/** Translates an SEC pattern (`(?i)…`) to a JavaScript one, reporting ADEC3008 if it does not compile. */
+export function compilePattern(checker: Pick<ExprChecker, 'sink'>, pattern: Extract<Expr, { kind: 'StringLiteral' }>): { source: string; flags: string } | undefined {
+  const translated = translatePattern(pattern.value);
+  if ('problem' in translated) {
+    checker.sink.report('ADEC3008', pattern.span, { problem: translated.problem });
+    return undefined;
+  }
+  return translated;
+}
+
+/**
+ * For a mistyped `record.field` operand: the sibling field of a fitting type closest in
+ * spelling (LANGUAGE.md's `action_metadata.duration_minutes` → `action_metadata.session_type`).
+ */
+function siblingFieldHelp(operand: CheckedExpr, fits: (type: Type) => boolean): string | undefined {
+  if (operand.kind !== 'field') return undefined;
+  const record = unwrapOptional(operand.object.type);
+  if (record.kind !== 'record') return undefined;
+  const candidates = record.fields.filter((f) => f.name !== operand.name && fits(unwrapOptional(f.type)));
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of candidates) {
+    const distance = editDistance(operand.name, candidate.name);
+    if (distance < bestDistance) [best, bestDistance] = [candidate.name, distance];
+  }
+  const objectPath = describeObject(operand.object);
+  return best === undefined || objectPath === undefined ? undefined : `did you mean \`${objectPath}.${best}\`?`;
+}
+
+function describeObject(expr: CheckedExpr): string | undefined {
+  if (expr.kind === 'ref') return expr.name;
+  if (expr.kind === 'field') {
+    const object = describeObject(expr.object);
+    return object === undefined ? undefined : `${object}.${expr.name}`;
+  }
+  return undefined;
+}
+
+

@@ -1,0 +1,296 @@
+/**
+ * Selection scenarios (seed 000): signals and derived state, action types and the skills
+ * that narrate them, guardrails, weighted objectives, execution risk, tie-breaks and the
+ * default execution mode.
+ */
+import type { Span } from '@adec/diagnostics';
+import type { ActionTypeDecl, Expr, FieldDecl, GuardrailDecl, ScenarioDecl, ScenarioMember } from '@adec/grammar';
+import { formatType, type CheckedGuardrail, type CheckedScenario, type JsonValue, type RecordField, type Type } from '../model/index.js';
+import { firstDeclaredAt, type DiagnosticSink } from './checker-context.js';
+import { checkAssignable } from './check-assignment.js';
+import { checkCondition, createExprChecker } from './check-expr.js';
+import type { SkillInfo } from './check-skill.js';
+import { candidateActionType, type ActionTypeInfo } from './candidate-action.js';
+import { dependencyOrder, formatCycle } from './dependency-order.js';
+import { checkLiteral, literalFromExpr } from './literal-values.js';
+import { NOTHING_NARROWED } from './narrowing.js';
+import { resolveFields, resolveType } from './resolve-types.js';
+import { createScope, type ExprScope, type NameBinding } from './scope.js';
+import { didYouMeanName } from './suggestions.js';
+import { isError, isNumeric, isAssignable, isOrderable, unwrapOptional } from './type-relations.js';
+import { checkVersion } from './versions.js';
+import { checkObjectives, checkExecutionRisk } from './check-scoring.js';
+
+const DEFAULT_MODES = ['skill_enhanced', 'deterministic_only'] as const;
+
+/** What selection tests need to know about a scenario. */
+export interface ScenarioInfo {
+  readonly id: string;
+  readonly signals: readonly RecordField[];
+  readonly actionTypes: readonly ActionTypeInfo[];
+}
+
+export interface CheckedScenarios {
+  readonly scenarios: readonly CheckedScenario[];
+  readonly infos: ReadonlyMap<string, ScenarioInfo>;
+}
+
+type MemberOf<K extends ScenarioMember['kind']> = Extract<ScenarioMember, { kind: K }>;
+
+export function checkScenarios(decls: readonly ScenarioDecl[], skills: ReadonlyMap<string, SkillInfo>, sink: DiagnosticSink): CheckedScenarios {
+  const infos = new Map<string, ScenarioInfo>();
+  const firstSpans = new Map<string, Span>();
+  const scenarios: CheckedScenario[] = [];
+  for (const decl of decls) {
+    const id = decl.id.name;
+    const first = firstSpans.get(id);
+    if (first !== undefined) sink.report('ADEC2010', decl.id.span, { kind: 'scenario', name: id }, { notes: [firstDeclaredAt(first)] });
+    else firstSpans.set(id, decl.id.span);
+    const { scenario, info } = checkScenario(decl, skills, sink);
+    if (first === undefined) infos.set(id, info);
+    if (scenario !== undefined) scenarios.push(scenario);
+  }
+  return { scenarios, infos };
+}
+
+function checkScenario(decl: ScenarioDecl, skills: ReadonlyMap<string, SkillInfo>, sink: DiagnosticSink): { scenario?: CheckedScenario; info: ScenarioInfo } {
+  const id = decl.id.name;
+  const owner = `scenario \`${id}\``;
+  const members = <K extends ScenarioMember['kind']>(kind: K) => decl.members.filter((m): m is MemberOf<K> => m.kind === kind);
+  const single = <K extends ScenarioMember['kind']>(kind: K, clause: string): MemberOf<K> | undefined => {
+    const [first, ...repeated] = members(kind);
+    for (const extra of repeated) sink.report('ADEC4009', extra.span, { clause, owner }, first ? { notes: [firstDeclaredAt(first.span)] } : {});
+    return first;
+  };
+
+  const version = single('ScenarioVersion', 'version')?.version;
+  if (version === undefined) sink.report('ADEC4003', decl.id.span, { clause: 'version', owner });
+  else checkVersion(version, sink);
+
+  const names = new Map<string, Span>();
+  const signals = checkSignals(members('SignalsBlock').flatMap((b) => b.fields), names, sink);
+  const stateFields = members('StateBlock').flatMap((b) => b.fields);
+  const stateTypes = declareState(stateFields, names, sink);
+  const actionTypes = checkActionTypes(members('ActionTypeDecl'), skills, sink);
+  const candidate = candidateActionType(actionTypes);
+
+  const signalBindings: NameBinding[] = signals.map((s) => ({ root: 'signal', name: s.name, type: s.type }));
+  const stateBindings: NameBinding[] = stateTypes.map((s) => ({ root: 'state', name: s.name, type: s.type }));
+  const state = checkStateDerivations(stateFields, stateTypes, [...signalBindings, ...stateBindings], sink);
+  const scope = createScope([
+    ...signalBindings,
+    ...stateBindings,
+    { root: 'action', name: 'action', type: candidate },
+    { root: 'action', name: 'action_id', type: { kind: 'string' } },
+  ]);
+
+  const guardrails = checkGuardrails(members('GuardrailDecl'), id, actionTypes, scope, sink);
+  const objectives = checkObjectives(members('ObjectiveDecl'), decl.id, scope, sink);
+  const riskDecl = single('ExecutionRiskDecl', 'execution_risk');
+  const executionRisk = riskDecl && checkExecutionRisk(riskDecl, sink);
+  const tieBreaks = (single('TieBreakDecl', 'tie_break')?.keys ?? []).map((key) => ({ key: checkTieBreakKey(key.key, scope, sink), direction: key.direction }));
+  const defaultMode = checkDefaultMode(single('DefaultModeDecl', 'default_mode'), id, sink);
+
+  const info: ScenarioInfo = { id, signals: signals.map(({ name, type }) => ({ name, type })), actionTypes };
+  if (version === undefined) return { info };
+  return {
+    info,
+    scenario: {
+      id,
+      version: version.value,
+      signals,
+      state,
+      actionTypes: actionTypes.map(({ name, fields, skill }) => ({ name, fields, ...(skill !== undefined && { skill }) })),
+      guardrails,
+      objectives,
+      ...(executionRisk !== undefined && { executionRisk }),
+      tieBreaks,
+      defaultMode,
+      span: decl.span,
+    },
+  };
+}
+
+/** Signals are supplied per request; a default is a literal of the signal's type. */
+function checkSignals(fields: readonly FieldDecl[], names: Map<string, Span>, sink: DiagnosticSink): { name: string; type: Type; defaultValue?: JsonValue }[] {
+  const signals: { name: string; type: Type; defaultValue?: JsonValue }[] = [];
+  for (const field of fields) {
+    const type = resolveType(field.type, sink);
+    if (!declareName(field, 'signal', names, sink)) continue;
+    let defaultValue: JsonValue | undefined;
+    if (field.defaultValue !== undefined && field.defaultValue.kind !== 'MissingExpr') {
+      const literal = literalFromExpr(field.defaultValue);
+      if (literal === undefined) sink.report('ADEC4021', field.defaultValue.span, { name: field.name.name, problem: 'must be a literal value' });
+      else defaultValue = checkLiteral(literal, type, sink, { defaultOf: field.name.name });
+    }
+    signals.push({ name: field.name.name, type, ...(defaultValue !== undefined && { defaultValue }) });
+  }
+  return signals;
+}
+
+function declareState(fields: readonly FieldDecl[], names: Map<string, Span>, sink: DiagnosticSink): { name: string; type: Type }[] {
+  return fields.flatMap((field) => {
+    const type = resolveType(field.type, sink);
+    if (!declareName(field, 'state value', names, sink)) return [];
+    if (field.defaultValue === undefined) sink.report('ADEC4003', field.name.span, { clause: '= derivation', owner: `state \`${field.name.name}\`` });
+    return [{ name: field.name.name, type }];
+  });
+}
+
+/** Signals and state share one namespace: both are bare names in expressions. */
+function declareName(field: FieldDecl, kind: string, names: Map<string, Span>, sink: DiagnosticSink): boolean {
+  const first = names.get(field.name.name);
+  if (first !== undefined) {
+    sink.report('ADEC2010', field.name.span, { kind, name: field.name.name }, { notes: [firstDeclaredAt(first)] });
+    return false;
+  }
+  names.set(field.name.name, field.name.span);
+  return true;
+}
+
+/** State derivations, type-checked and put in dependency order (cycles are ADEC4014). */
+function checkStateDerivations(
+  fields: readonly FieldDecl[],
+  declared: readonly { name: string; type: Type }[],
+  bindings: readonly NameBinding[],
+  sink: DiagnosticSink,
+): CheckedScenario['state'] {
+  const derived = new Map<string, { type: Type; derivation: CheckedScenario['state'][number]['derivation']; dependsOn: Set<string>; span: Span }>();
+  for (const { name, type } of declared) {
+    const field = fields.find((f) => f.name.name === name)!;
+    const value = field.defaultValue;
+    if (value === undefined) continue;
+    const dependsOn = new Set<string>();
+    const scope = createScope(bindings, { onReference: (b) => { if (b.root === 'state') dependsOn.add(b.name); } });
+    const checker = createExprChecker(scope, sink);
+    const derivation = checker.check(value, NOTHING_NARROWED);
+    checkAssignable(checker, derivation, value, type);
+    derived.set(name, { type, derivation, dependsOn, span: field.name.span });
+  }
+  const { order, cycles } = dependencyOrder([...derived].map(([name, d]) => ({ name, dependsOn: d.dependsOn })));
+  for (const cycle of cycles) {
+    const first = derived.get(cycle[0]!);
+    if (first) sink.report('ADEC4014', first.span, { name: cycle[0]!, cycle: formatCycle(cycle) });
+  }
+  return order.map((name) => {
+    const { type, derivation } = derived.get(name)!;
+    return { name, type, derivation };
+  });
+}
+
+interface CheckedActionType extends ActionTypeInfo {
+  readonly skill?: string;
+}
+
+function checkActionTypes(decls: readonly ActionTypeDecl[], skills: ReadonlyMap<string, SkillInfo>, sink: DiagnosticSink): CheckedActionType[] {
+  const seen = new Map<string, Span>();
+  const actionTypes: CheckedActionType[] = [];
+  for (const decl of decls) {
+    const name = decl.name.name;
+    const fields = resolveFields(decl.fields, 'field', sink);
+    const first = seen.get(name);
+    if (first !== undefined) {
+      sink.report('ADEC2010', decl.name.span, { kind: 'action type', name }, { notes: [firstDeclaredAt(first)] });
+      continue;
+    }
+    seen.set(name, decl.name.span);
+    const skill = decl.skill && checkActionTypeSkill(decl, fields, skills, sink);
+    actionTypes.push({ name, fields, ...(skill !== undefined && { skill }) });
+  }
+  return actionTypes;
+}
+
+/**
+ * The skill that narrates an action type reads its `action_metadata` from the action, so
+ * the action type must provide every metadata field with a fitting type (ADEC4018).
+ */
+function checkActionTypeSkill(decl: ActionTypeDecl, fields: readonly RecordField[], skills: ReadonlyMap<string, SkillInfo>, sink: DiagnosticSink): string | undefined {
+  const ref = decl.skill!;
+  const skill = skills.get(ref.name);
+  if (skill === undefined) {
+    if (ref.name !== '') sink.report('ADEC2004', ref.span, { name: ref.name }, didYouMeanName(ref.name, skills.keys()));
+    return undefined;
+  }
+  for (const wanted of skill.actionMetadata) {
+    const field = fields.find((f) => f.name === wanted.name);
+    const problem =
+      field === undefined
+        ? wanted.type.kind === 'optional'
+          ? undefined
+          : `has no field \`${wanted.name}\``
+        : isAssignable(field.type, wanted.type)
+          ? undefined
+          : `its field \`${wanted.name}\` is ${formatType(field.type)}, the skill expects ${formatType(wanted.type)}`;
+    if (problem !== undefined) sink.report('ADEC4018', ref.span, { actionType: decl.name.name, skill: skill.id, problem });
+  }
+  return skill.id;
+}
+
+function checkGuardrails(decls: readonly GuardrailDecl[], scenario: string, actionTypes: readonly ActionTypeInfo[], scope: ExprScope, sink: DiagnosticSink): CheckedGuardrail[] {
+  const seen = new Map<string, Span>();
+  return decls.map((decl) => {
+    const first = seen.get(decl.id.value);
+    if (first !== undefined) sink.report('ADEC2010', decl.id.span, { kind: 'guardrail', name: decl.id.value }, { notes: [firstDeclaredAt(first)] });
+    else seen.set(decl.id.value, decl.id.span);
+    const when = checkCondition(decl.when, 'when', scope, sink);
+    return { id: decl.id.value, description: decl.description.value, when, effect: checkEffect(decl.effect, scenario, actionTypes, scope, sink) };
+  });
+}
+
+function checkEffect(effect: GuardrailDecl['effect'], scenario: string, actionTypes: readonly ActionTypeInfo[], scope: ExprScope, sink: DiagnosticSink): CheckedGuardrail['effect'] {
+  switch (effect.kind) {
+    case 'BlockEffect':
+      return { kind: 'block', predicate: checkCondition(effect.predicate, 'block', scope, sink) };
+    case 'ForceEffect': {
+      const name = effect.actionType.name;
+      if (name !== '' && !actionTypes.some((t) => t.name === name)) {
+        sink.report('ADEC2005', effect.actionType.span, { name, scenario }, didYouMeanName(name, actionTypes.map((t) => t.name)));
+      }
+      return { kind: 'force', actionType: name };
+    }
+    case 'CapEffect': {
+      const checker = createExprChecker(scope, sink);
+      const field = checker.check(effect.field, NOTHING_NARROWED);
+      const isActionField = field.kind === 'field' && field.object.kind === 'ref' && field.object.name === 'action';
+      const fieldType = unwrapOptional(field.type);
+      if (!isError(fieldType) && (!isActionField || !isNumeric(fieldType))) {
+        sink.report('ADEC3001', effect.field.span, { expected: 'a numeric action field such as `action.duration_minutes`', found: formatType(field.type) });
+      }
+      const limit = checker.check(effect.limit, NOTHING_NARROWED);
+      const limitType = checker.presentType(limit, effect.limit);
+      if (!isError(limitType) && !isNumeric(limitType)) {
+        sink.report('ADEC3001', effect.limit.span, { expected: 'a number', found: formatType(limitType) }, { label: `this is ${formatType(limitType)}` });
+      }
+      return { kind: 'cap', field: field.kind === 'field' ? field.name : '', limit };
+    }
+  }
+}
+
+/**
+ * Tie-break keys order candidates, so they are orderable. They may be absent (a field
+ * only some action types have): absent values sort last, so no guard is needed.
+ */
+function checkTieBreakKey(key: Expr, scope: ExprScope, sink: DiagnosticSink): CheckedScenario['tieBreaks'][number]['key'] {
+  const checked = createExprChecker(scope, sink).check(key, NOTHING_NARROWED);
+  const type = unwrapOptional(checked.type);
+  if (!isOrderable(type) && type.kind !== 'enum') {
+    sink.report('ADEC3001', key.span, { expected: 'a number, string, timestamp or duration', found: formatType(checked.type) }, { label: `this is ${formatType(checked.type)}` });
+  }
+  return checked;
+}
+
+/** Seed 000: the engine default is deterministic_only, the safe mode. */
+function checkDefaultMode(decl: MemberOf<'DefaultModeDecl'> | undefined, scenario: string, sink: DiagnosticSink): CheckedScenario['defaultMode'] {
+  if (decl === undefined) return 'deterministic_only';
+  const mode = DEFAULT_MODES.find((m) => m === decl.mode.text);
+  if (mode !== undefined) return mode;
+  if (decl.mode.text !== '') {
+    sink.report(
+      'ADEC4024',
+      decl.mode.span,
+      { scenario, problem: `has an invalid default_mode \`${decl.mode.text}\`: expected skill_enhanced or deterministic_only` },
+      didYouMeanName(decl.mode.text, DEFAULT_MODES),
+    );
+  }
+  return 'deterministic_only';
+}

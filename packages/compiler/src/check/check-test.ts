@@ -1,0 +1,254 @@
+/**
+ * Golden tests: an adjudication test names an action, its context and the expected
+ * status (and rule); a selection test names a scenario, its signals, candidate actions and
+ * the expected selection. Values are checked against the declared types so a test cannot
+ * silently exercise a misspelled attribute. Missing supplied attributes are allowed: tests
+ * may exercise missing evidence.
+ */
+import type { Span } from '@adec/diagnostics';
+import type { TestDecl, TestMember, Value, ValueRecord } from '@adec/grammar';
+import type { CheckedTest, JsonValue, RecordField } from '../model/index.js';
+import { firstDeclaredAt, type DiagnosticSink } from './checker-context.js';
+import type { ActionInfo } from './check-action.js';
+import { SYSTEM_ATTRIBUTE_TYPES, type DeclaredAttribute } from './check-context.js';
+import type { ScenarioInfo } from './check-scenario.js';
+import { checkLiteral, describeLiteral, literalFromValue } from './literal-values.js';
+import { asOutcome, outcomeHelp } from './spellings.js';
+import { didYouMeanName } from './suggestions.js';
+
+type MemberOf<K extends TestMember['kind']> = Extract<TestMember, { kind: K }>;
+type ExpectMember = MemberOf<'TestExpectStatus' | 'TestExpectSelected' | 'TestExpectNoEligible'>;
+
+const MEMBER_CLAUSES: Readonly<Record<TestMember['kind'], string>> = {
+  TestAction: 'action',
+  TestScenario: 'scenario',
+  TestContext: 'context',
+  TestSystem: 'system',
+  TestSignals: 'signals',
+  TestActions: 'actions',
+  TestExpectStatus: 'expect',
+  TestExpectSelected: 'expect',
+  TestExpectNoEligible: 'expect',
+};
+const ADJUDICATION_ONLY: readonly TestMember['kind'][] = ['TestContext', 'TestSystem', 'TestExpectStatus'];
+const SELECTION_ONLY: readonly TestMember['kind'][] = ['TestSignals', 'TestActions', 'TestExpectSelected', 'TestExpectNoEligible'];
+
+export interface TestEnvironment {
+  readonly actions: ReadonlyMap<string, ActionInfo>;
+  readonly scenarios: ReadonlyMap<string, ScenarioInfo>;
+  readonly onUse: (attribute: DeclaredAttribute) => void;
+}
+
+export function checkTests(decls: readonly TestDecl[], env: TestEnvironment, sink: DiagnosticSink): CheckedTest[] {
+  const seen = new Map<string, Span>();
+  return decls.flatMap((decl) => {
+    const first = seen.get(decl.name.value);
+    if (first !== undefined) sink.report('ADEC2010', decl.name.span, { kind: 'test', name: decl.name.value }, { notes: [firstDeclaredAt(first)] });
+    else seen.set(decl.name.value, decl.name.span);
+    return checkTest(decl, env, sink) ?? [];
+  });
+}
+
+function checkTest(decl: TestDecl, env: TestEnvironment, sink: DiagnosticSink): CheckedTest | undefined {
+  const test = decl.name.value;
+  const owner = `test \`${test}\``;
+  const first = new Map<string, TestMember>();
+  for (const member of decl.members) {
+    const clause = MEMBER_CLAUSES[member.kind];
+    const earlier = first.get(clause);
+    if (earlier !== undefined) sink.report('ADEC4009', member.span, { clause, owner }, { notes: [firstDeclaredAt(earlier.span)] });
+    else first.set(clause, member);
+  }
+  const member = <K extends TestMember['kind']>(kind: K) => {
+    const found = first.get(MEMBER_CLAUSES[kind]);
+    return found?.kind === kind ? (found as MemberOf<K>) : undefined;
+  };
+  const expect = first.get('expect') as ExpectMember | undefined;
+  const action = member('TestAction');
+  const scenario = member('TestScenario');
+  if (action !== undefined && scenario !== undefined) {
+    sink.report('ADEC4026', scenario.span, { test, problem: 'names both an action and a scenario: an adjudication test names an action, a selection test a scenario' });
+    return undefined;
+  }
+  if (action === undefined && scenario === undefined) {
+    sink.report('ADEC4003', decl.name.span, { clause: 'action` or `scenario', owner });
+    return undefined;
+  }
+  const [kindName, foreign] = action !== undefined ? ['an adjudication', SELECTION_ONLY] : ['a selection', ADJUDICATION_ONLY];
+  for (const m of decl.members.filter((m) => foreign.includes(m.kind))) {
+    sink.report('ADEC4026', m.span, { test, problem: `is ${kindName} test, which takes no \`${MEMBER_CLAUSES[m.kind]}\`` });
+  }
+  if (expect === undefined) sink.report('ADEC4003', decl.name.span, { clause: 'expect', owner });
+  if (action !== undefined) return checkAdjudicationTest(decl, action, member('TestContext'), member('TestSystem'), expect, env, sink);
+  return checkSelectionTest(decl, scenario!, member('TestSignals'), member('TestActions'), expect, env, sink);
+}
+
+function checkAdjudicationTest(
+  decl: TestDecl,
+  actionRef: MemberOf<'TestAction'>,
+  contextMember: MemberOf<'TestContext'> | undefined,
+  systemMember: MemberOf<'TestSystem'> | undefined,
+  expect: ExpectMember | undefined,
+  env: TestEnvironment,
+  sink: DiagnosticSink,
+): CheckedTest | undefined {
+  const name = actionRef.action.name;
+  const action = env.actions.get(name);
+  if (action === undefined) {
+    if (name !== '') sink.report('ADEC2006', actionRef.action.span, { name }, didYouMeanName(name, env.actions.keys()));
+    return undefined;
+  }
+  const context = checkRecordValues(contextMember?.value, sink, (key) => {
+    const attribute = action.view.byName.get(key.name);
+    if (attribute !== undefined && attribute.decl.source === 'supplied') {
+      env.onUse(attribute);
+      return attribute.type;
+    }
+    const supplied = action.view.attributes.filter((a) => a.decl.source === 'supplied').map((a) => a.name);
+    const help =
+      attribute?.decl.source === 'system'
+        ? { help: `system values go in \`system { ${key.name}: … }\`` }
+        : attribute?.decl.source === 'computed'
+          ? { help: `\`${key.name}\` is computed from the other attributes; tests supply only supplied attributes` }
+          : didYouMeanName(key.name, supplied);
+    sink.report('ADEC2014', key.span, { name: key.name, action: name }, help);
+    return undefined;
+  });
+  const system = checkRecordValues(systemMember?.value, sink, (key) => {
+    const type = SYSTEM_ATTRIBUTE_TYPES.get(key.name);
+    if (type === undefined) sink.report('ADEC2011', key.span, { name: key.name });
+    return type;
+  });
+  if (expect === undefined || expect.kind !== 'TestExpectStatus') return undefined;
+  const status = asOutcome(expect.status.text);
+  if (status === undefined) {
+    if (expect.status.text !== '') sink.report('ADEC4015', expect.status.span, { text: expect.status.text }, outcomeHelp(expect.status.text));
+  }
+  const rule = expect.rule;
+  if (rule !== undefined && rule.name !== '' && !action.ruleIds.includes(rule.name)) {
+    sink.report('ADEC4020', rule.span, { rule: rule.name, action: name }, didYouMeanName(rule.name, action.ruleIds));
+  }
+  if (status === undefined || context === undefined || system === undefined) return undefined;
+  return {
+    kind: 'adjudication',
+    name: decl.name.value,
+    action: name,
+    context,
+    system,
+    expectStatus: status,
+    ...(rule !== undefined && { expectRule: rule.name }),
+    span: decl.span,
+  };
+}
+
+function checkSelectionTest(
+  decl: TestDecl,
+  scenarioRef: MemberOf<'TestScenario'>,
+  signalsMember: MemberOf<'TestSignals'> | undefined,
+  actionsMember: MemberOf<'TestActions'> | undefined,
+  expect: ExpectMember | undefined,
+  env: TestEnvironment,
+  sink: DiagnosticSink,
+): CheckedTest | undefined {
+  const test = decl.name.value;
+  const name = scenarioRef.scenario.name;
+  const scenario = env.scenarios.get(name);
+  if (scenario === undefined) {
+    if (name !== '') sink.report('ADEC2007', scenarioRef.scenario.span, { name }, didYouMeanName(name, env.scenarios.keys()));
+    return undefined;
+  }
+  const signals = checkRecordValues(signalsMember?.value, sink, (key) => fieldType(scenario.signals, key, `${name}.signals`, sink));
+  const actions = (actionsMember?.value.items ?? []).map((item) => checkCandidate(item, scenario, sink));
+  const actionIds = new Map<string, Span>();
+  for (const [index, candidate] of actions.entries()) {
+    const id = candidate?.['action_id'];
+    if (typeof id !== 'string') continue;
+    const first = actionIds.get(id);
+    const span = actionsMember!.value.items[index]!.span;
+    if (first !== undefined) sink.report('ADEC2010', span, { kind: 'action_id', name: id }, { notes: [firstDeclaredAt(first)] });
+    else actionIds.set(id, span);
+  }
+  if (expect?.kind === 'TestExpectSelected' && !actionIds.has(expect.actionId.value)) {
+    sink.report('ADEC4026', expect.actionId.span, { test, problem: `expects \`${expect.actionId.value}\` to be selected, but no action in \`actions\` has that action_id` }, didYouMeanName(expect.actionId.value, actionIds.keys()));
+  }
+  if (expect === undefined || expect.kind === 'TestExpectStatus' || signals === undefined || actions.some((a) => a === undefined)) return undefined;
+  return {
+    kind: 'selection',
+    name: test,
+    scenario: name,
+    signals,
+    actions: actions as { [key: string]: JsonValue }[],
+    expect: expect.kind === 'TestExpectSelected' ? { selected: expect.actionId.value } : { noEligibleActions: true },
+    span: decl.span,
+  };
+}
+
+/** One candidate action: `action_id`, a `type` naming an action type, and that type's fields. */
+function checkCandidate(value: Value, scenario: ScenarioInfo, sink: DiagnosticSink): { [key: string]: JsonValue } | undefined {
+  if (value.kind !== 'ValueRecord') {
+    const found = describeLiteral(literalFromValue(value));
+    sink.report('ADEC3001', value.span, { expected: 'an action record such as `{ action_id: "a1", type: "…" }`', found }, { label: `this is ${found}` });
+    return undefined;
+  }
+  const typeEntry = value.entries.find((e) => e.key.name === 'type');
+  const typeName = typeEntry?.value.kind === 'ValueScalar' ? typeEntry.value.value : undefined;
+  const actionType = scenario.actionTypes.find((t) => t.name === typeName);
+  for (const required of ['action_id', 'type']) {
+    if (!value.entries.some((e) => e.key.name === required)) sink.report('ADEC4003', value.span, { clause: required, owner: 'a test action' });
+  }
+  if (typeEntry !== undefined && actionType === undefined) {
+    const text = typeof typeName === 'string' ? typeName : String(typeName);
+    sink.report('ADEC2005', typeEntry.value.span, { name: text, scenario: scenario.id }, didYouMeanName(text, scenario.actionTypes.map((t) => t.name)));
+  }
+  const builtins: RecordField[] = [
+    { name: 'action_id', type: { kind: 'string' } },
+    { name: 'type', type: { kind: 'enum', members: scenario.actionTypes.map((t) => t.name) } },
+  ];
+  return checkRecordValues(value, sink, (key) => {
+    const builtin = builtins.find((f) => f.name === key.name);
+    if (builtin !== undefined) return key.name === 'type' ? undefined : builtin.type;
+    return actionType === undefined ? undefined : fieldType(actionType.fields, key, actionType.name, sink);
+  }, new Set(['type']));
+}
+
+function fieldType(fields: readonly RecordField[], key: { name: string; span: Span }, owner: string, sink: DiagnosticSink) {
+  const field = fields.find((f) => f.name === key.name);
+  if (field === undefined) sink.report('ADEC2002', key.span, { type: owner, name: key.name }, didYouMeanName(key.name, fields.map((f) => f.name)));
+  return field?.type;
+}
+
+/**
+ * Checks each entry of a record of test values against the type `typeOf` gives its key
+ * (undefined: already reported, or `passThrough`). Returns the JSON record, or undefined if
+ * any entry was wrong.
+ */
+function checkRecordValues(
+  record: ValueRecord | undefined,
+  sink: DiagnosticSink,
+  typeOf: (key: { name: string; span: Span }) => ReturnType<typeof fieldType>,
+  passThrough: ReadonlySet<string> = new Set(),
+): { [key: string]: JsonValue } | undefined {
+  const result: { [key: string]: JsonValue } = {};
+  let valid = true;
+  const seen = new Map<string, Span>();
+  for (const entry of record?.entries ?? []) {
+    const key = entry.key.name;
+    const first = seen.get(key);
+    if (first !== undefined) {
+      sink.report('ADEC4009', entry.key.span, { clause: key, owner: 'this record' }, { notes: [firstDeclaredAt(first)] });
+      valid = false;
+      continue;
+    }
+    seen.set(key, entry.key.span);
+    const type = typeOf(entry.key);
+    if (type === undefined) {
+      if (passThrough.has(key) && entry.value.kind === 'ValueScalar' && entry.value.value !== null) result[key] = entry.value.value;
+      else valid = false;
+      continue;
+    }
+    const value = checkLiteral(literalFromValue(entry.value), type, sink);
+    if (value === undefined) valid = false;
+    else result[key] = value;
+  }
+  return valid ? result : undefined;
+}

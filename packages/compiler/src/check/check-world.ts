@@ -1,0 +1,66 @@
+/**
+ * The checker (ARCHITECTURE.md pipeline step 2): names, types and semantics of a whole
+ * world, every problem of the run reported together. It never throws on a bad world and
+ * never stops at the first error; the checked world is returned only when there is none.
+ *
+ * Order: header → shared context → actions (context, rules, suppressions, work frames) →
+ * skills → scenarios (which use skills) → tests (which use actions and scenarios) →
+ * warnings. Analysis warnings (always-true conditions, unreachable rules, risky patterns)
+ * run last, on a world that checked clean.
+ */
+import { sortDiagnostics, type Diagnostic } from '@adec/diagnostics';
+import type { ActionDecl, ContextBlock, Declaration, ScenarioDecl, SkillDecl, SourceFile, TestDecl } from '@adec/grammar';
+import type { CheckedWorld } from '../model/index.js';
+import { analyzeWorld } from '../analyze/index.js';
+import { DiagnosticSink } from './checker-context.js';
+import { checkActions } from './check-action.js';
+import { checkDerivations, contextView, declareAttributes, reportDerivationCycles, type DeclaredAttribute } from './check-context.js';
+import { checkHeader } from './check-header.js';
+import { checkScenarios } from './check-scenario.js';
+import { checkSkills } from './check-skill.js';
+import { checkTests } from './check-test.js';
+import { reportUnusedAttributes } from './unused-attributes.js';
+
+export interface CheckWorldResult {
+  /** Present exactly when no diagnostic is an error. */
+  readonly world?: CheckedWorld;
+  readonly diagnostics: Diagnostic[];
+}
+
+export function checkWorld(files: readonly SourceFile[]): CheckWorldResult {
+  const sink = new DiagnosticSink();
+  const declarations = files.flatMap((f) => f.declarations);
+  const used = new Set<DeclaredAttribute>();
+  const onUse = (attribute: DeclaredAttribute) => void used.add(attribute);
+
+  const header = checkHeader(files, sink);
+
+  const shared = declareAttributes(ofKind<ContextBlock>(declarations, 'ContextBlock'), contextView([]), sink);
+  const sharedView = contextView(shared);
+  checkDerivations(shared, sharedView, sink, onUse);
+  reportDerivationCycles(shared, sink);
+
+  const actionDecls = ofKind<ActionDecl>(declarations, 'ActionDecl');
+  const { actions, infos: actionInfos } = checkActions(actionDecls, sharedView, sink, onUse);
+  const { skills, infos: skillInfos } = checkSkills(ofKind<SkillDecl>(declarations, 'SkillDecl'), sink);
+  const { scenarios, infos: scenarioInfos } = checkScenarios(ofKind<ScenarioDecl>(declarations, 'ScenarioDecl'), skillInfos, sink);
+  const tests = checkTests(ofKind<TestDecl>(declarations, 'TestDecl'), { actions: actionInfos, scenarios: scenarioInfos, onUse }, sink);
+
+  const ownAttributes = [...actionInfos.values()].flatMap((info) => info.view.attributes.slice(shared.length));
+  reportUnusedAttributes([...shared, ...ownAttributes], used, sink);
+
+  if (sink.hasErrors || header === undefined) return { diagnostics: sortDiagnostics(sink.diagnostics) };
+  const world: CheckedWorld = {
+    header: header.identity,
+    predicateTimeoutMs: header.predicateTimeoutMs,
+    actions,
+    skills,
+    scenarios,
+    tests,
+  };
+  return { world, diagnostics: sortDiagnostics([...sink.diagnostics, ...analyzeWorld(world)]) };
+}
+
+function ofKind<T extends Declaration>(declarations: readonly Declaration[], kind: T['kind']): T[] {
+  return declarations.filter((d): d is T => d.kind === kind);
+}

@@ -1,0 +1,181 @@
+/**
+ * Literal data checked against a type: defaults of supplied attributes and signals
+ * (written as expressions) and the values of golden tests (written as JSON-like data).
+ * Both become the JSON value the runtime receives: timestamps as ISO text, durations in ms.
+ */
+import type { Expr, Value } from '@adec/grammar';
+import type { Span } from '@adec/diagnostics';
+import { formatType, type JsonValue, type NumericRange, type Type } from '../model/index.js';
+import type { DiagnosticSink } from './checker-context.js';
+import { reportIfNotMember } from './enum-literals.js';
+import { didYouMeanName } from './suggestions.js';
+
+/** Literal data, whichever syntax it was written in. */
+export type LiteralNode =
+  | { readonly kind: 'scalar'; readonly value: string | number | boolean | null; readonly span: Span; readonly durationMs?: number }
+  | { readonly kind: 'list'; readonly items: readonly LiteralNode[]; readonly span: Span }
+  | { readonly kind: 'record'; readonly entries: readonly LiteralEntry[]; readonly span: Span };
+
+export interface LiteralEntry {
+  readonly key: string;
+  readonly keySpan: Span;
+  readonly value: LiteralNode;
+}
+
+/** The literal an expression spells, or undefined when it computes something. */
+export function literalFromExpr(expr: Expr): LiteralNode | undefined {
+  switch (expr.kind) {
+    case 'NumberLiteral':
+    case 'StringLiteral':
+    case 'BooleanLiteral':
+      return { kind: 'scalar', value: expr.value, span: expr.span };
+    case 'NullLiteral':
+      return { kind: 'scalar', value: null, span: expr.span };
+    case 'DurationLiteral':
+      return { kind: 'scalar', value: expr.text, durationMs: expr.milliseconds, span: expr.span };
+    case 'UnaryExpr':
+      return expr.operator === '-' && expr.operand.kind === 'NumberLiteral'
+        ? { kind: 'scalar', value: -expr.operand.value, span: expr.span }
+        : undefined;
+    case 'ListExpr': {
+      const items = expr.items.map(literalFromExpr);
+      return items.every((i) => i !== undefined) ? { kind: 'list', items: items as LiteralNode[], span: expr.span } : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+export function literalFromValue(value: Value): LiteralNode {
+  switch (value.kind) {
+    case 'ValueScalar':
+      return { kind: 'scalar', value: value.value, span: value.span };
+    case 'ValueList':
+      return { kind: 'list', items: value.items.map(literalFromValue), span: value.span };
+    case 'ValueRecord':
+      return {
+        kind: 'record',
+        entries: value.entries.map((e) => ({ key: e.key.name, keySpan: e.key.span, value: literalFromValue(e.value) })),
+        span: value.span,
+      };
+  }
+}
+
+export interface LiteralCheckOptions {
+  /**
+   * Defaults must also respect ranges and lengths (ADEC4021, naming `defaultOf`); test
+   * values need not, since tests may exercise input the runtime rejects.
+   */
+  readonly defaultOf?: string;
+}
+
+/**
+ * The JSON value of `node` as a `type`, or undefined after reporting why it is not one
+ * (ADEC3001 wrong kind, ADEC3006 not an enum member, ADEC4021 out of range).
+ */
+export function checkLiteral(node: LiteralNode, type: Type, sink: DiagnosticSink, options: LiteralCheckOptions = {}): JsonValue | undefined {
+  if (type.kind === 'error') return undefined;
+  if (type.kind === 'optional') {
+    return node.kind === 'scalar' && node.value === null ? null : checkLiteral(node, type.inner, sink, options);
+  }
+  const mismatch = (): undefined => {
+    // A string where a timestamp or duration is expected is quoted: its text is the problem.
+    const found = describeLiteral(node, type.kind === 'timestamp' || type.kind === 'duration');
+    sink.report('ADEC3001', node.span, { expected: formatType(type), found }, { label: `this is ${found}` });
+    return undefined;
+  };
+  if (node.kind === 'list') {
+    if (type.kind !== 'list') return mismatch();
+    const items = node.items.map((item) => checkLiteral(item, type.element, sink, options));
+    return items.every((i) => i !== undefined) ? (items as JsonValue[]) : undefined;
+  }
+  if (node.kind === 'record') {
+    if (type.kind !== 'record') return mismatch();
+    return checkRecordLiteral(node, type, sink, options);
+  }
+  const value = node.value;
+  switch (type.kind) {
+    case 'bool':
+      return typeof value === 'boolean' ? value : mismatch();
+    case 'int':
+    case 'float':
+      if (typeof value !== 'number' || node.durationMs !== undefined || (type.kind === 'int' && !Number.isInteger(value))) return mismatch();
+      return withinRange(value, type.range, 'is', node, sink, options) ? value : undefined;
+    case 'string':
+      if (typeof value !== 'string' || node.durationMs !== undefined) return mismatch();
+      return withinRange(value.length, type.length, 'has a length that is', node, sink, options) ? value : undefined;
+    case 'enum':
+      if (typeof value !== 'string' || node.durationMs !== undefined) return mismatch();
+      reportIfNotMember(sink, value, node, type);
+      return type.members.includes(value) ? value : undefined;
+    case 'timestamp':
+      return typeof value === 'string' && isIsoTimestamp(value) ? value : mismatch();
+    case 'duration': {
+      if (node.durationMs !== undefined) return node.durationMs;
+      if (typeof value === 'number' && value >= 0) return value;
+      const ms = typeof value === 'string' ? parseDuration(value) : undefined;
+      return ms ?? mismatch();
+    }
+    default:
+      return mismatch();
+  }
+}
+
+function checkRecordLiteral(
+  node: Extract<LiteralNode, { kind: 'record' }>,
+  type: Extract<Type, { kind: 'record' }>,
+  sink: DiagnosticSink,
+  options: LiteralCheckOptions,
+): JsonValue | undefined {
+  const result: Record<string, JsonValue> = {};
+  let valid = true;
+  for (const entry of node.entries) {
+    const field = type.fields.find((f) => f.name === entry.key);
+    if (field === undefined) {
+      sink.report('ADEC2002', entry.keySpan, { type: formatType(type), name: entry.key }, didYouMeanName(entry.key, type.fields.map((f) => f.name)));
+      valid = false;
+      continue;
+    }
+    const value = checkLiteral(entry.value, field.type, sink, options);
+    if (value === undefined) valid = false;
+    else result[entry.key] = value;
+  }
+  return valid ? result : undefined;
+}
+
+function withinRange(measure: number, range: NumericRange | undefined, verb: string, node: LiteralNode, sink: DiagnosticSink, options: LiteralCheckOptions): boolean {
+  if (range === undefined || options.defaultOf === undefined) return true;
+  const tooLow = range.min !== undefined && measure < range.min;
+  const tooHigh = range.max !== undefined && measure > range.max;
+  if (!tooLow && !tooHigh) return true;
+  const bound = tooLow ? `below the minimum ${range.min}` : `above the maximum ${range.max}`;
+  sink.report('ADEC4021', node.span, { name: options.defaultOf, problem: `${verb} ${bound}` });
+  return false;
+}
+
+/** How a literal reads in "expected …, found …". */
+export function describeLiteral(node: LiteralNode, quoteText = false): string {
+  if (node.kind === 'list') return 'a list';
+  if (node.kind === 'record') return 'a record';
+  if (node.durationMs !== undefined) return 'duration';
+  const value = node.value;
+  if (value === null) return 'null';
+  if (typeof value === 'boolean') return 'bool';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'int' : 'float';
+  return quoteText ? `"${value}"` : 'string';
+}
+
+const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/;
+
+function isIsoTimestamp(text: string): boolean {
+  return ISO_TIMESTAMP.test(text) && !Number.isNaN(Date.parse(text));
+}
+
+const DURATION_UNITS_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `"18h"` → 64 800 000, as duration values are written on the wire. */
+export function parseDuration(text: string): number | undefined {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/.exec(text);
+  if (match === null) return undefined;
+  return Number(match[1]) * DURATION_UNITS_MS[match[2]!]!;
+}

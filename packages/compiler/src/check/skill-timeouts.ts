@@ -1,0 +1,34 @@
+/**
+ * Skill time budgets (SEC §5): a timeout that triggers the fallback and a hard limit at
+ * which execution is terminated. Defaults per type come from the SEC's table.
+ */
+import type { SkillMember } from '@adec/grammar';
+import type { DiagnosticSink } from './checker-context.js';
+
+const DEFAULT_BUDGETS = {
+  deterministic: { timeoutMs: 20, hardLimitMs: 50 },
+  llm: { timeoutMs: 300, hardLimitMs: 500 },
+} as const;
+
+export interface SkillBudget {
+  readonly timeoutMs: number;
+  readonly hardLimitMs: number;
+}
+
+export function checkSkillTimeouts(
+  member: Extract<SkillMember, { kind: 'SkillTimeout' }> | undefined,
+  type: 'llm' | 'deterministic' | undefined,
+  sink: DiagnosticSink,
+): SkillBudget {
+  const defaults = DEFAULT_BUDGETS[type ?? 'deterministic'];
+  if (member === undefined) return defaults;
+  const { timeout, hardLimit } = member;
+  if (timeout.milliseconds <= 0) sink.report('ADEC4017', timeout.span, { problem: `\`${timeout.text}\` must be greater than 0` });
+  if (hardLimit === undefined) {
+    return { timeoutMs: timeout.milliseconds, hardLimitMs: Math.max(timeout.milliseconds, defaults.hardLimitMs) };
+  }
+  if (hardLimit.milliseconds < timeout.milliseconds) {
+    sink.report('ADEC4017', hardLimit.span, { problem: `hard_limit \`${hardLimit.text}\` is shorter than timeout \`${timeout.text}\`` });
+  }
+  return { timeoutMs: timeout.milliseconds, hardLimitMs: hardLimit.milliseconds };
+}
