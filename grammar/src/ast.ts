@@ -13,6 +13,7 @@ import type { Span } from '@adec/diagnostics';
 
 export interface Identifier {
   readonly kind: 'Identifier';
+  /** Empty when the parser recovered from a missing name (the error is already reported). */
   readonly name: string;
   readonly span: Span;
 }

@@ -1,0 +1,91 @@
+/**
+ * `parseSource`: one `.adec` file → AST + syntax diagnostics. Never throws.
+ */
+import { diagnostic, sortDiagnostics, type Diagnostic } from '@adec/diagnostics';
+import type { Expr, SourceFile } from './ast.js';
+import { AstBuilder } from './cst-to-ast.js';
+import { lex } from './lexer.js';
+import { LineMap } from './line-map.js';
+import { WorldParser } from './parser.js';
+import { toDiagnostics } from './syntax-errors.js';
+
+export interface ParseResult {
+  readonly file: SourceFile;
+  /** Lexical and syntax diagnostics (ADEC1001–ADEC1008), sorted by position. */
+  readonly diagnostics: Diagnostic[];
+}
+
+/** Built once: constructing a Chevrotain parser analyses the whole grammar. */
+let sharedParser: WorldParser | undefined;
+
+export function worldParser(): WorldParser {
+  sharedParser ??= new WorldParser();
+  return sharedParser;
+}
+
+/**
+ * Parses one file. `path` is the file name diagnostics print. Syntax errors are reported
+ * and recovered from, so the AST covers everything that could be read.
+ */
+export function parseSource(path: string, text: string): ParseResult {
+  try {
+    return parse(path, text);
+  } catch (error) {
+    // A thrown error here is a bug in adec, never a problem of the world.
+    const problem = `the parser failed on ${path}: ${error instanceof Error ? error.message : String(error)}`;
+    const lines = new LineMap(path, text);
+    return {
+      file: { kind: 'SourceFile', path, declarations: [], span: lines.span(0, text.length) },
+      diagnostics: [diagnostic('ADEC9001', lines.point(0), { problem })],
+    };
+  }
+}
+
+function parse(path: string, text: string): ParseResult {
+  const lines = new LineMap(path, text);
+  const parser = worldParser();
+  const lexed = lex(text, lines);
+  parser.input = lexed.tokens;
+  const cst = parser.sourceFile();
+  const diagnostics: Diagnostic[] = [
+    ...lexed.diagnostics,
+    ...toDiagnostics(parser.errors, lines, lexed.unterminatedComment),
+  ];
+
+  const builder: AstBuilder = new AstBuilder(lines, (inner, offset): Expr => parseInterpolation(inner, offset, lines, builder, diagnostics), diagnostics);
+  const file = builder.sourceFile(path, cst);
+  return { file, diagnostics: sortDiagnostics(diagnostics) };
+}
+
+/**
+ * The expression inside `{…}` of an interpolated string, at file offset `offset`. Runs after
+ * the file's own parse, so the shared parser is free. Problems are reported as ADEC1007.
+ */
+function parseInterpolation(
+  inner: string,
+  offset: number,
+  lines: LineMap,
+  builder: AstBuilder,
+  diagnostics: Diagnostic[],
+): Expr {
+  const parser = worldParser();
+  const lexed = lex(inner, lines, offset);
+  diagnostics.push(...lexed.diagnostics);
+  parser.input = lexed.tokens;
+  const cst = parser.expression();
+  const leftover = parser.errors.find((error) => error.name === 'NotAllInputParsedException');
+  const errors = toDiagnostics(parser.errors, lines, false);
+  const first = errors[0];
+  if (leftover && first?.span.offset === leftover.token.startOffset) {
+    const problem = `expected \`}\`, found \`${leftover.token.image}\``;
+    diagnostics.push(diagnostic('ADEC1007', first.span, { problem }));
+  } else if (first) {
+    const problem = first.message.replace(/^unexpected end of file: /, '');
+    const endOfInterpolation = first.code === 'ADEC1004';
+    const span = endOfInterpolation ? lines.point(offset + inner.length) : first.span;
+    diagnostics.push(
+      diagnostic('ADEC1007', span, { problem: endOfInterpolation ? `${problem} before \`}\`` : problem }),
+    );
+  }
+  return builder.expression(cst, offset);
+}

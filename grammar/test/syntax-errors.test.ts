@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import { parse, problems } from './helpers.js';
+
+describe('syntax errors', () => {
+  it('reports one error per broken clause and declaration in a single run', () => {
+    const text = `world {
+  org "acme"
+}
+
+action add_dependent {
+  rule a {
+    outcome GREEN
+    when    age >
+    reason  "r"
+  }
+  rule b {
+    outcome RED
+    severity t1
+    when x ==
+  }
+}
+
+skill s {
+  version "1.0.0"
+  timeout
+  fallback other
+}
+
+scenario sc {
+  objective o weight = 1
+  default_mode skill_enhanced
+}
+`;
+    expect(problems(text)).toEqual([
+      '9:5 ADEC1003 expected an expression, found `reason`',
+      '15:3 ADEC1003 expected an expression, found `}`',
+      '21:3 ADEC1003 expected a duration, found `fallback`',
+      '25:22 ADEC1003 expected a number, found `=`',
+    ]);
+    const { file } = parse(text);
+    expect(file.declarations.map((d) => d.kind)).toEqual(['WorldHeader', 'ActionDecl', 'SkillDecl', 'ScenarioDecl']);
+    const action = file.declarations[1];
+    if (action?.kind !== 'ActionDecl') throw new Error('no action');
+    expect(action.rules.map((r) => r.id.name)).toEqual(['a', 'b']);
+    // The clause after the broken expression is still read.
+    expect(action.rules[0]!.clauses.map((c) => c.kind)).toEqual(['OutcomeClause', 'WhenClause', 'ReasonClause']);
+    expect(action.rules[0]!.clauses[1]).toMatchObject({
+      condition: { kind: 'BinaryExpr', right: { kind: 'MissingExpr', span: { line: 8, column: 18 } } },
+    });
+  });
+
+  it('does not let a missing } swallow the rest of the file', () => {
+    const text = `action a {
+  rule r {
+    outcome GREEN
+  rule s { outcome RED }
+}
+skill k { version "1.0.0" }
+`;
+    expect(problems(text)).toEqual([
+      '4:3 ADEC1003 expected `}` or a rule clause (`outcome`, `severity`, `when`, …), found `rule`',
+    ]);
+    const { file } = parse(text);
+    expect(file.declarations.map((d) => d.kind)).toEqual(['ActionDecl', 'SkillDecl']);
+    expect(file.declarations[0]).toMatchObject({ rules: [{ id: { name: 'r' } }, { id: { name: 's' } }] });
+  });
+
+  it('resumes at the next declaration after a declaration missing its }', () => {
+    const text = 'action a {\n  rule r { outcome GREEN\n\nskill k { version "1.0.0" }\ntest "t" { expect RED }';
+    expect(problems(text)).toEqual([
+      '4:1 ADEC1003 expected `}` or a rule clause (`outcome`, `severity`, `when`, …), found `skill`',
+    ]);
+    expect(parse(text).file.declarations.map((d) => d.kind)).toEqual(['ActionDecl', 'SkillDecl', 'TestDecl']);
+  });
+
+  it('skips stray text between declarations', () => {
+    const text = 'world { org "a" }\nthis is not adec\naction a { rule r { outcome GREEN } }';
+    expect(problems(text)).toEqual([
+      '2:1 ADEC1003 expected a declaration (`world`, `context`, `action`, `skill`, `scenario` or `test`), found `this`',
+    ]);
+    expect(parse(text).file.declarations.map((d) => d.kind)).toEqual(['WorldHeader', 'ActionDecl']);
+  });
+
+  it('names the members a block accepts when it finds something else', () => {
+    expect(problems('action a { rule r { outcome GREEN  colour blue } }')).toEqual([
+      '1:36 ADEC1003 expected `}` or a rule clause (`outcome`, `severity`, `when`, …), found `colour`',
+    ]);
+    expect(problems('action a { rules r { } }')).toEqual([
+      '1:12 ADEC1003 expected `}` or `aggregate`, `context`, `rule` or `on`, found `rules`',
+    ]);
+  });
+
+  it('reports the end of the file as ADEC1004 at the last token', () => {
+    const { diagnostics } = parse('action a {\n  rule r {\n    outcome GREEN\n');
+    expect(diagnostics).toMatchObject([
+      {
+        code: 'ADEC1004',
+        message: 'unexpected end of file: expected `}` or a rule clause (`outcome`, `severity`, `when`, …)',
+        span: { line: 3, column: 18, endLine: 3, endColumn: 18 },
+      },
+    ]);
+  });
+
+  it('points at the offending token', () => {
+    const { diagnostics } = parse('context {\n  supplied age int\n}');
+    expect(diagnostics).toMatchObject([
+      { code: 'ADEC1003', message: 'expected `:`, found `int`', span: { line: 2, column: 16, endLine: 2, endColumn: 19 } },
+    ]);
+  });
+
+  it('reports a missing type as a type', () => {
+    expect(problems('context { supplied age: = 3 }')).toEqual(['1:25 ADEC1003 expected a type, found `=`']);
+  });
+
+  it('reports each problem once, not its cascade', () => {
+    const codes = parse('action a { rule r { when ( ( ( } }').diagnostics.map((d) => d.code);
+    expect(codes).toEqual(['ADEC1003']);
+  });
+
+  it('never throws, even on binary garbage', () => {
+    const garbage = Array.from({ length: 2000 }, (_, i) => String.fromCharCode((i * 7919) % 0x3000)).join('');
+    const { file, diagnostics } = parse(garbage);
+    expect(file.kind).toBe('SourceFile');
+    expect(diagnostics.length).toBeGreaterThan(0);
+  });
+});
