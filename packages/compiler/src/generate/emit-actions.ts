@@ -1,0 +1,163 @@
+/**
+ * The adjudication half of the module ABI: `_ACTIONS`, the rule registries and `_COMPUTED`.
+ * Rules are listed in evaluation order (t1, t2, t3; declaration order within a tier) so the
+ * module reads in the order the runtime runs it.
+ */
+import {
+  RULE_OUTCOMES,
+  SEVERITY_TIERS,
+  type Aggregation,
+  type CheckedAction,
+  type CheckedRule,
+  type CheckedWorld,
+  type ContextAttribute,
+  type WorkFrameTemplate,
+} from '../model/index.js';
+import { entry, jsonCode, objectCode, renderCode, type Code, type CodeEntry } from './code-literal.js';
+import type { ExprEmitter, ExprScope } from './emit-expr.js';
+import type { ModuleTypeNames } from './module-types.js';
+import { memberAccess } from './naming.js';
+import { sourceLine } from './source-location.js';
+import { isOptionalType, tsType } from './ts-type.js';
+
+const CONTEXT_SCOPE: ExprScope = { context: 'ctx' };
+
+/** Rules of an action in evaluation order: by severity tier, then declaration order. */
+export function rulesInEvaluationOrder(action: CheckedAction): readonly CheckedRule[] {
+  return SEVERITY_TIERS.flatMap((tier) => action.rules.filter((r) => r.severity === tier));
+}
+
+export interface ActionSections {
+  readonly actions: Code;
+  readonly ruleFunctions: Code;
+  readonly ruleAppliesWhen: Code;
+  readonly ruleOutcome: Code;
+  readonly ruleSeverity: Code;
+  readonly ruleSuppresses: Code;
+  readonly computed: Code;
+}
+
+export function emitActionSections(
+  world: CheckedWorld,
+  names: ModuleTypeNames,
+  emitter: ExprEmitter,
+  sources: readonly string[],
+): ActionSections {
+  const functions: CodeEntry[] = [];
+  const appliesWhen: CodeEntry[] = [];
+  const outcome: CodeEntry[] = [];
+  const severity: CodeEntry[] = [];
+  const suppresses: CodeEntry[] = [];
+  for (const action of world.actions) {
+    const contextType = names.actionContext.get(action.name) ?? 'never';
+    const attributes = new Map(action.context.map((a) => [a.name, a]));
+    for (const rule of rulesInEvaluationOrder(action)) {
+      const where = `${sourceLine(rule.span, sources)} — rule ${rule.id} (${rule.outcome}, ${rule.severity})`;
+      functions.push({ key: rule.id, value: ruleFunction(rule, contextType, attributes, emitter), comment: where });
+      if (rule.appliesWhen !== undefined) {
+        const code = `(ctx: ${contextType}): boolean => ${emitter.emit(rule.appliesWhen, CONTEXT_SCOPE)}`;
+        appliesWhen.push({ key: rule.id, value: code, comment: sourceLine(rule.appliesWhen.span, sources) });
+      }
+      outcome.push({ key: rule.id, value: JSON.stringify(rule.outcome) });
+      severity.push({ key: rule.id, value: JSON.stringify(rule.severity) });
+      if (rule.suppresses.length > 0) suppresses.push({ key: rule.id, value: jsonCode(rule.suppresses) });
+    }
+  }
+  return {
+    actions: objectCode(world.actions.map((a) => ({ key: a.name, value: actionData(a, world.predicateTimeoutMs) }))),
+    ruleFunctions: objectCode(functions),
+    ruleAppliesWhen: objectCode(appliesWhen),
+    ruleOutcome: objectCode(outcome),
+    ruleSeverity: objectCode(severity),
+    ruleSuppresses: objectCode(suppresses),
+    computed: objectCode(world.actions.map((a) => ({ key: a.name, value: computedFunctions(a, names, emitter, sources) }))),
+  };
+}
+
+function actionData(action: CheckedAction, predicateTimeoutMs: number): Code {
+  const rules = rulesInEvaluationOrder(action);
+  const names = (source: ContextAttribute['source']) => jsonCode(action.context.filter((a) => a.source === source).map((a) => a.name));
+  return objectCode([
+    entry('rules', jsonCode(rules.map((r) => r.id))),
+    entry('aggregation', aggregationData(action.aggregation, rules)),
+    entry('work_frames', workFrames(action)),
+    entry('computed', names('computed')),
+    entry('supplied', names('supplied')),
+    entry('system', names('system')),
+    entry('predicate_timeout_ms', String(predicateTimeoutMs)),
+    entry(
+      'rule_timeout_ms',
+      objectCode(rules.flatMap((r) => (r.timeoutMs === undefined ? [] : [{ key: r.id, value: String(r.timeoutMs) }]))),
+    ),
+  ]);
+}
+
+function aggregationData(aggregation: Aggregation, rules: readonly CheckedRule[]): Code {
+  const weighted = aggregation.mode === 'weighted_sum_threshold' || rules.some((r) => r.weight !== undefined);
+  return objectCode([
+    entry('mode', JSON.stringify(aggregation.mode)),
+    aggregation.mode === 'vote_of_n' ? entry('n', String(aggregation.n)) : undefined,
+    aggregation.mode === 'weighted_sum_threshold' ? entry('threshold', String(aggregation.threshold)) : undefined,
+    weighted ? entry('weights', objectCode(rules.map((r) => ({ key: r.id, value: String(r.weight ?? 1) })))) : undefined,
+  ]);
+}
+
+const WORK_FRAME_FIELDS: readonly (keyof WorkFrameTemplate)[] = [
+  'mode',
+  'next_action',
+  'allowed_actions',
+  'forbidden_actions',
+  'required_output',
+  'next_human_owner',
+];
+
+function workFrames(action: CheckedAction): Code {
+  const entries: CodeEntry[] = [];
+  for (const status of RULE_OUTCOMES) {
+    const template = action.workFrames[status];
+    if (template === undefined) continue;
+    const fields = WORK_FRAME_FIELDS.map((field) => {
+      const value = template[field];
+      return value === undefined ? undefined : entry(field, jsonCode(value));
+    });
+    entries.push({ key: status, value: objectCode(fields) });
+  }
+  return objectCode(entries);
+}
+
+function ruleFunction(
+  rule: CheckedRule,
+  contextType: string,
+  attributes: ReadonlyMap<string, ContextAttribute>,
+  emitter: ExprEmitter,
+): string {
+  const matched = emitter.emit(rule.when, CONTEXT_SCOPE);
+  const trace = objectCode(
+    rule.reads.map((name) => {
+      const attribute = attributes.get(name);
+      const access = memberAccess('ctx', name);
+      return { key: name, value: attribute !== undefined && !isOptionalType(attribute.type) ? access : `${access} ?? null` };
+    }),
+  );
+  const reason = rule.reason === undefined ? undefined : emitter.emitTemplate(rule.reason, CONTEXT_SCOPE);
+  const result = reason === undefined ? '{ matched, trace }' : `matched ? { matched, reason: ${reason}, trace } : { matched, trace }`;
+  return [
+    `(ctx: ${contextType}): RuleResult => {`,
+    `  const matched = ${matched};`,
+    `  const trace = ${renderCode(trace, '  ')};`,
+    `  return ${result};`,
+    '}',
+  ].join('\n');
+}
+
+function computedFunctions(action: CheckedAction, names: ModuleTypeNames, emitter: ExprEmitter, sources: readonly string[]): Code {
+  const contextType = names.actionContext.get(action.name) ?? 'never';
+  const entries: CodeEntry[] = [];
+  for (const attribute of action.context) {
+    if (attribute.source !== 'computed' || attribute.derivation === undefined) continue;
+    const code = `(ctx: ${contextType}): ${tsType(attribute.type)} => ${emitter.emit(attribute.derivation, CONTEXT_SCOPE)}`;
+    entries.push({ key: attribute.name, value: code, comment: sourceLine(attribute.span, sources) });
+  }
+  return objectCode(entries);
+}
+

@@ -1,0 +1,331 @@
+/**
+ * Translates checked expressions to TypeScript expression text.
+ *
+ * Semantics the translation guarantees (LANGUAGE.md, expr.ts):
+ * - absent is one value: `undefined` (a missing JSON property) and `null` are both normalised
+ *   to `null` before equality, so "absent equals only absent";
+ * - equality is `===`/`!==` on scalars and structural on lists and records;
+ * - `/` is float division, `%` the JavaScript remainder; timestamps and durations are ms numbers;
+ * - regular expressions are hoisted to module-level constants (`RE_0`) so each compiles once;
+ * - built-ins map to `Math.*`, string methods, or a few local helpers (see runtime-helpers.ts);
+ *   nothing reads a global beyond Math/String/Array/RegExp/Object/JSON/Number.
+ *
+ * Precedence is tracked so the output carries only the parentheses JavaScript needs, which
+ * keeps a predicate readable next to its source.
+ */
+import type { CheckedExpr, CheckedTemplate, RefRoot } from '../model/index.js';
+import { memberAccess } from './naming.js';
+import type { HelperName } from './runtime-helpers.js';
+import { isOptionalType } from './ts-type.js';
+
+/** Where each reference root lives in the function being generated, e.g. `{ context: 'ctx' }`. */
+export type ExprScope = Readonly<Partial<Record<RefRoot, string>>>;
+
+/** JavaScript operator precedence, loosest first (only the levels codegen produces). */
+const enum Prec {
+  Conditional = 1,
+  Coalesce = 2,
+  Or = 3,
+  And = 4,
+  Equality = 5,
+  Relational = 6,
+  Additive = 7,
+  Multiplicative = 8,
+  Unary = 9,
+  Postfix = 10,
+  Primary = 11,
+}
+
+interface Emitted {
+  readonly code: string;
+  readonly prec: Prec;
+}
+
+/** A hoisted regular expression: `const RE_<index> = /source/flags;`. */
+export interface HoistedRegex {
+  readonly name: string;
+  readonly literal: string;
+}
+
+/**
+ * Emits expressions for one module, collecting the regexes and helpers they need. One instance
+ * per generated module: regex constants are numbered in the order they are first met.
+ */
+export class ExprEmitter {
+  private readonly regexes = new Map<string, HoistedRegex>();
+  private readonly helpers = new Set<HelperName>();
+
+  /** Regex constants in first-use order. */
+  hoistedRegexes(): readonly HoistedRegex[] {
+    return [...this.regexes.values()];
+  }
+
+  /** Helpers used so far (the caller emits them in a fixed order). */
+  usedHelpers(): ReadonlySet<HelperName> {
+    return this.helpers;
+  }
+
+  /** The expression as TypeScript text. */
+  emit(expr: CheckedExpr, scope: ExprScope): string {
+    return this.expr(expr, scope).code;
+  }
+
+  /** The expression with `undefined` normalised to `null` when it may be absent. */
+  emitValue(expr: CheckedExpr, scope: ExprScope): string {
+    return this.normalised(expr, scope).code;
+  }
+
+  /** A template literal rendering `template`; every interpolated value goes through `String`. */
+  emitTemplate(template: CheckedTemplate, scope: ExprScope): string {
+    let out = '`';
+    for (const part of template.parts) {
+      if (typeof part === 'string') {
+        out += escapeTemplateText(part);
+      } else if (part.type.kind === 'string' || part.type.kind === 'enum') {
+        out += `\${${this.expr(part, scope).code}}`;
+      } else {
+        out += `\${String(${this.normalised(part, scope).code})}`;
+      }
+    }
+    return `${out}\``;
+  }
+
+  /** A regex constant for `source`/`flags`, shared by every use of the same pattern. */
+  regex(source: string, flags: string): string {
+    // `g` and `y` make `test` stateful (lastIndex), which would break purity.
+    const safeFlags = [...new Set(flags.replace(/[gy]/g, ''))].sort().join('');
+    const key = `${safeFlags}/${source}`;
+    let hoisted = this.regexes.get(key);
+    if (hoisted === undefined) {
+      // RegExp#source is the pattern escaped for a literal (`/` and line terminators).
+      hoisted = { name: `RE_${this.regexes.size}`, literal: `/${new RegExp(source, safeFlags).source}/${safeFlags}` };
+      this.regexes.set(key, hoisted);
+    }
+    return hoisted.name;
+  }
+
+  private use(helper: HelperName): string {
+    this.helpers.add(helper);
+    return helper;
+  }
+
+  private expr(e: CheckedExpr, scope: ExprScope): Emitted {
+    switch (e.kind) {
+      case 'literal':
+        return literal(e.value);
+      case 'ref':
+        return { code: refCode(e.root, e.name, scope), prec: Prec.Postfix };
+      case 'field': {
+        const object = wrap(this.expr(e.object, scope), Prec.Postfix);
+        return { code: memberAccess(object, e.name, e.optional), prec: Prec.Postfix };
+      }
+      case 'list':
+        return { code: `[${e.items.map((i) => this.expr(i, scope).code).join(', ')}]`, prec: Prec.Primary };
+      case 'not':
+        return { code: `!${wrap(this.expr(e.operand, scope), Prec.Unary)}`, prec: Prec.Unary };
+      case 'negate': {
+        const operand = wrap(this.expr(e.operand, scope), Prec.Unary);
+        return { code: operand.startsWith('-') ? `-(${operand})` : `-${operand}`, prec: Prec.Unary };
+      }
+      case 'logical': {
+        const [op, prec] = e.operator === 'and' ? ['&&', Prec.And] : ['||', Prec.Or];
+        return this.binary(e.left, op, e.right, prec, prec, prec, scope);
+      }
+      case 'compare':
+        return this.compare(e.operator, e.left, e.right, scope);
+      case 'arithmetic': {
+        const prec = e.operator === '+' || e.operator === '-' ? Prec.Additive : Prec.Multiplicative;
+        return this.binary(e.left, e.operator, e.right, prec, prec, prec + 1, scope);
+      }
+      case 'coalesce': {
+        // `??` cannot be mixed with `&&`/`||` without parentheses: operands must bind tighter.
+        const left = this.expr(e.left, scope);
+        const leftCode = left.prec === Prec.Coalesce ? left.code : wrap(left, Prec.Equality);
+        return { code: `${leftCode} ?? ${wrap(this.expr(e.right, scope), Prec.Equality)}`, prec: Prec.Coalesce };
+      }
+      case 'if':
+        return {
+          code: `${wrap(this.expr(e.condition, scope), Prec.Coalesce)} ? ${this.expr(e.consequent, scope).code} : ${this.expr(e.alternate, scope).code}`,
+          prec: Prec.Conditional,
+        };
+      case 'call':
+        return this.call(e.name, e.args, scope);
+      case 'contains':
+        return this.contains(e, scope);
+      case 'in': {
+        const call = `${this.use('isIn')}(${this.normalised(e.element, scope).code}, ${this.expr(e.list, scope).code})`;
+        return { code: call, prec: Prec.Postfix };
+      }
+      case 'matches': {
+        const test = `${this.regex(e.source, e.flags)}.test(${this.expr(e.subject, scope).code})`;
+        return e.negated ? { code: `!${test}`, prec: Prec.Unary } : { code: test, prec: Prec.Postfix };
+      }
+      case 'isNull': {
+        const operand = wrap(this.expr(e.operand, scope), Prec.Equality);
+        return { code: `${operand} ${e.negated ? '!=' : '=='} null`, prec: Prec.Equality };
+      }
+      case 'length': {
+        const length: Emitted = { code: this.lengthOf(e.operand, scope), prec: Prec.Postfix };
+        const limit = this.expr(e.limit, scope);
+        return this.relation(length, e.operator, limit);
+      }
+    }
+  }
+
+  private binary(
+    left: CheckedExpr,
+    op: string,
+    right: CheckedExpr,
+    prec: Prec,
+    leftMin: Prec,
+    rightMin: Prec,
+    scope: ExprScope,
+  ): Emitted {
+    const l = wrap(this.expr(left, scope), leftMin);
+    const r = wrap(this.expr(right, scope), rightMin);
+    return { code: `${l} ${op} ${r}`, prec };
+  }
+
+  private compare(operator: '==' | '!=' | '<' | '<=' | '>' | '>=', left: CheckedExpr, right: CheckedExpr, scope: ExprScope): Emitted {
+    if (operator !== '==' && operator !== '!=') {
+      return this.relation(this.expr(left, scope), operator, this.expr(right, scope));
+    }
+    const negated = operator === '!=';
+    // `x == null`: loose equality with null is exactly "absent" (null or undefined).
+    if (isNullLiteral(right) || isNullLiteral(left)) {
+      const other = isNullLiteral(right) ? left : right;
+      return { code: `${wrap(this.expr(other, scope), Prec.Equality)} ${negated ? '!=' : '=='} null`, prec: Prec.Equality };
+    }
+    if (isStructured(left) || isStructured(right)) {
+      const call = `${this.use('deepEqual')}(${this.normalised(left, scope).code}, ${this.normalised(right, scope).code})`;
+      return negated ? { code: `!${call}`, prec: Prec.Unary } : { code: call, prec: Prec.Postfix };
+    }
+    const l = wrap(this.normalised(left, scope), Prec.Equality);
+    const r = wrap(this.normalised(right, scope), Prec.Relational);
+    return { code: `${l} ${negated ? '!==' : '==='} ${r}`, prec: Prec.Equality };
+  }
+
+  private relation(left: Emitted, operator: '==' | '!=' | '<' | '<=' | '>' | '>=', right: Emitted): Emitted {
+    const op = operator === '==' ? '===' : operator === '!=' ? '!==' : operator;
+    const prec = op === '===' || op === '!==' ? Prec.Equality : Prec.Relational;
+    return { code: `${wrap(left, prec)} ${op} ${wrap(right, prec + 1)}`, prec };
+  }
+
+  /** The value with a possibly-absent operand normalised: `ctx.x ?? null`. */
+  private normalised(e: CheckedExpr, scope: ExprScope): Emitted {
+    if (e.kind === 'coalesce') {
+      // `a ?? b` is absent only when `b` is: normalise `b` (never `(a ?? b) ?? null`).
+      const left = this.expr(e.left, scope);
+      const leftCode = left.prec === Prec.Coalesce ? left.code : wrap(left, Prec.Equality);
+      return { code: `${leftCode} ?? ${wrap(this.normalised(e.right, scope), Prec.Equality)}`, prec: Prec.Coalesce };
+    }
+    const emitted = this.expr(e, scope);
+    if (!mayBeUndefined(e)) return emitted;
+    return { code: `${wrap(emitted, Prec.Equality)} ?? null`, prec: Prec.Coalesce };
+  }
+
+  private lengthOf(operand: CheckedExpr, scope: ExprScope): string {
+    if (operand.type.kind === 'string') return `${this.use('charLength')}(${this.expr(operand, scope).code})`;
+    return `${wrap(this.expr(operand, scope), Prec.Postfix)}.length`;
+  }
+
+  private call(name: string, args: readonly CheckedExpr[], scope: ExprScope): Emitted {
+    const argCodes = args.map((a) => this.expr(a, scope).code);
+    const first = args[0];
+    const postfix = (code: string): Emitted => ({ code, prec: Prec.Postfix });
+    switch (name) {
+      case 'clamp':
+        return postfix(`${this.use('clamp')}(${argCodes.join(', ')})`);
+      case 'min':
+      case 'max':
+      case 'abs':
+      case 'round':
+      case 'floor':
+      case 'ceil':
+        return postfix(`Math.${name}(${argCodes.join(', ')})`);
+      case 'lower':
+      case 'upper': {
+        if (first === undefined) break;
+        const method = name === 'lower' ? 'toLowerCase' : 'toUpperCase';
+        return postfix(`${wrap(this.expr(first, scope), Prec.Postfix)}.${method}()`);
+      }
+      case 'len':
+        if (first === undefined) break;
+        return postfix(this.lengthOf(first, scope));
+    }
+    throw new Error(`adec bug: built-in \`${name}\` with ${args.length} argument(s) reached code generation`);
+  }
+
+  private contains(e: Extract<CheckedExpr, { kind: 'contains' }>, scope: ExprScope): Emitted {
+    const subject = this.expr(e.subject, scope);
+    const needle = this.expr(e.needle, scope);
+    let call: string;
+    if (e.mode === 'substring' && !e.any) {
+      call = `${wrap(subject, Prec.Postfix)}.includes(${needle.code})`;
+    } else {
+      const helper: HelperName = e.mode === 'substring' ? 'containsAny' : e.any ? 'hasAnyElement' : 'hasElement';
+      const needleCode = e.mode === 'element' && !e.any ? this.normalised(e.needle, scope).code : needle.code;
+      call = `${this.use(helper)}(${subject.code}, ${needleCode})`;
+    }
+    return e.negated ? { code: `!${call}`, prec: Prec.Unary } : { code: call, prec: Prec.Postfix };
+  }
+}
+
+function refCode(root: RefRoot, name: string, scope: ExprScope): string {
+  const base = scope[root];
+  if (base === undefined) throw new Error(`adec bug: \`${root}\` reference \`${name}\` outside a scope that defines it`);
+  if (root !== 'context' && root !== 'signal' && root !== 'state' && name === root) return base;
+  return memberAccess(base, name);
+}
+
+function literal(value: boolean | number | string | null): Emitted {
+  if (value === null) return { code: 'null', prec: Prec.Primary };
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new Error(`adec bug: non-finite literal ${value}`);
+    const code = Object.is(value, -0) ? '-0' : String(value);
+    return { code, prec: code.startsWith('-') ? Prec.Unary : Prec.Primary };
+  }
+  return { code: JSON.stringify(value), prec: Prec.Primary };
+}
+
+function wrap(e: Emitted, min: Prec): string {
+  return e.prec < min ? `(${e.code})` : e.code;
+}
+
+function isNullLiteral(e: CheckedExpr): boolean {
+  return e.kind === 'literal' && e.value === null;
+}
+
+function isStructured(e: CheckedExpr): boolean {
+  const type = e.type.kind === 'optional' ? e.type.inner : e.type;
+  return type.kind === 'list' || type.kind === 'record';
+}
+
+/** Whether the emitted value may be `undefined` or `null` (so it needs `?? null` before `===`). */
+function mayBeUndefined(e: CheckedExpr): boolean {
+  if (e.kind === 'literal') return false;
+  return isOptionalType(e.type) || (e.kind === 'field' && (e.optional || isCandidateActionField(e)));
+}
+
+/** `action.x` in a scenario: absent when the candidate's action type does not declare `x`. */
+function isCandidateActionField(e: Extract<CheckedExpr, { kind: 'field' }>): boolean {
+  return e.object.kind === 'ref' && e.object.root === 'action' && e.object.name === 'action';
+}
+
+/** Escapes text for a template literal; CR is escaped because literal CRs are cooked to LF. */
+function escapeTemplateText(text: string): string {
+  return text.replace(/[\\`]|\$\{|\r|\u2028|\u2029/g, (m) => {
+    switch (m) {
+      case '\r':
+        return '\\r';
+      case '\u2028':
+        return '\\u2028';
+      case '\u2029':
+        return '\\u2029';
+      case '${':
+        return '\\${';
+      default:
+        return `\\${m}`;
+    }
+  });
+}

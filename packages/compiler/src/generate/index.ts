@@ -1,0 +1,10 @@
+/**
+ * Code generation (pipeline step 3): the decision module's TypeScript source, its in-memory
+ * type check, and the static check that it holds no forbidden construct.
+ */
+export { ABI_VERSION, generateModule, generatedHeader } from './generate-module.js';
+export type { ModuleProvenance } from './generate-module.js';
+export { typecheckModule } from './typecheck-module.js';
+export { findForbiddenConstructs } from './forbidden-constructs.js';
+export { rulesInEvaluationOrder } from './emit-actions.js';
+export { relativeSourcePath } from './source-location.js';

@@ -1,0 +1,147 @@
+/**
+ * `manifest.json` (pipeline step 5): what a runtime needs to know about a bundle without
+ * running it, and what `adec sign` signs. It binds the module hash, so a signature over the
+ * manifest covers the bundle. No absolute paths: spans are relative to the world directory.
+ */
+import type { Span } from '@adec/diagnostics';
+import { rulesInEvaluationOrder } from '../generate/emit-actions.js';
+import { ABI_VERSION } from '../generate/generate-module.js';
+import { relativeSourcePath } from '../generate/source-location.js';
+import type { Aggregation, CheckedAction, CheckedWorld, JsonValue, RuleOutcome, SeverityTier, WorldIdentity } from '../model/index.js';
+import { contextSchema } from './context-schema.js';
+import type { JsonSchema } from './json-schema.js';
+
+export interface Manifest {
+  readonly abi_version: typeof ABI_VERSION;
+  readonly world: WorldIdentity;
+  /** `sha256:<hex>` of the bundle bytes. */
+  readonly module_hash: string;
+  /** `sha256:<hex>` of the sources (see `sourceHash`). */
+  readonly source_hash: string;
+  readonly compiler: { readonly name: 'adec'; readonly version: string };
+  /** Source files relative to the world directory, in build order. */
+  readonly sources: readonly string[];
+  /** Every rule, per action in evaluation order. */
+  readonly rules: readonly ManifestRule[];
+  readonly actions: { readonly [action: string]: ManifestAction };
+  readonly skills: readonly { readonly id: string; readonly version: string; readonly type: 'llm' | 'deterministic' }[];
+  readonly scenarios: readonly { readonly id: string; readonly version: string }[];
+}
+
+export interface ManifestRule {
+  readonly id: string;
+  readonly action: string;
+  readonly outcome: RuleOutcome;
+  readonly severity: SeverityTier;
+  readonly span: ManifestSpan;
+}
+
+export interface ManifestSpan {
+  /** Relative to the world directory. */
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly endLine: number;
+  readonly endColumn: number;
+}
+
+export interface ManifestAction {
+  readonly aggregation: ManifestAggregation;
+  readonly rule_count: number;
+  readonly context_schema: JsonSchema;
+}
+
+export interface ManifestAggregation {
+  readonly mode: Aggregation['mode'];
+  readonly n?: number;
+  readonly threshold?: number;
+  /** Vote weight per rule (weighted_sum_threshold, or when any rule declares a weight). */
+  readonly weights?: { readonly [rule: string]: number };
+}
+
+export interface ManifestOptions {
+  /** sha256 of the bundle: hex, or already prefixed `sha256:<hex>`. */
+  readonly moduleHash: string;
+  readonly sourceHash: string;
+  readonly compilerVersion: string;
+  /** Source paths relative to the world directory. */
+  readonly sources: readonly string[];
+  /** Maps a span's file to its path relative to the world; defaults to matching `sources`. */
+  readonly relativePath?: (file: string) => string;
+}
+
+export function buildManifest(world: CheckedWorld, options: ManifestOptions): Manifest {
+  const relative = options.relativePath ?? ((file: string) => relativeSourcePath(file, options.sources));
+  const { org, domain, world: id, version } = world.header;
+  const actions: Record<string, ManifestAction> = {};
+  for (const action of world.actions) actions[action.name] = manifestAction(action);
+  return {
+    abi_version: ABI_VERSION,
+    world: { org, domain, world: id, version },
+    module_hash: prefixedHash(options.moduleHash, 'moduleHash'),
+    source_hash: prefixedHash(options.sourceHash, 'sourceHash'),
+    compiler: { name: 'adec', version: options.compilerVersion },
+    sources: [...options.sources],
+    rules: world.actions.flatMap((action) =>
+      rulesInEvaluationOrder(action).map((rule) => ({
+        id: rule.id,
+        action: action.name,
+        outcome: rule.outcome,
+        severity: rule.severity,
+        span: manifestSpan(rule.span, relative),
+      })),
+    ),
+    actions,
+    skills: world.skills.map((s) => ({ id: s.id, version: s.version, type: s.type })),
+    scenarios: world.scenarios.map((s) => ({ id: s.id, version: s.version })),
+  };
+}
+
+/**
+ * Two-space JSON with a trailing newline. Keys are sorted (by UTF-16 code unit) at every
+ * level, so the bytes depend only on the manifest's content, never on how it was built.
+ */
+export function serializeManifest(manifest: Manifest): string {
+  return `${JSON.stringify(sortKeys(manifest as unknown as JsonValue), null, 2)}\n`;
+}
+
+function manifestAction(action: CheckedAction): ManifestAction {
+  const rules = rulesInEvaluationOrder(action);
+  const aggregation = action.aggregation;
+  const weighted = aggregation.mode === 'weighted_sum_threshold' || rules.some((r) => r.weight !== undefined);
+  const weights: Record<string, number> = {};
+  for (const rule of rules) weights[rule.id] = rule.weight ?? 1;
+  return {
+    aggregation: {
+      mode: aggregation.mode,
+      ...(aggregation.mode === 'vote_of_n' && { n: aggregation.n }),
+      ...(aggregation.mode === 'weighted_sum_threshold' && { threshold: aggregation.threshold }),
+      ...(weighted && { weights }),
+    },
+    rule_count: rules.length,
+    context_schema: contextSchema(action),
+  };
+}
+
+function manifestSpan(span: Span, relative: (file: string) => string): ManifestSpan {
+  return { file: relative(span.file), line: span.line, column: span.column, endLine: span.endLine, endColumn: span.endColumn };
+}
+
+function prefixedHash(hash: string, name: string): string {
+  const hex = hash.startsWith('sha256:') ? hash.slice('sha256:'.length) : hash;
+  if (!/^[0-9a-f]{64}$/.test(hex)) throw new Error(`adec bug: ${name} is not a sha256 hex digest: \`${hash}\``);
+  return `sha256:${hex}`;
+}
+
+function sortKeys(value: JsonValue): JsonValue {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(sortKeys);
+  const object = value as { readonly [key: string]: JsonValue };
+  const sorted: Record<string, JsonValue> = {};
+  for (const key of Object.keys(object).sort()) {
+    const child = object[key];
+    // defineProperty: a plain assignment to `__proto__` would set the prototype instead.
+    if (child !== undefined) Object.defineProperty(sorted, key, { value: sortKeys(child), enumerable: true, writable: true, configurable: true });
+  }
+  return sorted;
+}
