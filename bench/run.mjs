@@ -30,10 +30,18 @@ function compileTable(rows) {
   return lines.join('\n');
 }
 
+/** Where the time of one build goes: median milliseconds per phase, in pipeline order. */
+function phaseTable(rows) {
+  const names = Object.keys(rows[0].phases);
+  const lines = [`| rules | ${names.join(' | ')} |`, `| ---: | ${names.map(() => '---:').join(' | ')} |`];
+  for (const row of rows) lines.push(`| ${row.rules.toLocaleString('en')} | ${names.map((n) => `${ms(row.phases[n])} ms`).join(' | ')} |`);
+  return lines.join('\n');
+}
+
 const machine = describeMachine();
 console.error(`adec bench${quick ? ' (quick)' : ''} on ${machine.cpu} × ${machine.cores}, Node ${machine.node}`);
 const compile = runCompileBench({ quick });
-const compileReport = compileTable(compile);
+const compileReport = `${compileTable(compile)}\n\nTime per phase inside the build process (medians; \`check\` includes parsing and the\nwarnings analysis, \`typecheck\` the forbidden-construct check and the TypeScript check):\n\n${phaseTable(compile)}`;
 console.log(`\n## Compile: adec build\n\n${compileReport}\n`);
 
 if (!quick) {

@@ -37,7 +37,7 @@ function buildOnce(dir) {
   if (child.status !== 0 || report.code !== 0) {
     throw new Error(`adec build of ${dir} failed (exit ${child.status}/${report.code}):\n${report.stderr ?? child.stderr}`);
   }
-  return { wallMs, maxRssMiB: report.maxRssKb / 1024 };
+  return { wallMs, maxRssMiB: report.maxRssKb / 1024, phases: report.phases, warnings: report.warnings };
 }
 
 export function runCompileBench({ quick }) {
@@ -45,11 +45,14 @@ export function runCompileBench({ quick }) {
   return plan.map(({ rules, runs }) => {
     const world = writeWorld(rules);
     const samples = Array.from({ length: runs }, () => buildOnce(world.dir));
+    const phaseNames = Object.keys(samples[0].phases);
     return {
       rules,
       actions: world.actions,
+      warnings: samples[0].warnings,
       wall: summarize(samples.map((s) => s.wallMs)),
       rss: summarize(samples.map((s) => s.maxRssMiB)),
+      phases: Object.fromEntries(phaseNames.map((name) => [name, summarize(samples.map((s) => s.phases[name] ?? 0)).median])),
       targetMs: COMPILE_TARGETS_MS[rules],
     };
   });

@@ -1,7 +1,7 @@
 import { diagnostic, type Diagnostic, type Span } from '@adec/diagnostics';
 import { bundleModule } from './bundle/index.js';
 import { checkSources } from './check-sources.js';
-import { findForbiddenConstructs, generateModule, typecheckModule } from './generate/index.js';
+import { generateModule, verifyGeneratedModule } from './generate/index.js';
 import { buildManifest, generateContextTypes, serializeManifest, sha256Hex, sourceHash, type Manifest } from './manifest/index.js';
 import type { CheckedWorld } from './model/index.js';
 import { worldRelativePath } from './sources/load-world.js';
@@ -55,7 +55,7 @@ export async function buildWorld(sources: WorldSources, options: BuildOptions = 
   const moduleSource = generateModule(world, { compilerVersion: COMPILER_VERSION, sources: relativeSources });
 
   phase('typecheck');
-  const problems = [...findForbiddenConstructs(moduleSource), ...typecheckModule(moduleSource)];
+  const problems = verifyGeneratedModule(moduleSource);
   if (problems.length > 0) {
     return {
       diagnostics: [...checked.diagnostics, internalError(firstSpan(sources), problems)],

@@ -16,9 +16,8 @@ import {
 import { entry, jsonCode, objectCode, renderCode, type Code, type CodeEntry } from './code-literal.js';
 import type { ExprEmitter, ExprScope } from './emit-expr.js';
 import type { ModuleTypeNames } from './module-types.js';
-import { memberAccess } from './naming.js';
 import { sourceLine } from './source-location.js';
-import { isOptionalType, tsType } from './ts-type.js';
+import { tsType } from './ts-type.js';
 
 const CONTEXT_SCOPE: ExprScope = { context: 'ctx' };
 
@@ -34,6 +33,7 @@ export interface ActionSections {
   readonly ruleOutcome: Code;
   readonly ruleSeverity: Code;
   readonly ruleSuppresses: Code;
+  readonly ruleReads: Code;
   readonly computed: Code;
 }
 
@@ -48,12 +48,12 @@ export function emitActionSections(
   const outcome: CodeEntry[] = [];
   const severity: CodeEntry[] = [];
   const suppresses: CodeEntry[] = [];
+  const reads: CodeEntry[] = [];
   for (const action of world.actions) {
     const contextType = names.actionContext.get(action.name) ?? 'never';
-    const attributes = new Map(action.context.map((a) => [a.name, a]));
     for (const rule of rulesInEvaluationOrder(action)) {
       const where = `${sourceLine(rule.span, sources)} — rule ${rule.id} (${rule.outcome}, ${rule.severity})`;
-      functions.push({ key: rule.id, value: ruleFunction(rule, contextType, attributes, emitter), comment: where });
+      functions.push({ key: rule.id, value: ruleFunction(rule, contextType, emitter), comment: where });
       if (rule.appliesWhen !== undefined) {
         const code = `(ctx: ${contextType}): boolean => ${emitter.emit(rule.appliesWhen, CONTEXT_SCOPE)}`;
         appliesWhen.push({ key: rule.id, value: code, comment: sourceLine(rule.appliesWhen.span, sources) });
@@ -61,6 +61,7 @@ export function emitActionSections(
       outcome.push({ key: rule.id, value: JSON.stringify(rule.outcome) });
       severity.push({ key: rule.id, value: JSON.stringify(rule.severity) });
       if (rule.suppresses.length > 0) suppresses.push({ key: rule.id, value: jsonCode(rule.suppresses) });
+      reads.push({ key: rule.id, value: jsonCode(rule.reads) });
     }
   }
   return {
@@ -70,6 +71,7 @@ export function emitActionSections(
     ruleOutcome: objectCode(outcome),
     ruleSeverity: objectCode(severity),
     ruleSuppresses: objectCode(suppresses),
+    ruleReads: objectCode(reads),
     computed: objectCode(world.actions.map((a) => ({ key: a.name, value: computedFunctions(a, names, emitter, sources) }))),
   };
 }
@@ -125,27 +127,21 @@ function workFrames(action: CheckedAction): Code {
   return objectCode(entries);
 }
 
-function ruleFunction(
-  rule: CheckedRule,
-  contextType: string,
-  attributes: ReadonlyMap<string, ContextAttribute>,
-  emitter: ExprEmitter,
-): string {
+/**
+ * `(ctx) => ({ matched })`, or with a reason, rendered only for a match. Nothing else is
+ * allocated per call (the decide path runs every predicate of an action); the trace is built
+ * by the runtime from `_RULE_READS`. `matched` is declared `boolean` so that a generator bug
+ * yielding a non-boolean condition fails the module's type check.
+ */
+function ruleFunction(rule: CheckedRule, contextType: string, emitter: ExprEmitter): string {
   const matched = emitter.emit(rule.when, CONTEXT_SCOPE);
-  const trace = objectCode(
-    rule.reads.map((name) => {
-      const attribute = attributes.get(name);
-      const access = memberAccess('ctx', name);
-      return { key: name, value: attribute !== undefined && !isOptionalType(attribute.type) ? access : `${access} ?? null` };
-    }),
-  );
-  const reason = rule.reason === undefined ? undefined : emitter.emitTemplate(rule.reason, CONTEXT_SCOPE);
-  const result = reason === undefined ? '{ matched, trace }' : `matched ? { matched, reason: ${reason}, trace } : { matched, trace }`;
+  const signature = `(ctx: ${contextType}): RuleResult =>`;
+  if (rule.reason === undefined) return `${signature} ({ matched: ${matched} })`;
+  const reason = emitter.emitTemplate(rule.reason, CONTEXT_SCOPE);
   return [
-    `(ctx: ${contextType}): RuleResult => {`,
-    `  const matched = ${matched};`,
-    `  const trace = ${renderCode(trace, '  ')};`,
-    `  return ${result};`,
+    `${signature} {`,
+    `  const matched: boolean = ${matched};`,
+    `  return matched ? { matched, reason: ${reason} } : { matched };`,
     '}',
   ].join('\n');
 }

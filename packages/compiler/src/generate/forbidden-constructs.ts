@@ -62,7 +62,11 @@ const FORBIDDEN_PROPERTIES: ReadonlyMap<string, string> = new Map([
 /** One message per forbidden construct: `line:col forbidden construct `X`: reason`. */
 export function findForbiddenConstructs(source: string): readonly string[] {
   // Parent pointers are tracked by the walk instead of set by the parser (twice as fast to parse).
-  const file = ts.createSourceFile('module.ts', source, ts.ScriptTarget.ES2022, false, ts.ScriptKind.TS);
+  return forbiddenConstructsIn(ts.createSourceFile('module.ts', source, ts.ScriptTarget.ES2022, false, ts.ScriptKind.TS));
+}
+
+/** The same check over an already parsed module (the build parses it once for both checks). */
+export function forbiddenConstructsIn(file: ts.SourceFile): readonly string[] {
   const problems: string[] = [];
   const report = (node: ts.Node, construct: string, reason: string): void => {
     const { line, character } = file.getLineAndCharacterOfPosition(node.getStart(file));

@@ -1,7 +1,8 @@
 /**
  * Pipeline step 3: the TypeScript source of a world's decision module (module ABI version 2,
- * ARCHITECTURE.md "Module ABI"). Built with ts-morph structures in an in-memory project and
- * formatted with fixed settings, so identical input gives byte-identical output.
+ * ARCHITECTURE.md "Module ABI"). Built with ts-morph in an in-memory project from structures
+ * (types) and pre-laid-out text (data and functions), so identical input gives byte-identical
+ * output that is already formatted.
  */
 import {
   IndentationText,
@@ -9,9 +10,7 @@ import {
   Project,
   QuoteKind,
   StructureKind,
-  VariableDeclarationKind,
   type StatementStructures,
-  type VariableStatementStructure,
   type WriterFunction,
 } from 'ts-morph';
 import type { CheckedWorld } from '../model/index.js';
@@ -20,7 +19,6 @@ import { emitActionSections } from './emit-actions.js';
 import { ExprEmitter } from './emit-expr.js';
 import { emitScenarios } from './emit-scenarios.js';
 import { emitSkillSections } from './emit-skills.js';
-import { GENERATED_FORMAT } from './format-settings.js';
 import { abiTypes, actionContextInterface, assignTypeNames, scenarioTypes, skillTypes } from './module-types.js';
 import { lineCommentText } from './naming.js';
 import { helperSources } from './runtime-helpers.js';
@@ -92,19 +90,31 @@ export function generateModule(world: CheckedWorld, provenance: ModuleProvenance
       { doc: 'The world this module was built from: with an action name, the routing key.' },
     ),
     constant('_ACTIONS', actions.actions, {
+      type: 'Readonly<Record<string, ActionEntry>>',
       doc: 'Per action: rule ids in evaluation order (t1, t2, t3), aggregation, work_frame templates per status, context attribute names by source (derive `computed` in order) and timeouts.',
     }),
     constant('_RULE_FUNCTIONS', actions.ruleFunctions, {
-      doc: 'Rule predicates: pure and match-only; `reason` only when matched; `trace` holds the attributes read.',
+      doc: 'Rule predicates: pure and match-only; `reason` only when matched.',
+      type: 'Readonly<Record<string, RulePredicate>>',
     }),
-    constant('_RULE_APPLIES_WHEN', actions.ruleAppliesWhen, { doc: 'Rule filters; a rule without one always applies.' }),
+    constant('_RULE_APPLIES_WHEN', actions.ruleAppliesWhen, {
+      doc: 'Rule filters; a rule without one always applies.',
+      type: 'Readonly<Record<string, RuleFilter>>',
+    }),
     constant('_RULE_OUTCOME', actions.ruleOutcome, { doc: 'The status each rule contributes when matched (ADR-106).', type: 'Readonly<Record<string, RuleOutcome>>' }),
     constant('_RULE_SEVERITY', actions.ruleSeverity, { doc: 'Severity tier of each rule.', type: 'Readonly<Record<string, SeverityTier>>' }),
     constant('_RULE_SUPPRESSES', actions.ruleSuppresses, {
       doc: 'Rules each rule removes from the matched set when it matches (never a t1 rule).',
       type: 'Readonly<Record<string, readonly string[]>>',
     }),
-    constant('_COMPUTED', actions.computed, { doc: 'Derivations of computed context attributes per action, in dependency order.' }),
+    constant('_RULE_READS', actions.ruleReads, {
+      doc: 'The context attributes each rule reads: the runtime records their values as the rule\'s trace.',
+      type: 'Readonly<Record<string, readonly string[]>>',
+    }),
+    constant('_COMPUTED', actions.computed, {
+      doc: 'Derivations of computed context attributes per action, in dependency order.',
+      type: 'Readonly<Record<string, Readonly<Record<string, Derivation>>>>',
+    }),
     constant('_SCENARIOS', scenarios, { doc: 'Selection scenarios (ADE cycle).' }),
     constant('_SKILLS', skills.skills, { doc: 'Skill execution contracts (SEC).' }),
     constant('_INVARIANTS', skills.invariants, { doc: 'Compiled skill-specific invariants per skill.' }),
@@ -121,9 +131,7 @@ export function generateModule(world: CheckedWorld, provenance: ModuleProvenance
   });
   // A fresh project per module: ts-morph's formatter caches file snapshots by name, and a
   // reused project formats a recreated file against its stale text.
-  const file = newProject().createSourceFile('module.ts', { statements: spaced });
-  file.formatText(GENERATED_FORMAT);
-  return file.getFullText();
+  return newProject().createSourceFile('module.ts', { statements: spaced }).getFullText();
 }
 
 /** ts-morph drops empty-string statements; a writer function is how a blank line is written. */
@@ -144,17 +152,18 @@ function newProject(): Project {
   });
 }
 
+/**
+ * An `export const` statement as text. Written as text rather than a ts-morph variable
+ * structure because ts-morph re-indents multi-line initializers; `renderCode` has already laid
+ * the initializer out, so the module needs no formatter pass (a test asserts the TypeScript
+ * formatter would change nothing).
+ */
 function constant(
   name: string,
   initializer: Code,
   options: { readonly exported?: boolean; readonly doc?: string; readonly type?: string },
-): VariableStatementStructure {
-  return {
-    kind: StructureKind.VariableStatement,
-    isExported: options.exported ?? true,
-    declarationKind: VariableDeclarationKind.Const,
-    ...(options.doc !== undefined && { docs: [options.doc] }),
-    declarations: [{ name, initializer: renderCode(initializer), ...(options.type !== undefined && { type: options.type }) }],
-  };
+): string {
+  const doc = options.doc === undefined ? '' : `/** ${options.doc} */\n`;
+  const type = options.type === undefined ? '' : `: ${options.type}`;
+  return `${doc}${options.exported ?? true ? 'export ' : ''}const ${name}${type} = ${renderCode(initializer)};`;
 }
-

@@ -4,7 +4,7 @@
  */
 export { ABI_VERSION, generateModule, generatedHeader } from './generate-module.js';
 export type { ModuleProvenance } from './generate-module.js';
-export { typecheckModule } from './typecheck-module.js';
+export { typecheckModule, verifyGeneratedModule } from './typecheck-module.js';
 export { findForbiddenConstructs } from './forbidden-constructs.js';
 export { rulesInEvaluationOrder } from './emit-actions.js';
 export { relativeSourcePath } from './source-location.js';

@@ -9,6 +9,7 @@
  * SourceFiles to every new program); each call parses and checks only the module itself.
  */
 import { Project, ts } from 'ts-morph';
+import { forbiddenConstructsIn } from './forbidden-constructs.js';
 
 const MODULE_FILE = '/adec/module.ts';
 
@@ -29,18 +30,31 @@ let project: Project | undefined;
 
 /** `line:col message` for each problem, in position order; empty when the module is clean. */
 export function typecheckModule(source: string): readonly string[] {
+  return inspectModule(source, () => []);
+}
+
+/**
+ * Everything the build asks of a generated module before bundling it: no forbidden construct
+ * and no type error. The module is parsed once for both checks.
+ */
+export function verifyGeneratedModule(source: string): readonly string[] {
+  return inspectModule(source, forbiddenConstructsIn);
+}
+
+function inspectModule(source: string, staticCheck: (file: ts.SourceFile) => readonly string[]): readonly string[] {
   project ??= new Project({ useInMemoryFileSystem: true, compilerOptions: OPTIONS });
   const file = project.createSourceFile(MODULE_FILE, source, { overwrite: true });
   try {
     const program = project.getProgram().compilerObject;
-    const compiled = file.compilerNode;
+    const compiled = program.getSourceFile(MODULE_FILE) ?? file.compilerNode;
+    const forbidden = staticCheck(compiled);
     const diagnostics = [
       ...program.getOptionsDiagnostics(),
       ...program.getGlobalDiagnostics(),
       ...program.getSyntacticDiagnostics(compiled),
       ...program.getSemanticDiagnostics(compiled),
     ];
-    return diagnostics.map(formatDiagnostic);
+    return [...forbidden, ...diagnostics.map(formatDiagnostic)];
   } finally {
     // Leave the project holding only lib files, so a later call starts from the same state.
     file.delete();

@@ -14,7 +14,8 @@ interface LoadedModule {
   readonly _ABI_VERSION: number;
   readonly _WORLD: Record<string, string>;
   readonly _ACTIONS: Record<string, { rules: string[]; computed: string[] }>;
-  readonly _RULE_FUNCTIONS: Record<string, Fn<[Ctx], { matched: boolean; reason?: string; trace: Ctx }>>;
+  readonly _RULE_FUNCTIONS: Record<string, Fn<[Ctx], { matched: boolean; reason?: string }>>;
+  readonly _RULE_READS: Record<string, readonly string[]>;
   readonly _RULE_APPLIES_WHEN: Record<string, Fn<[Ctx], boolean>>;
   readonly _RULE_OUTCOME: Record<string, string>;
   readonly _RULE_SEVERITY: Record<string, string>;
@@ -87,14 +88,14 @@ describe('bundleModule', () => {
     expect(decide(mod, 'add_dependent', { relationship: 'spouse', dependent_age: 40 })).toEqual([]);
   });
 
-  it('reports reason only when matched and a trace of the attributes read', async () => {
+  it('reports a reason only when matched, and lists the attributes each rule reads', async () => {
     const mod = load(await build());
     const rule = mod._RULE_FUNCTIONS['ineligible_over_age'];
     const unmatched = rule?.({ relationship: 'spouse', dependent_age: 40, over_age: true });
-    expect(JSON.parse(JSON.stringify(unmatched))).toEqual({
-      matched: false,
-      trace: { full_time_student: null, over_age: true, relationship: 'spouse' },
-    });
+    expect(JSON.parse(JSON.stringify(unmatched))).toEqual({ matched: false });
+    const matched = rule?.({ relationship: 'child', dependent_age: 27, over_age: true, full_time_student: null });
+    expect(JSON.parse(JSON.stringify(matched))).toEqual({ matched: true, reason: 'Children aged 26 or more are not eligible' });
+    expect(JSON.parse(JSON.stringify(mod._RULE_READS['ineligible_over_age']))).toEqual(['full_time_student', 'over_age', 'relationship']);
   });
 
   it('runs scenario functions and skill contracts', async () => {

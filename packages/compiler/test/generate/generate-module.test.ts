@@ -45,10 +45,11 @@ describe('generateModule', () => {
       [
         '  // rules.adec:20 — rule ineligible_over_age (RED, t1)',
         '  ineligible_over_age: (ctx: AddDependentContext): RuleResult => {',
-        '    const matched = ctx.relationship === "child" && ctx.over_age && !(ctx.full_time_student ?? false);',
+        '    const matched: boolean = ctx.relationship === "child" && ctx.over_age && !(ctx.full_time_student ?? false);',
       ].join('\n'),
     );
-    expect(source).toContain('return matched ? { matched, reason: `Dependent is ${String(ctx.dependent_age)}; student status needs proof`, trace } : { matched, trace };');
+    expect(source).toContain('return matched ? { matched, reason: `Dependent is ${String(ctx.dependent_age)}; student status needs proof` } : { matched };');
+    expect(source).toContain('  student_extension: ["dependent_age", "full_time_student", "over_age", "relationship"],');
   });
 
   it('declares a typed context interface per action', () => {
@@ -64,8 +65,8 @@ describe('generateModule', () => {
   });
 
   it('emits only applies_when filters that exist, and suppressions only when non-empty', () => {
-    expect(source).toMatch(/_RULE_APPLIES_WHEN = \{\n {2}\/\/ rules\.adec:\d+\n {2}child_under_26: /);
-    expect(source).not.toMatch(/_RULE_APPLIES_WHEN = \{[^}]*ineligible_over_age/);
+    expect(source).toMatch(/_RULE_APPLIES_WHEN: Readonly<Record<string, RuleFilter>> = \{\n {2}\/\/ rules\.adec:\d+\n {2}child_under_26: /);
+    expect(source).not.toMatch(/_RULE_APPLIES_WHEN: [^=]+= \{[^}]*ineligible_over_age/);
     expect(source).toContain('export const _RULE_SUPPRESSES: Readonly<Record<string, readonly string[]>> = {};');
   });
 
