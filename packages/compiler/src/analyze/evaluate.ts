@@ -1,0 +1,265 @@
+/**
+ * A small interpreter over checked expressions, for the static analyses (finite-model.ts).
+ * Pure: no I/O, no clock, no global state beyond a cache of compiled patterns.
+ *
+ * It follows the run-time semantics the language defines (model/expr.ts): `and` / `or`
+ * short-circuit, equality is null-safe (absent equals only absent), `??` replaces only an
+ * absent value. Where the analysis cannot know what the run time would do (a value it was
+ * not given, an ordering or arithmetic on an absent value the checker should have ruled
+ * out, a division by zero), the result is `UNKNOWN`; logic is then Kleene's three-valued
+ * logic (`false and UNKNOWN` is false), and callers treat `UNKNOWN` as "could be either",
+ * which keeps every conclusion drawn from the interpreter sound.
+ */
+import type { CheckedExpr } from '../model/index.js';
+
+export const UNKNOWN: unique symbol = Symbol('unknown');
+export type Unknown = typeof UNKNOWN;
+
+export type Value = boolean | number | string | null | readonly Value[] | { readonly [field: string]: Value } | Unknown;
+
+/** Supplies values for the expressions the caller binds (attributes, opaque conditions). */
+export interface Environment {
+  /** The value of `expr` if the caller binds it, else `undefined` (evaluate it normally). */
+  lookup(expr: CheckedExpr): Value | undefined;
+}
+
+export const EMPTY_ENVIRONMENT: Environment = { lookup: () => undefined };
+
+export function evaluate(expr: CheckedExpr, env: Environment = EMPTY_ENVIRONMENT): Value {
+  const bound = env.lookup(expr);
+  if (bound !== undefined) return bound;
+  switch (expr.kind) {
+    case 'literal':
+      return expr.value;
+    case 'ref':
+      return UNKNOWN;
+    case 'field':
+      return fieldOf(evaluate(expr.object, env), expr.name);
+    case 'call':
+      return callBuiltin(expr.name, expr.args.map((arg) => evaluate(arg, env)));
+    case 'list': {
+      const items = expr.items.map((item) => evaluate(item, env));
+      return items.includes(UNKNOWN) ? UNKNOWN : items;
+    }
+    case 'not':
+      return not(evaluate(expr.operand, env));
+    case 'negate': {
+      const operand = evaluate(expr.operand, env);
+      return typeof operand === 'number' ? -operand : UNKNOWN;
+    }
+    case 'logical':
+      return logical(expr.operator, expr.left, expr.right, env);
+    case 'compare':
+      return compare(expr.operator, evaluate(expr.left, env), evaluate(expr.right, env));
+    case 'arithmetic':
+      return arithmetic(expr.operator, evaluate(expr.left, env), evaluate(expr.right, env));
+    case 'coalesce': {
+      const left = evaluate(expr.left, env);
+      return left === null ? evaluate(expr.right, env) : left;
+    }
+    case 'contains':
+      return negateIf(expr.negated, contains(expr.mode, expr.any, evaluate(expr.subject, env), evaluate(expr.needle, env)));
+    case 'in':
+      return membership(evaluate(expr.element, env), evaluate(expr.list, env));
+    case 'matches':
+      return negateIf(expr.negated, matches(evaluate(expr.subject, env), expr.source, expr.flags));
+    case 'isNull': {
+      const operand = evaluate(expr.operand, env);
+      return operand === UNKNOWN ? UNKNOWN : negateIf(expr.negated, operand === null);
+    }
+    case 'length': {
+      const length = lengthOf(evaluate(expr.operand, env));
+      return length === UNKNOWN ? UNKNOWN : compare(expr.operator, length, evaluate(expr.limit, env));
+    }
+    case 'if': {
+      const condition = evaluate(expr.condition, env);
+      if (condition === true) return evaluate(expr.consequent, env);
+      if (condition === false) return evaluate(expr.alternate, env);
+      const consequent = evaluate(expr.consequent, env);
+      const alternate = evaluate(expr.alternate, env);
+      return condition === UNKNOWN && isScalar(consequent) && consequent === alternate ? consequent : UNKNOWN;
+    }
+  }
+}
+
+function fieldOf(object: Value, name: string): Value {
+  if (object === null) return null; // `?.` on an absent object
+  if (object === UNKNOWN || typeof object !== 'object' || Array.isArray(object)) return UNKNOWN;
+  const record = object as { readonly [field: string]: Value };
+  return Object.hasOwn(record, name) ? record[name]! : null;
+}
+
+function not(value: Value): Value {
+  return typeof value === 'boolean' ? !value : UNKNOWN;
+}
+
+function negateIf(negated: boolean, value: Value): Value {
+  return negated ? not(value) : value;
+}
+
+function logical(operator: 'and' | 'or', leftExpr: CheckedExpr, rightExpr: CheckedExpr, env: Environment): Value {
+  const decisive = operator === 'or';
+  const left = evaluate(leftExpr, env);
+  if (left === decisive) return decisive;
+  const right = evaluate(rightExpr, env);
+  // Kleene: `UNKNOWN or true` is true whichever value the unknown side has.
+  if (right === decisive) return decisive;
+  return typeof left === 'boolean' && typeof right === 'boolean' ? !decisive : UNKNOWN;
+}
+
+function isScalar(value: Value): value is boolean | number | string | null {
+  return value === null || typeof value === 'boolean' || typeof value === 'number' || typeof value === 'string';
+}
+
+/** Null-safe structural equality; `UNKNOWN` when either side is unknown. */
+function equals(left: Value, right: Value): boolean | Unknown {
+  if (left === UNKNOWN || right === UNKNOWN) return UNKNOWN;
+  if (isScalar(left) || isScalar(right)) return left === right;
+  if (Array.isArray(left) || Array.isArray(right)) {
+    if (!Array.isArray(left) || !Array.isArray(right) || left.length !== right.length) return false;
+    let result: boolean | Unknown = true;
+    for (let i = 0; i < left.length; i++) {
+      const item = equals(left[i] as Value, right[i] as Value);
+      if (item === false) return false;
+      if (item === UNKNOWN) result = UNKNOWN;
+    }
+    return result;
+  }
+  const leftRecord = left as { readonly [field: string]: Value };
+  const rightRecord = right as { readonly [field: string]: Value };
+  const keys = new Set([...Object.keys(leftRecord), ...Object.keys(rightRecord)]);
+  let result: boolean | Unknown = true;
+  for (const key of keys) {
+    const item = equals(leftRecord[key] ?? null, rightRecord[key] ?? null);
+    if (item === false) return false;
+    if (item === UNKNOWN) result = UNKNOWN;
+  }
+  return result;
+}
+
+export function compare(operator: '==' | '!=' | '<' | '<=' | '>' | '>=', left: Value, right: Value): Value {
+  if (operator === '==') return equals(left, right);
+  if (operator === '!=') return not(equals(left, right));
+  const ordered =
+    (typeof left === 'number' && typeof right === 'number') || (typeof left === 'string' && typeof right === 'string');
+  if (!ordered) return UNKNOWN;
+  switch (operator) {
+    case '<':
+      return left < right;
+    case '<=':
+      return left <= right;
+    case '>':
+      return left > right;
+    case '>=':
+      return left >= right;
+  }
+}
+
+function arithmetic(operator: '+' | '-' | '*' | '/' | '%', left: Value, right: Value): Value {
+  if (operator === '+' && typeof left === 'string' && typeof right === 'string') return left + right;
+  if (typeof left !== 'number' || typeof right !== 'number') return UNKNOWN;
+  switch (operator) {
+    case '+':
+      return left + right;
+    case '-':
+      return left - right;
+    case '*':
+      return left * right;
+    case '/':
+      return right === 0 ? UNKNOWN : left / right;
+    case '%':
+      return right === 0 ? UNKNOWN : left % right;
+  }
+}
+
+function callBuiltin(name: string, args: readonly Value[]): Value {
+  if (args.includes(UNKNOWN) || args.includes(null)) return UNKNOWN;
+  const numbers = numericArgs(args);
+  switch (name) {
+    case 'clamp': {
+      const [value, low, high] = numbers ?? [];
+      return value === undefined || low === undefined || high === undefined ? UNKNOWN : Math.min(Math.max(value, low), high);
+    }
+    case 'min':
+      return numbers && numbers.length > 0 ? Math.min(...numbers) : UNKNOWN;
+    case 'max':
+      return numbers && numbers.length > 0 ? Math.max(...numbers) : UNKNOWN;
+    case 'abs':
+      return numbers?.length === 1 ? Math.abs(numbers[0]!) : UNKNOWN;
+    case 'round':
+      return numbers?.length === 1 ? Math.round(numbers[0]!) : UNKNOWN;
+    case 'floor':
+      return numbers?.length === 1 ? Math.floor(numbers[0]!) : UNKNOWN;
+    case 'ceil':
+      return numbers?.length === 1 ? Math.ceil(numbers[0]!) : UNKNOWN;
+    case 'lower':
+      return typeof args[0] === 'string' ? args[0].toLowerCase() : UNKNOWN;
+    case 'upper':
+      return typeof args[0] === 'string' ? args[0].toUpperCase() : UNKNOWN;
+    case 'len':
+      return args.length === 1 ? lengthOf(args[0]!) : UNKNOWN;
+    default:
+      return UNKNOWN;
+  }
+}
+
+/** The arguments as numbers; a single list argument (`min(xs)`) is spread. */
+function numericArgs(args: readonly Value[]): number[] | undefined {
+  const flat = args.length === 1 && Array.isArray(args[0]) ? (args[0] as readonly Value[]) : args;
+  return flat.every((arg) => typeof arg === 'number') ? (flat as number[]) : undefined;
+}
+
+/** Characters of a string (code points, as `LENGTH` counts them) or elements of a list. */
+function lengthOf(value: Value): number | Unknown {
+  if (typeof value === 'string') return [...value].length;
+  if (Array.isArray(value)) return value.length;
+  return UNKNOWN;
+}
+
+function contains(mode: 'substring' | 'element', any: boolean, subject: Value, needle: Value): Value {
+  const needles = any ? needle : [needle];
+  if (!Array.isArray(needles)) return UNKNOWN;
+  let result: Value = false;
+  for (const item of needles as readonly Value[]) {
+    const found = containsOne(mode, subject, item);
+    if (found === true) return true;
+    if (found === UNKNOWN) result = UNKNOWN;
+  }
+  return result;
+}
+
+function containsOne(mode: 'substring' | 'element', subject: Value, needle: Value): Value {
+  if (mode === 'substring') {
+    return typeof subject === 'string' && typeof needle === 'string' ? subject.includes(needle) : UNKNOWN;
+  }
+  return membership(needle, subject);
+}
+
+function membership(element: Value, list: Value): Value {
+  if (!Array.isArray(list)) return UNKNOWN;
+  let result: Value = false;
+  for (const item of list as readonly Value[]) {
+    const same = equals(element, item);
+    if (same === true) return true;
+    if (same === UNKNOWN) result = UNKNOWN;
+  }
+  return result;
+}
+
+const compiledPatterns = new Map<string, RegExp | undefined>();
+
+function matches(subject: Value, source: string, flags: string): Value {
+  if (typeof subject !== 'string') return UNKNOWN;
+  const key = `${flags}/${source}`;
+  if (!compiledPatterns.has(key)) {
+    let compiled: RegExp | undefined;
+    try {
+      compiled = new RegExp(source, flags.replace(/[gy]/g, ''));
+    } catch {
+      compiled = undefined;
+    }
+    compiledPatterns.set(key, compiled);
+  }
+  const pattern = compiledPatterns.get(key);
+  return pattern === undefined ? UNKNOWN : pattern.test(subject);
+}

@@ -1,0 +1,531 @@
+/**
+ * A finite model of one or more conditions: finitely many assignments that, between them,
+ * show every way the conditions can evaluate. Both condition analyses are questions about
+ * it: "always true / false" (constant-conditions.ts) and "whenever R matches S matches"
+ * (never-decides.ts).
+ *
+ * Atoms. A condition is cut into atoms:
+ * - *attributes*: a context attribute, signal, state value or field path (`payload.x`,
+ *   `action.intensity`) of a scalar type (bool, int, float, string, enum, timestamp,
+ *   duration, or one of these optional), read through *order-only* terms: the attribute
+ *   itself, constants, `a ?? b`, `min`, `max`, `clamp`, `if c then a else b`;
+ * - *opaque conditions*: any other boolean sub-expression (`CONTAINS`, `MATCHES`,
+ *   `LENGTH`, a comparison involving arithmetic on an attribute, a list attribute, …). It
+ *   becomes a free boolean, shared by structurally equal expressions.
+ * A computed attribute or derived state value whose derivation is itself modellable is
+ * inlined (the interpreter evaluates its derivation); otherwise it is an attribute of its
+ * declared type.
+ *
+ * Values. Attributes compared with each other form a group; each group's constants
+ * (literals it is compared with, declared range bounds) split the domain into regions, and
+ * each attribute gets representatives covering every region, k per open region where k is
+ * the number of attributes in the group, so every ordering of the attributes among
+ * themselves and the constants is represented:
+ * - int, timestamp, duration: the integers within k of every constant (c-1, c, c+1 for one
+ *   attribute), inside the declared range;
+ * - float: the constants, k points inside each gap between them and k beyond each end;
+ * - string: every literal it is compared with plus k other strings; enum: every member;
+ *   bool: both values; optional: also null (absent); opaque: both values.
+ * Order-only terms keep a condition's value a function of those orderings, so the finite
+ * model is exact for the attributes; opaque atoms over-approximate (they range over both
+ * values even where the real expression could not), so a conclusion that holds for every
+ * assignment of the model holds at run time: the analyses never report a false warning,
+ * they only miss some. Models with more than `MAX_ASSIGNMENTS` assignments are not built
+ * (the caller then makes no claim).
+ */
+import type { CheckedExpr, NumericRange, RefExpr, Type } from '../model/index.js';
+import { evaluate, UNKNOWN, type Environment, type Value } from './evaluate.js';
+
+export const MAX_ASSIGNMENTS = 4096;
+
+/** Derivations of computed attributes and derived state, by `root:name`. */
+export type Definitions = ReadonlyMap<string, CheckedExpr>;
+
+export const NO_DEFINITIONS: Definitions = new Map();
+
+export function definitionKey(root: RefExpr['root'], name: string): string {
+  return `${root}:${name}`;
+}
+
+export interface FiniteModel {
+  /** Number of assignments. */
+  readonly size: number;
+  /** Variable keys, for tests and debugging: `context.age`, `opaque:{…}`. */
+  readonly keys: readonly string[];
+  /**
+   * Calls `visit` with an environment per assignment until it returns `false`; `current`
+   * gives the assignment itself, by variable key.
+   */
+  forEachAssignment(visit: (env: Environment, current: () => Map<string, Value>) => boolean | void): void;
+  /**
+   * An environment reading variables from `values` by key (`UNKNOWN` when absent): a
+   * witness found in one model, evaluated against the conditions of another.
+   */
+  keyedEnvironment(values: ReadonlyMap<string, Value>): Environment;
+}
+
+/**
+ * The finite model of `conditions` (boolean expressions), or `undefined` when it would
+ * have more than `limit` assignments or a condition is ill-typed. Computed attributes are
+ * inlined when that keeps the model within the limit; otherwise they are attributes.
+ */
+export function buildModel(
+  conditions: readonly CheckedExpr[],
+  definitions: Definitions = NO_DEFINITIONS,
+  limit: number = MAX_ASSIGNMENTS,
+): FiniteModel | undefined {
+  const inlined = new ModelBuilder(definitions).build(conditions, limit);
+  if (inlined !== undefined || definitions.size === 0) return inlined;
+  return new ModelBuilder(NO_DEFINITIONS).build(conditions, limit);
+}
+
+type ScalarKind = 'bool' | 'enum' | 'string' | 'int' | 'float';
+
+interface ScalarInfo {
+  readonly kind: ScalarKind;
+  readonly optional: boolean;
+  readonly range?: NumericRange;
+  readonly members?: readonly string[];
+}
+
+interface Variable {
+  readonly key: string;
+  /** `undefined` for an opaque condition. */
+  readonly info?: ScalarInfo;
+}
+
+type Binding = { readonly variable: number } | { readonly definition: CheckedExpr };
+
+/** The attributes and constants a modellable term reads. */
+interface Leaves {
+  readonly atoms: readonly number[];
+  readonly constants: readonly Value[];
+}
+
+const NO_LEAVES: Leaves = { atoms: [], constants: [] };
+
+class ModelBuilder {
+  private readonly variables: Variable[] = [];
+  private readonly variableIndex = new Map<string, number>();
+  private readonly bindings = new Map<CheckedExpr, Binding>();
+  private readonly parent: number[] = [];
+  private readonly groupConstants: { atom: number; constants: readonly Value[] }[] = [];
+  /** Whether a reference's derivation is inlined; decided once per `root:name`. */
+  private readonly inlinable = new Map<string, boolean>();
+  private readonly expanding = new Set<string>();
+
+  constructor(private readonly definitions: Definitions) {}
+
+  build(conditions: readonly CheckedExpr[], limit: number): FiniteModel | undefined {
+    for (const condition of conditions) this.condition(condition);
+    const domains = this.domains();
+    if (domains === undefined) return undefined;
+    let size = 1;
+    for (const values of domains) {
+      size *= values.length;
+      if (size > limit) return undefined;
+    }
+    return new EnumeratedModel(
+      this.variables.map((v) => v.key),
+      domains,
+      this.bindings,
+      size,
+    );
+  }
+
+  // ── Cutting conditions into atoms ──────────────────────────────────────────
+
+  private condition(expr: CheckedExpr): void {
+    switch (expr.kind) {
+      case 'literal':
+        return;
+      case 'not':
+        return this.condition(expr.operand);
+      case 'logical':
+        this.condition(expr.left);
+        return this.condition(expr.right);
+      case 'if':
+        this.condition(expr.condition);
+        this.condition(expr.consequent);
+        return this.condition(expr.alternate);
+      case 'compare':
+        if (this.modellableComparison(expr.operator, expr.left, expr.right)) {
+          return this.group(this.merge(this.leaves(expr.left), this.leaves(expr.right)));
+        }
+        return this.opaque(expr);
+      case 'isNull':
+        if (this.modellable(expr.operand)) return this.group(this.leaves(expr.operand));
+        return this.opaque(expr);
+      case 'in':
+        if (expr.list.kind === 'list' && this.modellable(expr.element) && expr.list.items.every((i) => this.modellable(i))) {
+          return this.group(this.merge(this.leaves(expr.element), ...expr.list.items.map((i) => this.leaves(i))));
+        }
+        return this.opaque(expr);
+      case 'ref':
+      case 'field':
+      case 'coalesce':
+      case 'call':
+        if (this.modellable(expr)) return this.group(this.leaves(expr));
+        return this.opaque(expr);
+      default:
+        if (isConstant(expr)) return;
+        return this.opaque(expr);
+    }
+  }
+
+  private modellableComparison(operator: string, left: CheckedExpr, right: CheckedExpr): boolean {
+    if (!this.modellable(left) || !this.modellable(right)) return false;
+    if (operator === '==' || operator === '!=') return true;
+    // Orderings are modelled on numbers only; string order would need other representatives.
+    return isNumericType(left.type) && isNumericType(right.type);
+  }
+
+  /** Is `expr` an order-only term over scalar attributes and constants? */
+  private modellable(expr: CheckedExpr): boolean {
+    if (isConstant(expr)) return true;
+    switch (expr.kind) {
+      case 'ref':
+        return this.inlines(expr) || scalarInfo(expr.type) !== undefined;
+      case 'field':
+        return attributePath(expr) !== undefined && scalarInfo(expr.type) !== undefined;
+      case 'coalesce':
+        return this.modellable(expr.left) && this.modellable(expr.right);
+      case 'call':
+        return ORDER_ONLY_BUILTINS.has(expr.name) && expr.args.every((arg) => this.modellable(arg));
+      case 'if':
+        return this.modellable(expr.consequent) && this.modellable(expr.alternate);
+      default:
+        return false;
+    }
+  }
+
+  /** Registers the attributes of a modellable term; returns them with its constants. */
+  private leaves(expr: CheckedExpr): Leaves {
+    if (isConstant(expr)) {
+      const value = evaluate(expr);
+      return typeof value === 'number' || typeof value === 'string' ? { atoms: [], constants: [value] } : NO_LEAVES;
+    }
+    switch (expr.kind) {
+      case 'ref': {
+        if (this.inlines(expr)) {
+          const derivation = this.definitions.get(definitionKey(expr.root, expr.name))!;
+          this.bindings.set(expr, { definition: derivation });
+          if (derivation.type.kind === 'bool') {
+            this.condition(derivation);
+            return NO_LEAVES;
+          }
+          return this.leaves(derivation);
+        }
+        return this.attribute(expr, `${expr.root}.${expr.name}`);
+      }
+      case 'field':
+        return this.attribute(expr, attributePath(expr)!);
+      case 'coalesce':
+        return this.merge(this.leaves(expr.left), this.leaves(expr.right));
+      case 'call':
+        return this.merge(...expr.args.map((arg) => this.leaves(arg)));
+      case 'if':
+        this.condition(expr.condition);
+        return this.merge(this.leaves(expr.consequent), this.leaves(expr.alternate));
+      default:
+        throw new Error(`adec bug: leaves() of a non-modellable ${expr.kind} expression`);
+    }
+  }
+
+  /**
+   * A reference is inlined when it has a derivation that is a condition (always
+   * modellable, opaque parts and all) or a modellable term.
+   */
+  private inlines(ref: RefExpr): boolean {
+    const key = definitionKey(ref.root, ref.name);
+    const known = this.inlinable.get(key);
+    if (known !== undefined) return known;
+    const derivation = this.definitions.get(key);
+    if (derivation === undefined || this.expanding.has(key)) return false;
+    this.expanding.add(key);
+    const result = derivation.type.kind === 'bool' || this.modellable(derivation);
+    this.expanding.delete(key);
+    this.inlinable.set(key, result);
+    return result;
+  }
+
+  private attribute(expr: CheckedExpr, key: string): Leaves {
+    const info = scalarInfo(expr.type);
+    if (info === undefined) throw new Error(`adec bug: attribute \`${key}\` is not scalar`);
+    const optional = info.optional || pathMayBeAbsent(expr);
+    const index = this.variable(key, { ...info, optional });
+    this.bindings.set(expr, { variable: index });
+    return { atoms: [index], constants: [] };
+  }
+
+  private opaque(expr: CheckedExpr): void {
+    this.bindings.set(expr, { variable: this.variable(`opaque:${structuralKey(expr)}`, undefined) });
+  }
+
+  private variable(key: string, info: ScalarInfo | undefined): number {
+    const existing = this.variableIndex.get(key);
+    if (existing !== undefined) {
+      // The same path can be reached as optional in one place and narrowed in another.
+      const previous = this.variables[existing]!;
+      if (info && previous.info && info.optional && !previous.info.optional) {
+        this.variables[existing] = { key, info: { ...previous.info, optional: true } };
+      }
+      return existing;
+    }
+    const index = this.variables.length;
+    this.variables.push(info === undefined ? { key } : { key, info });
+    this.variableIndex.set(key, index);
+    this.parent.push(index);
+    return index;
+  }
+
+  private merge(...parts: readonly Leaves[]): Leaves {
+    return { atoms: parts.flatMap((p) => p.atoms), constants: parts.flatMap((p) => p.constants) };
+  }
+
+  /** Attributes compared with each other share representatives (and constants). */
+  private group(leaves: Leaves): void {
+    const [first, ...rest] = leaves.atoms;
+    if (first === undefined) return;
+    for (const atom of rest) this.parent[this.find(atom)] = this.find(first);
+    this.groupConstants.push({ atom: first, constants: leaves.constants });
+  }
+
+  private find(index: number): number {
+    let root = index;
+    while (this.parent[root] !== root) root = this.parent[root]!;
+    return root;
+  }
+
+  // ── Representative values ──────────────────────────────────────────────────
+
+  private domains(): Value[][] | undefined {
+    const members = new Map<number, number[]>();
+    const constants = new Map<number, Value[]>();
+    this.variables.forEach((variable, index) => {
+      if (variable.info === undefined) return;
+      const root = this.find(index);
+      members.set(root, [...(members.get(root) ?? []), index]);
+    });
+    for (const { atom, constants: values } of this.groupConstants) {
+      const root = this.find(atom);
+      constants.set(root, [...(constants.get(root) ?? []), ...values]);
+    }
+    const domains: Value[][] = this.variables.map(() => [false, true]);
+    for (const [root, atoms] of members) {
+      const infos = atoms.map((atom) => this.variables[atom]!.info!);
+      const values = groupValues(infos, constants.get(root) ?? []);
+      if (values === undefined) return undefined;
+      atoms.forEach((atom, i) => {
+        domains[atom] = infos[i]!.optional ? [...values[i]!, null] : values[i]!;
+      });
+    }
+    return domains;
+  }
+}
+
+const ORDER_ONLY_BUILTINS = new Set(['min', 'max', 'clamp']);
+
+class EnumeratedModel implements FiniteModel {
+  constructor(
+    readonly keys: readonly string[],
+    private readonly domains: readonly (readonly Value[])[],
+    private readonly bindings: ReadonlyMap<CheckedExpr, Binding>,
+    readonly size: number,
+  ) {}
+
+  keyedEnvironment(values: ReadonlyMap<string, Value>): Environment {
+    const env: Environment = {
+      lookup: (expr) => {
+        const binding = this.bindings.get(expr);
+        if (binding === undefined) return undefined;
+        if ('definition' in binding) return evaluate(binding.definition, env);
+        const key = this.keys[binding.variable]!;
+        return values.has(key) ? values.get(key)! : UNKNOWN;
+      },
+    };
+    return env;
+  }
+
+  forEachAssignment(visit: (env: Environment, current: () => Map<string, Value>) => boolean | void): void {
+    const counters = this.domains.map(() => 0);
+    const env: Environment = {
+      lookup: (expr) => {
+        const binding = this.bindings.get(expr);
+        if (binding === undefined) return undefined;
+        if ('definition' in binding) return evaluate(binding.definition, env);
+        return this.domains[binding.variable]![counters[binding.variable]!];
+      },
+    };
+    const current = (): Map<string, Value> =>
+      new Map(this.keys.map((key, i) => [key, this.domains[i]![counters[i]!]!] as const));
+    for (let n = 0; n < this.size; n++) {
+      if (visit(env, current) === false) return;
+      for (let i = 0; i < counters.length; i++) {
+        counters[i]!++;
+        if (counters[i]! < this.domains[i]!.length) break;
+        counters[i] = 0;
+      }
+    }
+  }
+}
+
+/** Representatives for the attributes of one group (see the module comment). */
+function groupValues(infos: readonly ScalarInfo[], constants: readonly Value[]): Value[][] | undefined {
+  const kinds = new Set(infos.map((info) => info.kind));
+  if ([...kinds].every((kind) => kind === 'bool')) return infos.map(() => [false, true]);
+  if ([...kinds].every((kind) => kind === 'enum' || kind === 'string')) return stringValues(infos, constants);
+  if ([...kinds].every((kind) => kind === 'int' || kind === 'float')) return numericValues(infos, constants);
+  return undefined; // an ill-typed comparison: the checker reported it
+}
+
+function stringValues(infos: readonly ScalarInfo[], constants: readonly Value[]): Value[][] {
+  const literals = new Set<string>(constants.filter((c): c is string => typeof c === 'string'));
+  for (const info of infos) for (const member of info.members ?? []) literals.add(member);
+  const others: string[] = [];
+  for (let i = 0; others.length < infos.length; i++) {
+    const other = `\u0000other${i}`;
+    if (!literals.has(other)) others.push(other);
+  }
+  const strings = [...literals].sort().concat(others);
+  return infos.map((info) => (info.kind === 'enum' ? [...(info.members ?? [])] : strings));
+}
+
+function numericValues(infos: readonly ScalarInfo[], constants: readonly Value[]): Value[][] {
+  const k = infos.length;
+  const splits = new Set<number>(constants.filter((c): c is number => typeof c === 'number' && Number.isFinite(c)));
+  for (const info of infos) {
+    if (info.range?.min !== undefined) splits.add(info.range.min);
+    if (info.range?.max !== undefined) splits.add(info.range.max);
+  }
+  if (splits.size === 0) splits.add(0);
+  const integers = new Set<number>();
+  for (const c of splits) {
+    for (let v = Math.floor(c) - k; v <= Math.ceil(c) + k; v++) integers.add(v);
+  }
+  const hasInts = infos.some((info) => info.kind === 'int');
+  const floatSplits = sortedNumbers(hasInts ? new Set([...splits, ...integers]) : splits);
+  const floats = new Set<number>(floatSplits);
+  for (let i = 1; i <= k; i++) {
+    floats.add(floatSplits[0]! - i);
+    floats.add(floatSplits[floatSplits.length - 1]! + i);
+    for (let j = 0; j + 1 < floatSplits.length; j++) {
+      const low = floatSplits[j]!;
+      const high = floatSplits[j + 1]!;
+      floats.add(low + ((high - low) * i) / (k + 1));
+    }
+  }
+  const intValues = sortedNumbers(integers);
+  const floatValues = sortedNumbers(floats);
+  return infos.map((info) => (info.kind === 'int' ? intValues : floatValues).filter((v) => inRange(v, info.range)));
+}
+
+function sortedNumbers(values: ReadonlySet<number>): number[] {
+  return [...values].sort((a, b) => a - b);
+}
+
+function inRange(value: number, range: NumericRange | undefined): boolean {
+  return (range?.min === undefined || value >= range.min) && (range?.max === undefined || value <= range.max);
+}
+
+function scalarInfo(type: Type): ScalarInfo | undefined {
+  switch (type.kind) {
+    case 'optional': {
+      const inner = scalarInfo(type.inner);
+      return inner && { ...inner, optional: true };
+    }
+    case 'bool':
+    case 'string':
+      return { kind: type.kind, optional: false };
+    case 'int':
+    case 'float':
+      return type.range ? { kind: type.kind, optional: false, range: type.range } : { kind: type.kind, optional: false };
+    case 'timestamp':
+    case 'duration':
+      return { kind: 'int', optional: false };
+    case 'enum':
+      return { kind: 'enum', optional: false, members: type.members };
+    default:
+      return undefined;
+  }
+}
+
+function isNumericType(type: Type): boolean {
+  const info = scalarInfo(type);
+  return info !== undefined && (info.kind === 'int' || info.kind === 'float');
+}
+
+/** `payload.rationale`, `action.intensity`: a field chain on a reference, else undefined. */
+function attributePath(expr: CheckedExpr): string | undefined {
+  if (expr.kind === 'ref') return `${expr.root}.${expr.name}`;
+  if (expr.kind !== 'field') return undefined;
+  const object = attributePath(expr.object);
+  return object === undefined ? undefined : `${object}.${expr.name}`;
+}
+
+/** A field read through `?.` somewhere on its path is absent when its object is. */
+function pathMayBeAbsent(expr: CheckedExpr): boolean {
+  if (expr.kind !== 'field') return false;
+  return expr.optional || pathMayBeAbsent(expr.object);
+}
+
+/** An expression without references: its value is the same in every assignment. */
+function isConstant(expr: CheckedExpr): boolean {
+  return !containsReference(expr);
+}
+
+const referenceCache = new WeakMap<CheckedExpr, boolean>();
+
+function containsReference(expr: CheckedExpr): boolean {
+  const cached = referenceCache.get(expr);
+  if (cached !== undefined) return cached;
+  const result = expr.kind === 'ref' || childExpressions(expr).some(containsReference);
+  referenceCache.set(expr, result);
+  return result;
+}
+
+export function childExpressions(expr: CheckedExpr): readonly CheckedExpr[] {
+  switch (expr.kind) {
+    case 'literal':
+    case 'ref':
+      return [];
+    case 'field':
+      return [expr.object];
+    case 'call':
+      return expr.args;
+    case 'list':
+      return expr.items;
+    case 'not':
+    case 'negate':
+      return [expr.operand];
+    case 'logical':
+    case 'compare':
+    case 'arithmetic':
+    case 'coalesce':
+      return [expr.left, expr.right];
+    case 'contains':
+      return [expr.subject, expr.needle];
+    case 'in':
+      return [expr.element, expr.list];
+    case 'matches':
+      return [expr.subject];
+    case 'isNull':
+      return [expr.operand];
+    case 'length':
+      return [expr.operand, expr.limit];
+    case 'if':
+      return [expr.condition, expr.consequent, expr.alternate];
+  }
+}
+
+const structuralKeys = new WeakMap<CheckedExpr, string>();
+
+/** Equal for expressions that compute the same thing, wherever they are written. */
+export function structuralKey(expr: CheckedExpr): string {
+  let key = structuralKeys.get(expr);
+  if (key === undefined) {
+    key = JSON.stringify(expr, (field, value: unknown) => (field === 'span' || field === 'type' ? undefined : value));
+    structuralKeys.set(expr, key);
+  }
+  return key;
+}

@@ -1,0 +1,121 @@
+/**
+ * SEC patterns → JavaScript regular expressions.
+ *
+ * SEC contracts write patterns for Python's `re` (seed 001: `(?i)(injury|pain|hurt|damage)`,
+ * `\d+(\.\d+)?\s*(fatigue|tired)`), with a backslash taken literally. The translation:
+ *
+ * - Leading inline flag groups `(?i)`, `(?m)`, `(?s)`, `(?im)`, … become the `i`, `m`, `s`
+ *   flags; an inline flag group anywhere else (or a scoped one, `(?i:…)`) is rejected, since
+ *   JavaScript has no inline flags.
+ * - Python's named groups `(?P<name>…)` / `(?P=name)` become `(?<name>…)` / `\k<name>`.
+ * - No `u` flag. Python accepts escaped punctuation anywhere (`\-`, `\'`, `\ `, `\#`), and
+ *   so does JavaScript without `u`, while `u` rejects it as an invalid escape: with `u`,
+ *   valid contract patterns would fail to build. `\d`, `\s`, `\w`, `\b` mean the same with or
+ *   without `u`. What we give up: `.` and classes see an astral character (emoji) as two
+ *   code units, which no SEC pattern depends on. The one silent change non-`u` mode would
+ *   make, an unknown letter escape read as the letter (`\p{L}` as `p{L}`, Python's `\A`,
+ *   `\Z` as `A`, `Z`), is rejected here with a problem instead.
+ * - The result is validated with `new RegExp`; its error message becomes the problem.
+ */
+
+export type TranslatedPattern = { readonly source: string; readonly flags: string } | { readonly problem: string };
+
+const SUPPORTED_FLAGS: Readonly<Record<string, string>> = { i: 'i', m: 'm', s: 's' };
+
+/** Letters JavaScript gives a meaning after a backslash (outside and inside classes). */
+const KNOWN_LETTER_ESCAPES = new Set('dDwWsSbBnrtfvcxuk');
+
+export function translatePattern(pattern: string): TranslatedPattern {
+  const leading = leadingFlags(pattern);
+  if ('problem' in leading) return leading;
+  const body = translateBody(pattern.slice(leading.length));
+  if ('problem' in body) return body;
+  const flags = [...new Set(leading.flags)].sort().join('');
+  try {
+    new RegExp(body.source, flags);
+  } catch (error) {
+    return { problem: regExpProblem(error, body.source, flags) };
+  }
+  return { source: body.source, flags };
+}
+
+function leadingFlags(pattern: string): { flags: string[]; length: number } | { problem: string } {
+  const flags: string[] = [];
+  let length = 0;
+  for (;;) {
+    const group = /^\(\?([A-Za-z]+)\)/.exec(pattern.slice(length));
+    if (!group) return { flags, length };
+    for (const letter of group[1]!) {
+      const flag = SUPPORTED_FLAGS[letter];
+      if (flag === undefined) return { problem: `unsupported inline flag \`${letter}\` in \`${group[0]}\`: only i, m and s are supported` };
+      flags.push(flag);
+    }
+    length += group[0].length;
+  }
+}
+
+/** Rewrites Python-only group syntax and rejects what JavaScript would misread. */
+function translateBody(body: string): { source: string } | { problem: string } {
+  let source = '';
+  let inClass = false;
+  for (let pos = 0; pos < body.length; ) {
+    const char = body[pos]!;
+    if (char === '\\') {
+      const next = body[pos + 1];
+      if (next !== undefined && /[A-Za-z]/.test(next) && !KNOWN_LETTER_ESCAPES.has(next)) {
+        return { problem: `unsupported escape \`\\${next}\`` };
+      }
+      source += body.slice(pos, pos + 2);
+      pos += 2;
+      continue;
+    }
+    if (inClass) {
+      if (char === ']') inClass = false;
+    } else if (char === '[') {
+      // `]` right after `[` or `[^` is a literal in Python; JavaScript reads `[]` as empty.
+      const opener = body[pos + 1] === '^' ? '[^' : '[';
+      inClass = true;
+      source += opener;
+      pos += opener.length;
+      if (body[pos] === ']') {
+        source += '\\]';
+        pos++;
+      }
+      continue;
+    } else if (char === '(' && body[pos + 1] === '?') {
+      const rest = body.slice(pos);
+      if (/^\(\?([A-Za-z]+(-[A-Za-z]*)?|-[A-Za-z]+)[):]/.test(rest) && !/^\(\?P[<=]/.test(rest)) {
+        return { problem: 'inline flags are only supported at the start of a pattern' };
+      }
+      const named = /^\(\?P<([A-Za-z_]\w*)>/.exec(rest);
+      if (named) {
+        source += `(?<${named[1]}>`;
+        pos += named[0].length;
+        continue;
+      }
+      const backreference = /^\(\?P=([A-Za-z_]\w*)\)/.exec(rest);
+      if (backreference) {
+        source += `\\k<${backreference[1]}>`;
+        pos += backreference[0].length;
+        continue;
+      }
+    }
+    source += char;
+    pos++;
+  }
+  return { source };
+}
+
+/**
+ * `Invalid regular expression: /(abc/: Unterminated group` → `unterminated group`: the
+ * catalogue message (ADEC3008) already says "invalid regular expression".
+ */
+function regExpProblem(error: unknown, source: string, flags: string): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const exactPrefix = `Invalid regular expression: /${source}/${flags}: `;
+  const detail = message.startsWith(exactPrefix)
+    ? message.slice(exactPrefix.length)
+    : message.replace(/^Invalid regular expression: \/[\s\S]*\/[a-z]*: /, '');
+  const trimmed = detail.trim();
+  return trimmed.charAt(0).toLowerCase() + trimmed.slice(1);
+}
