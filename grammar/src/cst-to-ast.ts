@@ -737,8 +737,11 @@ export class AstBuilder {
         first && last
           ? this.lines.span(first.startOffset, this.tokenEnd(last, first.startOffset))
           : this.lines.point(left.span.endOffset);
-      const operator = words.map((word) => (word.tokenType === t.Not ? 'NOT' : word.image)).join(' ') as A.BinaryOperator;
+      const operator = words.map((word) => (word.tokenType === t.Not ? 'NOT' : word.image)).join(' ');
       const right = this.arithmetic(operands[1], operatorSpan.endOffset);
+      // A lone `NOT` is only left behind by error recovery (already reported as a syntax
+      // error): the comparison has no meaning, so the checker sees a placeholder.
+      if (!isBinaryOperator(operator)) return { kind: 'MissingExpr', span: joinSpans(left.span, right.span) };
       return binary(operator, left, right, operatorSpan);
     }
     return left;
@@ -839,6 +842,10 @@ const BINARY_PRECEDENCE: Readonly<Record<A.BinaryOperator, number>> = {
 const RIGHT_ASSOCIATIVE: ReadonlySet<A.BinaryOperator> = new Set(['??']);
 
 // ── Helpers ─────────────────────────────────────────────────────────────────
+
+function isBinaryOperator(text: string): text is A.BinaryOperator {
+  return Object.hasOwn(BINARY_PRECEDENCE, text);
+}
 
 function binary(operator: A.BinaryOperator, left: A.Expr, right: A.Expr, operatorSpan: Span): A.BinaryExpr {
   return { kind: 'BinaryExpr', operator, left, right, operatorSpan, span: joinSpans(left.span, right.span) };

@@ -117,6 +117,14 @@ skill k { version "1.0.0" }
     expect(codes).toEqual(['ADEC1003']);
   });
 
+  it('leaves a placeholder, not a half-built operator, when recovery drops the word after NOT', () => {
+    const { file, diagnostics } = parse("action a { rule r { when note NOT{ MATCHES 'x' } }");
+    expect(diagnostics.map((d) => d.code)).toEqual(['ADEC1003']);
+    const action = file.declarations[0];
+    const clause = action?.kind === 'ActionDecl' ? action.rules[0]?.clauses[0] : undefined;
+    expect(clause?.kind === 'WhenClause' && clause.condition.kind).toBe('MissingExpr');
+  });
+
   it('never throws, even on binary garbage', () => {
     const garbage = Array.from({ length: 2000 }, (_, i) => String.fromCharCode((i * 7919) % 0x3000)).join('');
     const { file, diagnostics } = parse(garbage);

@@ -15,17 +15,16 @@ function largeWorld(count: number): string {
   return `world { org "acme" domain "perf" version "1.0.0" }\naction a {\n  aggregate winner_takes_all\n${rules.join('\n')}\n}\n`;
 }
 
-describe('performance', () => {
-  it('parses a 10,000-rule world in well under two seconds', () => {
+// Parse speed is measured in bench/ (the compile benchmark), never asserted here.
+describe('large input', () => {
+  it('parses a 10,000-rule action (1.4 MB) without error or stack exhaustion', () => {
     const text = largeWorld(10_000);
     expect(text.length).toBeGreaterThan(1_400_000);
-    parseSource('warmup.adec', largeWorld(100));
-    const started = performance.now();
     const { file, diagnostics } = parseSource('large.adec', text);
-    const elapsed = performance.now() - started;
     expect(diagnostics).toEqual([]);
-    expect(file.declarations[1]).toMatchObject({ kind: 'ActionDecl' });
-    // Typically ~0.5 s; the bound leaves room for a loaded CI machine.
-    expect(elapsed).toBeLessThan(4_000);
+    const action = file.declarations[1];
+    expect(action).toMatchObject({ kind: 'ActionDecl' });
+    expect(action?.kind === 'ActionDecl' && action.rules.length).toBe(10_000);
+    expect(action?.kind === 'ActionDecl' && action.rules[9_999]?.span.line).toBe(4 + 9_999 * 6); // header, action, aggregate, then 6 lines a rule
   });
 });
