@@ -391,7 +391,7 @@ function stringValues(infos: readonly ScalarInfo[], constants: readonly Value[])
   return infos.map((info) => (info.kind === 'enum' ? [...(info.members ?? [])] : strings));
 }
 
-function numericValues(infos: readonly ScalarInfo[], constants: readonly Value[]): Value[][] {
+function numericValues(infos: readonly ScalarInfo[], constants: readonly Value[]): Value[][] | undefined {
   const k = infos.length;
   const splits = new Set<number>(constants.filter((c): c is number => typeof c === 'number' && Number.isFinite(c)));
   for (const info of infos) {
@@ -399,6 +399,9 @@ function numericValues(infos: readonly ScalarInfo[], constants: readonly Value[]
     if (info.range?.max !== undefined) splits.add(info.range.max);
   }
   if (splits.size === 0) splits.add(0);
+  // Beyond 2^53 neighbouring integers are no longer distinct numbers, so the representatives
+  // could miss a region: make no claim rather than a wrong one.
+  if ([...splits].some((c) => Math.abs(c) + k + 1 > Number.MAX_SAFE_INTEGER)) return undefined;
   const integers = new Set<number>();
   for (const c of splits) {
     for (let v = Math.floor(c) - k; v <= Math.ceil(c) + k; v++) integers.add(v);

@@ -101,6 +101,14 @@ describe('always true / always false', () => {
     expect(constantValue(and(condition, not(condition)))).toBeUndefined();
   });
 
+  it('makes no claim about integers beyond 2^53, where neighbours are not distinct numbers', () => {
+    const amount = ref('amount', INT);
+    const huge = cmp('>', amount, lit(2 ** 53));
+    expect(buildModel([huge])).toBeUndefined();
+    expect(constantValue(and(huge, cmp('<', amount, lit(2 ** 53 + 2))))).toBeUndefined();
+    expect(constantValue(and(cmp('>', amount, lit(5)), cmp('<', amount, lit(3))))).toBe(false);
+  });
+
   it('shares an attribute read through the same field path', () => {
     const intensity = () => field(ref('action', { kind: 'record', fields: [] }, 'action'), 'intensity', enumType('low', 'high'));
     const model = buildModel([and(cmp('==', intensity(), lit('low')), cmp('==', intensity(), lit('high')))]);
