@@ -1,7 +1,7 @@
 import { diagnostic, type Diagnostic, type Span } from '@adec/diagnostics';
 import { bundleModule } from './bundle/index.js';
 import { checkSources } from './check-sources.js';
-import { generateModule, verifyGeneratedModule } from './generate/index.js';
+import { startModuleGenerator, type ModuleGenerator } from './generate/module-generator.js';
 import { buildManifest, generateContextTypes, serializeManifest, sha256Hex, sourceHash, type Manifest } from './manifest/index.js';
 import type { CheckedWorld } from './model/index.js';
 import { worldRelativePath } from './sources/load-world.js';
@@ -31,8 +31,11 @@ export interface BuildResult {
   readonly rejectedModuleSource?: string;
 }
 
-/** The build phases, in order, for progress reporting. */
-export type BuildPhase = 'check' | 'generate' | 'typecheck' | 'bundle' | 'manifest';
+/**
+ * The build phases, in order, for progress reporting. `generate` includes the generated
+ * module's own checks (forbidden constructs and the TypeScript type check).
+ */
+export type BuildPhase = 'check' | 'generate' | 'bundle' | 'manifest';
 
 export interface BuildOptions {
   readonly onPhase?: (phase: BuildPhase) => void;
@@ -44,7 +47,16 @@ export interface BuildOptions {
  * the same sources and compiler version give byte-identical artifacts.
  */
 export async function buildWorld(sources: WorldSources, options: BuildOptions = {}): Promise<BuildResult> {
-  const phase = options.onPhase ?? (() => {});
+  // Started first so TypeScript loads and warms up while the world is parsed and checked.
+  const generator = startModuleGenerator();
+  try {
+    return await build(sources, generator, options.onPhase ?? (() => {}));
+  } finally {
+    await generator.close();
+  }
+}
+
+async function build(sources: WorldSources, generator: ModuleGenerator, phase: (phase: BuildPhase) => void): Promise<BuildResult> {
   phase('check');
   const checked = checkSources(sources);
   const world = checked.world;
@@ -52,10 +64,7 @@ export async function buildWorld(sources: WorldSources, options: BuildOptions = 
 
   const relativeSources = sources.files.map((file) => worldRelativePath(sources, file.path));
   phase('generate');
-  const moduleSource = generateModule(world, { compilerVersion: COMPILER_VERSION, sources: relativeSources });
-
-  phase('typecheck');
-  const problems = verifyGeneratedModule(moduleSource);
+  const { source: moduleSource, problems } = await generator.generate(world, { compilerVersion: COMPILER_VERSION, sources: relativeSources });
   if (problems.length > 0) {
     return {
       diagnostics: [...checked.diagnostics, internalError(firstSpan(sources), problems)],

@@ -14,6 +14,7 @@ import {
   type WriterFunction,
 } from 'ts-morph';
 import type { CheckedWorld } from '../model/index.js';
+import { ABI_VERSION } from './abi-version.js';
 import { entry, objectCode, renderCode, type Code } from './code-literal.js';
 import { emitActionSections } from './emit-actions.js';
 import { ExprEmitter } from './emit-expr.js';
@@ -23,7 +24,6 @@ import { abiTypes, actionContextInterface, assignTypeNames, scenarioTypes, skill
 import { lineCommentText } from './naming.js';
 import { helperSources } from './runtime-helpers.js';
 
-export const ABI_VERSION = 2;
 
 export interface ModuleProvenance {
   readonly compilerVersion: string;

@@ -5,7 +5,7 @@
  */
 import type { Span } from '@adec/diagnostics';
 import { rulesInEvaluationOrder } from '../generate/emit-actions.js';
-import { ABI_VERSION } from '../generate/generate-module.js';
+import { ABI_VERSION } from '../generate/abi-version.js';
 import { relativeSourcePath } from '../generate/source-location.js';
 import type { Aggregation, CheckedAction, CheckedWorld, JsonValue, RuleOutcome, SeverityTier, WorldIdentity } from '../model/index.js';
 import { contextSchema } from './context-schema.js';
