@@ -66,6 +66,7 @@ describe('adec build', () => {
     expect(run.code).toBe(0);
     const manifest = JSON.parse(readFileSync(join(cwd, 'out/manifest.json'), 'utf8')) as { module_hash: string };
     expect(run.stdout).toContain('built acme/hr.benefits@1.0.0 (world hr.benefits) → out');
+    expect(run.stdout).toContain('  rules      1 (RED 1; t1 1)\n');
     expect(run.stdout).toContain(`  module     ${manifest.module_hash}`);
     for (const file of ['module.ts', 'bundle.js', 'manifest.json', 'types.d.ts']) {
       expect(existsSync(join(cwd, 'out', file)), file).toBe(true);

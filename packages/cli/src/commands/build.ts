@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { buildWorld, writeBuild, type Manifest } from '@adec/compiler';
+import { buildWorld, RULE_OUTCOMES, SEVERITY_TIERS, writeBuild, type Manifest } from '@adec/compiler';
 import { parseCommand } from '../parse-command.js';
 import { EXIT, type CliIo, type ExitCode } from '../io.js';
 import { diagnosticsJson, progress, reportDiagnostics, writeJson } from '../report.js';
@@ -48,16 +48,18 @@ export async function buildCommand(args: readonly string[], io: CliIo): Promise<
 /** The human summary of a build: what was built, where, and its content hash. */
 export function summarizeBuild(manifest: Manifest, outDisplay: string): string {
   const { world } = manifest;
-  const countBy = (key: 'outcome' | 'severity') => {
-    const counts = new Map<string, number>();
-    for (const rule of manifest.rules) counts.set(rule[key], (counts.get(rule[key]) ?? 0) + 1);
-    return [...counts].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, n]) => `${name} ${n}`).join(', ');
-  };
+  const countBy = (key: 'outcome' | 'severity', order: readonly string[]) =>
+    order
+      .map((value) => [value, manifest.rules.filter((rule) => rule[key] === value).length] as const)
+      .filter(([, n]) => n > 0)
+      .map(([value, n]) => `${value} ${n}`)
+      .join(', ');
   const actions = Object.keys(manifest.actions);
+  const rules = manifest.rules.length;
   const lines = [
     `built ${world.org}/${world.domain}@${world.version} (world ${world.world}) → ${outDisplay}`,
     `  actions    ${actions.length}${actions.length > 0 ? ` (${actions.join(', ')})` : ''}`,
-    `  rules      ${manifest.rules.length}${manifest.rules.length > 0 ? ` (${countBy('outcome')}; ${countBy('severity')})` : ''}`,
+    `  rules      ${rules}${rules > 0 ? ` (${countBy('outcome', RULE_OUTCOMES)}; ${countBy('severity', SEVERITY_TIERS)})` : ''}`,
     `  skills     ${manifest.skills.length}, scenarios ${manifest.scenarios.length}`,
     `  module     ${manifest.module_hash}`,
     `  sources    ${manifest.source_hash}`,
