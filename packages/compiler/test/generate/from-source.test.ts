@@ -11,6 +11,7 @@ import { findForbiddenConstructs, generateModule, typecheckModule } from '../../
 import type { CheckedAction, CheckedWorld, JsonValue, RuleOutcome, Type } from '../../src/model/index.js';
 import { isWorldLoadError, loadWorld } from '../../src/sources/load-world.js';
 import type { WorldSources } from '../../src/sources/world-sources.js';
+import { LANGUAGE_BENEFITS_EXAMPLE } from '../language-example.js';
 
 type Ctx = Record<string, unknown>;
 interface Loaded {
@@ -23,61 +24,6 @@ interface Loaded {
   _COMPUTED: Record<string, Record<string, (ctx: Ctx) => unknown>>;
 }
 
-const LANGUAGE_EXAMPLE = `world {
-  org     "acme"
-  domain  "hr.benefits"
-  version "1.4.0"
-}
-
-context {
-  supplied relationship:      "child" | "spouse" | "domestic_partner"
-  supplied dependent_age:     int
-  supplied full_time_student: bool?
-  supplied documents:         list<string> = []
-  system   request_time:      timestamp
-  computed over_age:          bool = dependent_age >= 26
-}
-
-action add_dependent {
-  aggregate winner_takes_all
-
-  rule child_under_26 {
-    outcome      GREEN
-    severity     t2
-    applies_when relationship == "child"
-    when         not over_age
-    reason       "Children under 26 qualify"
-  }
-
-  rule student_extension {
-    outcome      YELLOW
-    severity     t2
-    applies_when relationship == "child"
-    when         over_age and (full_time_student ?? false)
-    reason       "Dependent is {dependent_age}; student status needs proof"
-  }
-
-  rule ineligible_over_age {
-    outcome  RED
-    severity t1
-    when     relationship == "child" and over_age and not (full_time_student ?? false)
-    reason   "Children aged 26 or more are not eligible"
-  }
-
-  on YELLOW {
-    next_action      "gather_evidence_and_retry"
-    required_output  ["enrollment_verification"]
-    next_human_owner "benefits-review"
-  }
-  on RED { next_human_owner "benefits-escalations" }
-}
-
-test "a 27-year-old non-student child is blocked" {
-  action  add_dependent
-  context { relationship: "child", dependent_age: 27 }
-  expect  RED by ineligible_over_age
-}
-`;
 
 async function compile(sources: WorldSources) {
   const checked = checkSources(sources);
@@ -140,7 +86,7 @@ function goldenCases(world: CheckedWorld, mod: Loaded) {
 
 describe('from source text', () => {
   it('compiles the LANGUAGE.md example and decides its golden test', async () => {
-    const { world, source, bundle } = await compile({ root: 'world', files: [{ path: 'world/rules.adec', text: LANGUAGE_EXAMPLE }] });
+    const { world, source, bundle } = await compile({ root: 'world', files: [{ path: 'world/rules.adec', text: LANGUAGE_BENEFITS_EXAMPLE }] });
     expect(source).toContain('// rules.adec:19 — rule child_under_26 (GREEN, t2)');
     expect(typecheckModule(source)).toEqual([]);
     expect(findForbiddenConstructs(source)).toEqual([]);
