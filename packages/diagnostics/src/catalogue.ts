@@ -42,6 +42,7 @@ export const CATALOGUE = {
   ADEC2012: { severity: 'error', message: 'invariant `{invariant}` reads `payload.{name}`, which is not in the output schema of skill `{skill}`' },
   ADEC2013: { severity: 'error', message: 'unknown work_frame field `{name}`' },
   ADEC2014: { severity: 'error', message: 'unknown attribute `{name}` in test context of action `{action}`' },
+  ADEC2015: { severity: 'error', message: '`{name}` cannot name a {kind}: every JavaScript object already has a `{name}` property' },
 
   // ── Types ─────────────────────────────────────────────────────────────────
   ADEC3001: { severity: 'error', message: 'expected {expected}, found {found}' },

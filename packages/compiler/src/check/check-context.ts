@@ -16,6 +16,7 @@ import { NOTHING_NARROWED } from './narrowing.js';
 import { resolveType } from './resolve-types.js';
 import { createScope, type ExprScope } from './scope.js';
 import { isAssignable, isError, STRING, TIMESTAMP, unwrapOptional } from './type-relations.js';
+import { reportReservedName } from './reserved-names.js';
 
 /** The values the runtime captures at entry, never from the request body. */
 export const SYSTEM_ATTRIBUTE_TYPES: ReadonlyMap<string, Type> = new Map([
@@ -69,6 +70,7 @@ export function declareAttributes(blocks: readonly ContextBlock[], inherited: Co
       continue;
     }
     seen.set(name, decl);
+    reportReservedName(decl.name, 'context attribute', sink);
     if (decl.source === 'system') checkSystemAttribute(decl, type, sink);
     const defaultValue = decl.source === 'computed' ? undefined : checkDefault(decl, type, sink);
     if (decl.source === 'computed' && decl.value === undefined) {

@@ -20,6 +20,7 @@ import { didYouMeanName } from './suggestions.js';
 import { isError, isNumeric, isAssignable, isOrderable, unwrapOptional } from './type-relations.js';
 import { checkVersion } from './versions.js';
 import { checkObjectives, checkExecutionRisk } from './check-scoring.js';
+import { reportReservedName } from './reserved-names.js';
 
 const DEFAULT_MODES = ['skill_enhanced', 'deterministic_only'] as const;
 
@@ -145,6 +146,7 @@ function declareName(field: FieldDecl, kind: string, names: Map<string, Span>, s
     return false;
   }
   names.set(field.name.name, field.name.span);
+  reportReservedName(field.name, kind, sink);
   return true;
 }
 

@@ -7,6 +7,7 @@ import type { NumericRange, RecordField, Type } from '../model/index.js';
 import { ERROR, optionalOf } from './type-relations.js';
 import { firstDeclaredAt, type DiagnosticSink } from './checker-context.js';
 import { didYouMeanName } from './suggestions.js';
+import { reportReservedName } from './reserved-names.js';
 
 const SCALAR_TYPES = ['bool', 'int', 'float', 'string', 'timestamp', 'duration'] as const;
 type ScalarTypeName = (typeof SCALAR_TYPES)[number];
@@ -68,6 +69,7 @@ export function resolveFields(fields: readonly FieldDecl[], kind: string, sink: 
       continue;
     }
     firstSeen.set(name, field);
+    reportReservedName(field.name, kind, sink);
     resolved.push({ name, type });
   }
   return resolved;

@@ -1,0 +1,31 @@
+import type { Identifier } from '@adec/grammar';
+import type { DiagnosticSink } from './checker-context.js';
+
+/**
+ * Names every JavaScript object already answers to (`Object.prototype`'s own properties).
+ * An attribute or field with one of these names would read the inherited value whenever the
+ * input omits it (`ctx.constructor` is `Object`, not null), so the checker refuses them
+ * instead of letting a decision depend on the host's object model. Listed explicitly so the
+ * language does not change with the JavaScript engine.
+ */
+const RESERVED_NAMES: ReadonlySet<string> = new Set([
+  '__defineGetter__',
+  '__defineSetter__',
+  '__lookupGetter__',
+  '__lookupSetter__',
+  '__proto__',
+  'constructor',
+  'hasOwnProperty',
+  'isPrototypeOf',
+  'propertyIsEnumerable',
+  'toLocaleString',
+  'toString',
+  'valueOf',
+]);
+
+/** Reports ADEC2015 when `name` is reserved; returns whether it was. */
+export function reportReservedName(name: Identifier, kind: string, sink: DiagnosticSink): boolean {
+  if (!RESERVED_NAMES.has(name.name)) return false;
+  sink.report('ADEC2015', name.span, { name: name.name, kind }, { help: `rename it, e.g. \`${name.name.replace(/^_+/, '')}_value\`` });
+  return true;
+}
