@@ -39,6 +39,8 @@ export type BuildPhase = 'check' | 'generate' | 'bundle' | 'manifest';
 
 export interface BuildOptions {
   readonly onPhase?: (phase: BuildPhase) => void;
+  /** Where the module is generated and verified; by default a worker thread started here. */
+  readonly generator?: ModuleGenerator;
 }
 
 /**
@@ -48,7 +50,7 @@ export interface BuildOptions {
  */
 export async function buildWorld(sources: WorldSources, options: BuildOptions = {}): Promise<BuildResult> {
   // Started first so TypeScript loads and warms up while the world is parsed and checked.
-  const generator = startModuleGenerator();
+  const generator = options.generator ?? startModuleGenerator();
   try {
     return await build(sources, generator, options.onPhase ?? (() => {}));
   } finally {
