@@ -73,6 +73,9 @@ function checkScenario(decl: ScenarioDecl, skills: ReadonlyMap<string, SkillInfo
   const stateFields = members('StateBlock').flatMap((b) => b.fields);
   const stateTypes = declareState(stateFields, names, sink);
   const actionTypes = checkActionTypes(members('ActionTypeDecl'), skills, sink);
+  if (members('ActionTypeDecl').length === 0) {
+    sink.report('ADEC4024', decl.id.span, { scenario: id, problem: 'declares no `action_type`, so it can never select an action' });
+  }
   const candidate = candidateActionType(actionTypes);
 
   const signalBindings: NameBinding[] = signals.map((s) => ({ root: 'signal', name: s.name, type: s.type }));

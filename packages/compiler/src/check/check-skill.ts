@@ -114,6 +114,9 @@ function checkSkill(
   const prompt = promptMember && checkTemplate(promptMember.template, skillInputScope(schemas), sink);
   const templates = checkTemplates(decl, id, kind, schemas, sink);
   if (type === 'llm' && prompt === undefined) sink.report('ADEC4023', decl.id.span, { kind, skill: id, problem: 'needs a `prompt`' });
+  if (type === 'deterministic' && promptMember !== undefined) {
+    sink.report('ADEC4023', promptMember.span, { kind, skill: id, problem: 'has a `prompt`, which only llm skills use: a deterministic skill answers with its templates' });
+  }
   if (type === 'deterministic' && templates.length === 0) {
     sink.report('ADEC4023', decl.id.span, { kind, skill: id, problem: 'needs at least one `template`' });
   }
