@@ -869,45 +869,80 @@ export function stringValue(token: IToken): string {
  * their parts, and not allocating a location for each halves the garbage on large worlds.
  */
 
-function isRealToken(child: Child): child is IToken {
-  return 'image' in child && !child.isInsertedInRecovery && !Number.isNaN(child.startOffset);
-}
+// The three walks below are hot (every span of a declaration or clause): they iterate with
+// `for…in` and indices, allocating nothing. `children` has no prototype (Object.create(null)),
+// so `for…in` visits exactly the own keys, in the same order as Object.values.
 
 /** The offset of the first real token under `node`. */
-function firstOffset(node: CstNode | undefined): number | undefined {
+export function firstOffset(node: CstNode | undefined): number | undefined {
+  if (node === undefined) return undefined;
+  const children = node.children;
   let first: number | undefined;
-  for (const children of Object.values(node?.children ?? {})) {
-    for (const child of children as Child[]) {
-      const offset = 'image' in child ? (isRealToken(child) ? child.startOffset : undefined) : firstOffset(child);
-      if (offset === undefined) continue;
+  for (const key in children) {
+    const list = children[key] as Child[];
+    for (let i = 0; i < list.length; i++) {
+      const child = list[i]!;
+      let offset: number | undefined;
+      if ('image' in child) {
+        if (child.isInsertedInRecovery || Number.isNaN(child.startOffset)) continue;
+        offset = child.startOffset;
+      } else {
+        offset = firstOffset(child);
+        if (offset === undefined) continue;
+      }
       if (first === undefined || offset < first) first = offset;
+      // Children are added in parse order, and tokens are consumed in source order, so
+      // nothing under a later key starts before the first child of an earlier key: when the
+      // first child of a key has a position, it is the answer.
+      if (i === 0) return first;
       break; // children under one key are in source order
     }
   }
   return first;
 }
 
-/** The end offset (exclusive) of the last real token under `node`. */
-function lastEnd(node: CstNode | undefined): number | undefined {
-  let last: number | undefined;
-  for (const children of Object.values(node?.children ?? {})) {
-    const list = children as Child[];
+/**
+ * The end offset (exclusive) of the last real token under `node`. As children are added in
+ * source order, that is the end of the child (the last one with a position under its key)
+ * that starts last: only that child is walked into.
+ */
+export function lastEnd(node: CstNode | undefined): number | undefined {
+  if (node === undefined) return undefined;
+  const children = node.children;
+  let lastStart = -1;
+  let last: Child | undefined;
+  for (const key in children) {
+    const list = children[key] as Child[];
     for (let i = list.length - 1; i >= 0; i--) {
       const child = list[i]!;
-      const end = 'image' in child ? (isRealToken(child) ? child.startOffset + child.image.length : undefined) : lastEnd(child);
-      if (end === undefined) continue;
-      if (last === undefined || end > last) last = end;
+      let start: number | undefined;
+      if ('image' in child) {
+        if (child.isInsertedInRecovery || Number.isNaN(child.startOffset)) continue;
+        start = child.startOffset;
+      } else {
+        start = firstOffset(child);
+        if (start === undefined) continue;
+      }
+      if (start > lastStart) {
+        lastStart = start;
+        last = child;
+      }
       break;
     }
   }
-  return last;
+  if (last === undefined) return undefined;
+  return 'image' in last ? last.startOffset + last.image.length : lastEnd(last);
 }
 
 /** The earliest real token directly under `node` (the keyword that starts a clause). */
 function firstToken(node: CstNode | undefined): IToken | undefined {
+  if (node === undefined) return undefined;
+  const children = node.children;
   let first: IToken | undefined;
-  for (const children of Object.values(node?.children ?? {})) {
-    for (const child of children as Child[]) {
+  for (const key in children) {
+    const list = children[key] as Child[];
+    for (let i = 0; i < list.length; i++) {
+      const child = list[i]!;
       if (!('image' in child) || child.isInsertedInRecovery || Number.isNaN(child.startOffset)) continue;
       if (first === undefined || child.startOffset < first.startOffset) first = child;
     }

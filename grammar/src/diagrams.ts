@@ -2,7 +2,8 @@
  * The grammar as data, for the generated syntax diagrams (grammar/diagrams/index.html,
  * written by grammar/scripts/generate-diagrams.mjs and checked for drift by a test).
  */
-import { createSyntaxDiagramsCode, type ISerializedGast } from 'chevrotain';
+import type { ISerializedGast } from 'chevrotain';
+import { createSyntaxDiagramsCode } from './chevrotain.js';
 import { worldParser } from './parse-source.js';
 
 export function serializedGrammar(): ISerializedGast[] {

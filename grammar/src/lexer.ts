@@ -6,7 +6,8 @@
  * not turn into a cascade of syntax errors.
  */
 import { diagnostic, type Diagnostic } from '@adec/diagnostics';
-import { Lexer, type IToken } from 'chevrotain';
+import type { IToken } from 'chevrotain';
+import { Lexer } from './chevrotain.js';
 import type { LineMap } from './line-map.js';
 import { allTokens, Duration, NumberToken, UnterminatedBlockComment, UnterminatedString } from './tokens.js';
 

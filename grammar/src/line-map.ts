@@ -21,16 +21,18 @@ export class LineMap {
 
   /** The span of `[offset, endOffset)`. */
   span(offset: number, endOffset: number): Span {
-    const start = this.position(offset);
-    const end = endOffset === offset ? start : this.position(endOffset);
+    // Hot (every AST node has a span): no intermediate position objects.
+    const starts = this.lineStarts;
+    const line = this.lineIndex(offset);
+    const endLine = endOffset === offset ? line : this.lineIndex(endOffset);
     return {
       file: this.file,
       offset,
       endOffset,
-      line: start.line,
-      column: start.column,
-      endLine: end.line,
-      endColumn: end.column,
+      line: line + 1,
+      column: offset - starts[line]! + 1,
+      endLine: endLine + 1,
+      endColumn: endOffset - starts[endLine]! + 1,
     };
   }
 
@@ -39,7 +41,8 @@ export class LineMap {
     return this.span(offset, offset);
   }
 
-  private position(offset: number): { line: number; column: number } {
+  /** The 0-based line of `offset` (binary search over line starts). */
+  private lineIndex(offset: number): number {
     const starts = this.lineStarts;
     let low = 0;
     let high = starts.length - 1;
@@ -48,6 +51,6 @@ export class LineMap {
       if (starts[mid]! <= offset) low = mid;
       else high = mid - 1;
     }
-    return { line: low + 1, column: offset - starts[low]! + 1 };
+    return low;
   }
 }

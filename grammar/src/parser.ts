@@ -5,29 +5,57 @@
  * what the syntax diagrams are drawn from), and error recovery yields partial CST nodes that
  * cst-to-ast.ts turns into well-formed AST nodes with `MissingExpr` placeholders in one
  * place, instead of every embedded action having to cope with half-built values during
- * recovery and grammar recording. Building the CST costs little: a 10,000-rule world parses
- * in a fraction of a second (grammar/test/performance.test.ts).
+ * recovery and grammar recording. Building the CST costs little: on the 10,000-rule
+ * synthetic world, garbage collection is ~10% of parse time; what mattered was loading
+ * Chevrotain (see chevrotain.ts), V8 dictionary-mode `children` objects (see
+ * `cstInvocationStateUpdate` below) and the span walks of cst-to-ast.ts.
  *
  * Recovery is enabled: a broken clause or declaration is reported and parsing resumes at the
  * next clause or declaration, so one run reports every syntax error of a file.
  *
  * The precedence table of expressions is in ast.ts and grammar/README.md.
  */
-import { CstParser, type CstNode, type ParserMethod } from 'chevrotain';
+import type { CstNode, ParserMethod } from 'chevrotain';
+import { CstParser } from './chevrotain.js';
 import { syntaxErrorMessages } from './syntax-errors.js';
 import * as t from './tokens.js';
 
 type Rule = ParserMethod<[], CstNode>;
 
+export interface WorldParserOptions {
+  /**
+   * Run Chevrotain's grammar validations (ambiguities, left recursion, …) while building the
+   * parser. They only find mistakes in this file, never in a world, and cost about half of the
+   * parser's construction, which every `adec` process pays: so they are off in production
+   * and on in grammar/test/parser-validation.test.ts, which fails on any grammar defect.
+   */
+  readonly validate?: boolean;
+}
+
 export class WorldParser extends CstParser {
-  constructor() {
+  constructor(options: WorldParserOptions = {}) {
     super(t.allTokens, {
       recoveryEnabled: true,
       nodeLocationTracking: 'none', // spans come from tokens: see cst-to-ast.ts
       maxLookahead: 3,
       errorMessageProvider: syntaxErrorMessages,
+      skipValidations: !options.validate,
     });
     this.performSelfAnalysis();
+  }
+
+  /**
+   * Replaces Chevrotain's (internal, 11.x) CST node creation to give `children` an ordinary
+   * object instead of `Object.create(null)`: V8 keeps prototype-less objects in dictionary
+   * mode, which made every `children[key]` lookup and every walk over a node's keys
+   * (cst-to-ast.ts) a hash-table operation; plain literals get hidden classes. No rule, label
+   * or token name is a property of Object.prototype (`toString`, `constructor`, …), so
+   * Chevrotain's `children[name] === undefined` checks behave as before. The node is the same
+   * otherwise; if Chevrotain stops calling this method, nothing changes but the speed.
+   */
+  cstInvocationStateUpdate(fullRuleName: string): void {
+    const stack = (this as unknown as { CST_STACK: CstNode[] }).CST_STACK;
+    stack.push({ name: fullRuleName, children: {} });
   }
 
   // ── File and declarations ───────────────────────────────────────────────

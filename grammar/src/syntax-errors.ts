@@ -7,7 +7,8 @@
  * reported (cascades of one mistake) are dropped.
  */
 import { diagnostic, type Diagnostic } from '@adec/diagnostics';
-import { EOF, type IParserErrorMessageProvider, type IRecognitionException, type IToken, type TokenType } from 'chevrotain';
+import type { IParserErrorMessageProvider, IRecognitionException, IToken, TokenType } from 'chevrotain';
+import { EOF } from './chevrotain.js';
 import type { LineMap } from './line-map.js';
 import { tokenSpan } from './lexer.js';
 import * as t from './tokens.js';

@@ -17,7 +17,8 @@
  * words exist in both spellings the SEC documents and the examples use (`and`/`AND`,
  * `if`/`IF`, `not`/`NOT`, `null`/`NULL`).
  */
-import { createToken, Lexer, type TokenType } from 'chevrotain';
+import type { TokenType } from 'chevrotain';
+import { createToken, Lexer } from './chevrotain.js';
 
 // ── Categories ──────────────────────────────────────────────────────────────
 
