@@ -16,6 +16,7 @@ import { durationMilliseconds, isIntegerText, tokenSpan } from './lexer.js';
 import type { LineMap } from './line-map.js';
 import { parseTemplateString, type ParseInnerExpression } from './template-string.js';
 import * as t from './tokens.js';
+import { BINARY_PRECEDENCE, RIGHT_ASSOCIATIVE } from './precedence.js';
 
 type Child = CstNode | IToken;
 
@@ -813,33 +814,7 @@ export class AstBuilder {
   }
 }
 
-/** Binding strength of the binary operators parsed as flat chains (higher binds tighter). */
-const BINARY_PRECEDENCE: Readonly<Record<A.BinaryOperator, number>> = {
-  or: 1,
-  and: 2,
-  '==': 3,
-  '!=': 3,
-  '<': 3,
-  '<=': 3,
-  '>': 3,
-  '>=': 3,
-  EQUALS: 3,
-  in: 3,
-  CONTAINS: 3,
-  'NOT CONTAINS': 3,
-  CONTAINS_ANY: 3,
-  'NOT CONTAINS_ANY': 3,
-  MATCHES: 3,
-  'NOT MATCHES': 3,
-  '??': 4,
-  '+': 5,
-  '-': 5,
-  '*': 6,
-  '/': 6,
-  '%': 6,
-};
 
-const RIGHT_ASSOCIATIVE: ReadonlySet<A.BinaryOperator> = new Set(['??']);
 
 // ── Helpers ─────────────────────────────────────────────────────────────────
 

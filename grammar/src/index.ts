@@ -8,3 +8,5 @@
 export * from './ast.js';
 export { parseSource, type ParseResult } from './parse-source.js';
 export { serializedGrammar, syntaxDiagramsHtml } from './diagrams.js';
+export { formatExpr, pathOf } from './print-expr.js';
+export { BINARY_PRECEDENCE, PRECEDENCE } from './precedence.js';

@@ -3,12 +3,11 @@
  * codegen consumes. Every problem becomes a diagnostic; a node whose type cannot be known
  * gets the poison `error` type, and nothing is reported about a poisoned operand again.
  */
-import type { ConditionalExpr, Expr, ListExpr, MemberExpr, NameExpr, UnaryExpr } from '@adec/grammar';
+import { formatExpr, pathOf, type ConditionalExpr, type Expr, type ListExpr, type MemberExpr, type NameExpr, type UnaryExpr } from '@adec/grammar';
 import { formatType, type CheckedExpr, type Type } from '../model/index.js';
 import type { DiagnosticSink } from './checker-context.js';
 import { checkBinary } from './check-operators.js';
 import { checkBuiltinCall } from './check-builtins.js';
-import { formatExpr, pathOf } from './format-expr.js';
 import { NOTHING_NARROWED, presentWhenFalse, presentWhenTrue, union, type Narrowed } from './narrowing.js';
 import type { ExprScope } from './scope.js';
 import { didYouMeanName } from './suggestions.js';

@@ -4,14 +4,13 @@
  * the input and output schemas, invariants in the SEC check language, prohibited
  * patterns and templates.
  */
-import type { FieldDecl, SkillDecl, SkillMember, SkillTemplateDecl } from '@adec/grammar';
+import { formatExpr, type FieldDecl, type SkillDecl, type SkillMember, type SkillTemplateDecl } from '@adec/grammar';
 import type { Span } from '@adec/diagnostics';
 import type { CheckedInvariant, CheckedProhibition, CheckedSkill, CheckedSkillTemplate, RecordField } from '../model/index.js';
 import { firstDeclaredAt, type DiagnosticSink } from './checker-context.js';
 import { checkCondition } from './check-expr.js';
 import { compilePattern } from './check-operators.js';
 import { checkTemplate } from './check-template.js';
-import { formatExpr } from './format-expr.js';
 import { resolveFields } from './resolve-types.js';
 import { invariantScope, skillInputScope, type SkillSchemas } from './skill-scope.js';
 import { didYouMeanName } from './suggestions.js';

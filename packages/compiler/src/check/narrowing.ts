@@ -4,8 +4,7 @@
  * too; `if x IS NOT NULL then a else b` checks `a` with `x` present. The language has no
  * assignment, so a path proven present stays present for the rest of the expression.
  */
-import type { Expr } from '@adec/grammar';
-import { pathOf } from './format-expr.js';
+import { pathOf, type Expr } from '@adec/grammar';
 
 export type Narrowed = ReadonlySet<string>;
 

@@ -3,33 +3,9 @@
  * world (audit records quote it) and the name of a value in messages. The printing is
  * canonical (single spaces, minimal parentheses), not byte-for-byte what the author typed.
  */
-import type { BinaryOperator, Expr } from '@adec/grammar';
+import type { Expr } from './ast.js';
+import { BINARY_PRECEDENCE, PRECEDENCE } from './precedence.js';
 
-/** Binding strength per LANGUAGE.md's precedence table, loosest first. */
-const BINARY_PRECEDENCE: Readonly<Record<BinaryOperator, number>> = {
-  or: 2,
-  and: 3,
-  '==': 5,
-  '!=': 5,
-  '<': 5,
-  '<=': 5,
-  '>': 5,
-  '>=': 5,
-  EQUALS: 5,
-  in: 5,
-  CONTAINS: 5,
-  'NOT CONTAINS': 5,
-  CONTAINS_ANY: 5,
-  'NOT CONTAINS_ANY': 5,
-  MATCHES: 5,
-  'NOT MATCHES': 5,
-  '??': 6,
-  '+': 7,
-  '-': 7,
-  '*': 8,
-  '/': 8,
-  '%': 8,
-};
 
 export function formatExpr(expr: Expr): string {
   return print(expr, 0);
@@ -48,16 +24,16 @@ export function pathOf(expr: Expr): string | undefined {
 function precedenceOf(expr: Expr): number {
   switch (expr.kind) {
     case 'ConditionalExpr':
-      return 1;
+      return PRECEDENCE.conditional;
     case 'BinaryExpr':
       return BINARY_PRECEDENCE[expr.operator];
     case 'UnaryExpr':
-      return expr.operator === 'not' ? 4 : 9;
+      return expr.operator === 'not' ? PRECEDENCE.not : PRECEDENCE.negate;
     case 'NullCheckExpr':
     case 'LengthExpr':
-      return 5;
+      return PRECEDENCE.comparison;
     default:
-      return 11;
+      return PRECEDENCE.primary;
   }
 }
 
@@ -81,13 +57,13 @@ function printBare(expr: Expr): string {
     case 'NameExpr':
       return expr.name;
     case 'MemberExpr':
-      return `${print(expr.object, 10)}.${expr.property.name}`;
+      return `${print(expr.object, PRECEDENCE.postfix)}.${expr.property.name}`;
     case 'CallExpr':
       return `${expr.callee.name}(${expr.args.map((a) => print(a, 0)).join(', ')})`;
     case 'ListExpr':
       return `[${expr.items.map((i) => print(i, 0)).join(', ')}]`;
     case 'UnaryExpr':
-      return expr.operator === 'not' ? `not ${print(expr.operand, 4)}` : `-${print(expr.operand, 9)}`;
+      return expr.operator === 'not' ? `not ${print(expr.operand, PRECEDENCE.not)}` : `-${print(expr.operand, PRECEDENCE.negate)}`;
     case 'BinaryExpr': {
       const own = BINARY_PRECEDENCE[expr.operator];
       // `??` is right-associative, the rest left-associative or non-associative.
@@ -96,12 +72,12 @@ function printBare(expr: Expr): string {
       return `${print(expr.left, leftContext)} ${expr.operator} ${print(expr.right, rightContext)}`;
     }
     case 'NullCheckExpr':
-      return `${print(expr.operand, 6)} ${expr.negated ? 'IS NOT NULL' : 'IS NULL'}`;
+      return `${print(expr.operand, PRECEDENCE.coalesce)} ${expr.negated ? 'IS NOT NULL' : 'IS NULL'}`;
     case 'LengthExpr':
-      return `${print(expr.operand, 6)} LENGTH ${expr.operator} ${print(expr.limit, 6)}`;
+      return `${print(expr.operand, PRECEDENCE.coalesce)} LENGTH ${expr.operator} ${print(expr.limit, PRECEDENCE.coalesce)}`;
     case 'ConditionalExpr': {
-      const head = `if ${print(expr.condition, 2)} then ${print(expr.consequent, 2)}`;
-      return expr.alternate === undefined ? head : `${head} else ${print(expr.alternate, 1)}`;
+      const head = `if ${print(expr.condition, PRECEDENCE.or)} then ${print(expr.consequent, PRECEDENCE.or)}`;
+      return expr.alternate === undefined ? head : `${head} else ${print(expr.alternate, PRECEDENCE.conditional)}`;
     }
     case 'MissingExpr':
       return '<missing>';
