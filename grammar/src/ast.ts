@@ -44,7 +44,11 @@ export interface TemplateText {
   readonly span: Span;
 }
 
-/** `500ms`, `18h`, `7d`: the value is normalized to milliseconds. */
+/**
+ * `500ms`, `18h`, `7d`: the value is normalized to milliseconds. In a clause (`timeout`), a
+ * duration the parser could not read (missing, or an unknown unit: already reported) has
+ * NaN milliseconds; inside an expression it is a `MissingExpr` instead.
+ */
 export interface DurationLiteral {
   readonly kind: 'DurationLiteral';
   readonly milliseconds: number;

@@ -85,9 +85,10 @@ export class AstBuilder {
     return parseTemplateString(token, this.lines, this.parseInnerExpression, this.diagnostics);
   }
 
+  /** A clause's duration; NaN milliseconds when it is missing or invalid (already reported). */
   private duration(token: IToken | undefined, fallback: number): A.DurationLiteral {
-    if (!token) return { kind: 'DurationLiteral', milliseconds: 0, text: '', span: this.lines.point(fallback) };
-    const milliseconds = durationMilliseconds(token.image) ?? 0;
+    if (!token) return { kind: 'DurationLiteral', milliseconds: Number.NaN, text: '', span: this.lines.point(fallback) };
+    const milliseconds = durationMilliseconds(token.image) ?? Number.NaN;
     return { kind: 'DurationLiteral', milliseconds, text: token.image, span: tokenSpan(token, this.lines) };
   }
 
@@ -790,8 +791,12 @@ export class AstBuilder {
     switch (token.tokenType) {
       case t.NumberToken:
         return numberLiteral(token, span);
-      case t.Duration:
-        return { kind: 'DurationLiteral', milliseconds: durationMilliseconds(token.image) ?? 0, text: token.image, span };
+      case t.Duration: {
+        // An invalid unit (`5y`) was reported by the lexer: the checker sees a placeholder.
+        const milliseconds = durationMilliseconds(token.image);
+        if (milliseconds === undefined) return { kind: 'MissingExpr', span };
+        return { kind: 'DurationLiteral', milliseconds, text: token.image, span };
+      }
       case t.True:
         return { kind: 'BooleanLiteral', value: true, span };
       case t.False:

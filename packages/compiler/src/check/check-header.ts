@@ -63,7 +63,7 @@ function checkSettings(header: WorldHeader, sink: DiagnosticSink): CheckedHeader
   const timeout = values.get('timeout')?.value;
   return {
     identity: { org, domain, world: text('name') ?? domain, version },
-    predicateTimeoutMs: timeout?.kind === 'DurationLiteral' ? timeout.milliseconds : DEFAULT_PREDICATE_TIMEOUT_MS,
+    predicateTimeoutMs: timeout?.kind === 'DurationLiteral' && !Number.isNaN(timeout.milliseconds) ? timeout.milliseconds : DEFAULT_PREDICATE_TIMEOUT_MS,
   };
 }
 

@@ -23,6 +23,8 @@ export function checkSkillTimeouts(
   const defaults = DEFAULT_BUDGETS[type ?? 'deterministic'];
   if (member === undefined) return defaults;
   const { timeout, hardLimit } = member;
+  // An unreadable duration was reported by the parser; fall back to the defaults.
+  if (Number.isNaN(timeout.milliseconds) || (hardLimit !== undefined && Number.isNaN(hardLimit.milliseconds))) return defaults;
   if (timeout.milliseconds <= 0) sink.report('ADEC4017', timeout.span, { problem: `\`${timeout.text}\` must be greater than 0` });
   if (hardLimit === undefined) {
     return { timeoutMs: timeout.milliseconds, hardLimitMs: Math.max(timeout.milliseconds, defaults.hardLimitMs) };

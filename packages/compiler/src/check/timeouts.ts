@@ -7,8 +7,9 @@ import type { DiagnosticSink } from './checker-context.js';
 
 export const MAX_PREDICATE_TIMEOUT_MS = 1000;
 
-/** ADEC4017 unless 0 < timeout ≤ 1000ms. */
+/** ADEC4017 unless 0 < timeout ≤ 1000ms; an unreadable duration was reported by the parser. */
 export function checkPredicateTimeout(timeout: DurationLiteral, sink: DiagnosticSink): boolean {
+  if (Number.isNaN(timeout.milliseconds)) return false;
   if (timeout.milliseconds <= 0) {
     sink.report('ADEC4017', timeout.span, { problem: `\`${timeout.text}\` must be greater than 0` });
     return false;
