@@ -9,6 +9,10 @@
  * out, a division by zero), the result is `UNKNOWN`; logic is then Kleene's three-valued
  * logic (`false and UNKNOWN` is false), and callers treat `UNKNOWN` as "could be either",
  * which keeps every conclusion drawn from the interpreter sound.
+ *
+ * This interpreter is the reference semantics. The finite-model enumeration runs the same
+ * semantics compiled into closures over variable slots (compile.ts, which reuses the
+ * helpers exported here); test/analyze/compile.test.ts checks the two agree.
  */
 import type { CheckedExpr } from '../model/index.js';
 
@@ -82,18 +86,18 @@ export function evaluate(expr: CheckedExpr, env: Environment = EMPTY_ENVIRONMENT
   }
 }
 
-function fieldOf(object: Value, name: string): Value {
+export function fieldOf(object: Value, name: string): Value {
   if (object === null) return null; // `?.` on an absent object
   if (object === UNKNOWN || typeof object !== 'object' || Array.isArray(object)) return UNKNOWN;
   const record = object as { readonly [field: string]: Value };
   return Object.hasOwn(record, name) ? record[name]! : null;
 }
 
-function not(value: Value): Value {
+export function not(value: Value): Value {
   return typeof value === 'boolean' ? !value : UNKNOWN;
 }
 
-function negateIf(negated: boolean, value: Value): Value {
+export function negateIf(negated: boolean, value: Value): Value {
   return negated ? not(value) : value;
 }
 
@@ -107,7 +111,7 @@ function logical(operator: 'and' | 'or', leftExpr: CheckedExpr, rightExpr: Check
   return typeof left === 'boolean' && typeof right === 'boolean' ? !decisive : UNKNOWN;
 }
 
-function isScalar(value: Value): value is boolean | number | string | null {
+export function isScalar(value: Value): value is boolean | number | string | null {
   return value === null || typeof value === 'boolean' || typeof value === 'number' || typeof value === 'string';
 }
 
@@ -155,7 +159,7 @@ export function compare(operator: '==' | '!=' | '<' | '<=' | '>' | '>=', left: V
   }
 }
 
-function arithmetic(operator: '+' | '-' | '*' | '/' | '%', left: Value, right: Value): Value {
+export function arithmetic(operator: '+' | '-' | '*' | '/' | '%', left: Value, right: Value): Value {
   if (operator === '+' && typeof left === 'string' && typeof right === 'string') return left + right;
   if (typeof left !== 'number' || typeof right !== 'number') return UNKNOWN;
   switch (operator) {
@@ -172,7 +176,7 @@ function arithmetic(operator: '+' | '-' | '*' | '/' | '%', left: Value, right: V
   }
 }
 
-function callBuiltin(name: string, args: readonly Value[]): Value {
+export function callBuiltin(name: string, args: readonly Value[]): Value {
   if (args.includes(UNKNOWN) || args.includes(null)) return UNKNOWN;
   const numbers = numericArgs(args);
   switch (name) {
@@ -210,13 +214,13 @@ function numericArgs(args: readonly Value[]): number[] | undefined {
 }
 
 /** Characters of a string (code points, as `LENGTH` counts them) or elements of a list. */
-function lengthOf(value: Value): number | Unknown {
+export function lengthOf(value: Value): number | Unknown {
   if (typeof value === 'string') return [...value].length;
   if (Array.isArray(value)) return value.length;
   return UNKNOWN;
 }
 
-function contains(mode: 'substring' | 'element', any: boolean, subject: Value, needle: Value): Value {
+export function contains(mode: 'substring' | 'element', any: boolean, subject: Value, needle: Value): Value {
   const needles = any ? needle : [needle];
   if (!Array.isArray(needles)) return UNKNOWN;
   let result: Value = false;
@@ -235,7 +239,7 @@ function containsOne(mode: 'substring' | 'element', subject: Value, needle: Valu
   return membership(needle, subject);
 }
 
-function membership(element: Value, list: Value): Value {
+export function membership(element: Value, list: Value): Value {
   if (!Array.isArray(list)) return UNKNOWN;
   let result: Value = false;
   for (const item of list as readonly Value[]) {
@@ -248,7 +252,7 @@ function membership(element: Value, list: Value): Value {
 
 const compiledPatterns = new Map<string, RegExp | undefined>();
 
-function matches(subject: Value, source: string, flags: string): Value {
+export function matches(subject: Value, source: string, flags: string): Value {
   if (typeof subject !== 'string') return UNKNOWN;
   const key = `${flags}/${source}`;
   if (!compiledPatterns.has(key)) {

@@ -32,8 +32,18 @@
  * assignment of the model holds at run time: the analyses never report a false warning,
  * they only miss some. Models with more than `MAX_ASSIGNMENTS` assignments are not built
  * (the caller then makes no claim).
+ *
+ * Enumeration. An assignment is an array of values indexed by variable (*slots*), advanced
+ * in place like an odometer, variable 0 fastest (`forEachSlots`, the order of
+ * `forEachAssignment`). Conditions are compiled once per model into closures over slots
+ * (`compile`, compile.ts). `forEachValue` also cuts a condition at its top-level `and`s and,
+ * when a conjunct reading no variable below slot m is false, reports the rest of the block
+ * in which slots m and up stay fixed as one visit with its size: the condition is false on
+ * all of it. `forEachAssignment` / `keyedEnvironment` (environments for the interpreter,
+ * evaluate.ts) remain as the reference the tests compare with.
  */
 import type { CheckedExpr, NumericRange, RefExpr, Type } from '../model/index.js';
+import { compileExpr, type Binding, type Evaluator } from './compile.js';
 import { evaluate, UNKNOWN, type Environment, type Value } from './evaluate.js';
 
 export const MAX_ASSIGNMENTS = 4096;
@@ -62,6 +72,27 @@ export interface FiniteModel {
    * witness found in one model, evaluated against the conditions of another.
    */
   keyedEnvironment(values: ReadonlyMap<string, Value>): Environment;
+  /**
+   * `expr` (one of the model's conditions, or part of one) compiled against the model's
+   * bindings (compile.ts): its value on an assignment given as slots, variable index →
+   * value, in `keys` order. Memoized per expression.
+   */
+  compile(expr: CheckedExpr): Evaluator;
+  /**
+   * The fast enumeration: calls `visit` with the slots of each assignment, in the order of
+   * `forEachAssignment`, until it returns `false`. The array is reused: copy it to keep it.
+   */
+  forEachSlots(visit: (slots: readonly Value[]) => boolean | void): void;
+  /**
+   * `condition`'s value on every assignment, in the order of `forEachAssignment`, with
+   * whole blocks of assignments on which it is false reported at once: `visit(slots, value,
+   * count)` stands for `count` consecutive assignments (the current one and the next
+   * `count - 1`), all with that value; `count > 1` only for `false`. The condition is cut at
+   * its top-level `and`s; when a conjunct is false and reads no variable below slot m, it is
+   * false on every assignment until slot m changes, and those are skipped. Stops when
+   * `visit` returns `false`.
+   */
+  forEachValue(condition: CheckedExpr, visit: (slots: readonly Value[], value: Value, count: number) => boolean | void): void;
 }
 
 /**
@@ -79,9 +110,10 @@ export function buildModel(
   return new ModelBuilder(NO_DEFINITIONS).build(conditions, limit);
 }
 
-type ScalarKind = 'bool' | 'enum' | 'string' | 'int' | 'float';
 
-interface ScalarInfo {
+export type ScalarKind = 'bool' | 'enum' | 'string' | 'int' | 'float';
+
+export interface ScalarInfo {
   readonly kind: ScalarKind;
   readonly optional: boolean;
   readonly range?: NumericRange;
@@ -93,8 +125,6 @@ interface Variable {
   /** `undefined` for an opaque condition. */
   readonly info?: ScalarInfo;
 }
-
-type Binding = { readonly variable: number } | { readonly definition: CheckedExpr };
 
 /** The attributes and constants a modellable term reads. */
 interface Leaves {
@@ -253,7 +283,7 @@ class ModelBuilder {
     const info = scalarInfo(expr.type);
     if (info === undefined) throw new Error(`adec bug: attribute \`${key}\` is not scalar`);
     const optional = info.optional || pathMayBeAbsent(expr);
-    const index = this.variable(key, { ...info, optional });
+    const index = this.variable(key, optional ? asOptional(info) : info);
     this.bindings.set(expr, { variable: index });
     return { atoms: [index], constants: [] };
   }
@@ -268,7 +298,7 @@ class ModelBuilder {
       // The same path can be reached as optional in one place and narrowed in another.
       const previous = this.variables[existing]!;
       if (info && previous.info && info.optional && !previous.info.optional) {
-        this.variables[existing] = { key, info: { ...previous.info, optional: true } };
+        this.variables[existing] = { key, info: asOptional(previous.info) };
       }
       return existing;
     }
@@ -280,7 +310,13 @@ class ModelBuilder {
   }
 
   private merge(...parts: readonly Leaves[]): Leaves {
-    return { atoms: parts.flatMap((p) => p.atoms), constants: parts.flatMap((p) => p.constants) };
+    const atoms: number[] = [];
+    const constants: Value[] = [];
+    for (const part of parts) {
+      for (const atom of part.atoms) atoms.push(atom);
+      for (const constant of part.constants) constants.push(constant);
+    }
+    return { atoms, constants };
   }
 
   /** Attributes compared with each other share representatives (and constants). */
@@ -305,13 +341,17 @@ class ModelBuilder {
     this.variables.forEach((variable, index) => {
       if (variable.info === undefined) return;
       const root = this.find(index);
-      members.set(root, [...(members.get(root) ?? []), index]);
+      const atoms = members.get(root);
+      if (atoms === undefined) members.set(root, [index]);
+      else atoms.push(index);
     });
     for (const { atom, constants: values } of this.groupConstants) {
       const root = this.find(atom);
-      constants.set(root, [...(constants.get(root) ?? []), ...values]);
+      let all = constants.get(root);
+      if (all === undefined) constants.set(root, (all = []));
+      for (const value of values) all.push(value);
     }
-    const domains: Value[][] = this.variables.map(() => [false, true]);
+    const domains: Value[][] = this.variables.map(() => BOOLEANS);
     for (const [root, atoms] of members) {
       const infos = atoms.map((atom) => this.variables[atom]!.info!);
       const values = groupValues(infos, constants.get(root) ?? []);
@@ -324,6 +364,9 @@ class ModelBuilder {
   }
 }
 
+/** Shared by every model: domains are never modified. */
+const BOOLEANS: Value[] = [false, true];
+
 const ORDER_ONLY_BUILTINS = new Set(['min', 'max', 'clamp']);
 
 class EnumeratedModel implements FiniteModel {
@@ -333,6 +376,124 @@ class EnumeratedModel implements FiniteModel {
     private readonly bindings: ReadonlyMap<CheckedExpr, Binding>,
     readonly size: number,
   ) {}
+
+  private readonly compiled = new Map<CheckedExpr, Evaluator>();
+  private readonly derivations = new Map<CheckedExpr, Evaluator>();
+
+  compile(expr: CheckedExpr): Evaluator {
+    let compiled = this.compiled.get(expr);
+    if (compiled === undefined) {
+      compiled = compileExpr(expr, this.bindings, this.derivations);
+      this.compiled.set(expr, compiled);
+    }
+    return compiled;
+  }
+
+  forEachValue(condition: CheckedExpr, visit: (slots: readonly Value[], value: Value, count: number) => boolean | void): void {
+    const domains = this.domains;
+    const n = domains.length;
+    // Conjuncts, the slowest-changing first: a false one then skips the largest block.
+    const conjuncts = this.conjuncts(condition)
+      .map((expr) => ({ evaluate: this.compile(expr), lowest: this.lowestSlot(expr) }))
+      .sort((a, b) => b.lowest - a.lowest);
+    const evaluators = conjuncts.map((c) => c.evaluate);
+    const lowest = conjuncts.map((c) => c.lowest);
+    const m = evaluators.length;
+    // stride[i]: assignments per step of slot i (the product of the faster domains).
+    const stride = new Array<number>(n + 1);
+    stride[0] = 1;
+    for (let i = 0; i < n; i++) stride[i + 1] = stride[i]! * domains[i]!.length;
+    const counters = new Array<number>(n).fill(0);
+    const slots: Value[] = domains.map((values) => values[0]!);
+    let position = 0;
+    while (position < this.size) {
+      // Kleene `and` over the conjuncts: false if one is, true if all are, else unknown.
+      let value: Value = true;
+      let from = 0;
+      for (let c = 0; c < m; c++) {
+        const v = evaluators[c]!(slots);
+        if (v === false) {
+          value = false;
+          from = lowest[c]!;
+          break;
+        }
+        if (v !== true) value = UNKNOWN;
+      }
+      // The assignments left in the block where slots from `from` up keep their values.
+      let count = 1;
+      if (from > 0) {
+        let offset = 0;
+        for (let i = 0; i < from; i++) offset += counters[i]! * stride[i]!;
+        count = stride[from]! - offset;
+      }
+      if (visit(slots, value, count) === false) return;
+      position += count;
+      for (let i = 0; i < from; i++) {
+        counters[i] = 0;
+        slots[i] = domains[i]![0]!;
+      }
+      for (let i = from; i < n; i++) {
+        const values = domains[i]!;
+        const next = counters[i]! + 1;
+        if (next < values.length) {
+          counters[i] = next;
+          slots[i] = values[next]!;
+          break;
+        }
+        counters[i] = 0;
+        slots[i] = values[0]!;
+      }
+    }
+  }
+
+  /** The operands of `condition`'s top-level `and`s (not bound by the model). */
+  private conjuncts(condition: CheckedExpr): CheckedExpr[] {
+    if (condition.kind === 'logical' && condition.operator === 'and' && !this.bindings.has(condition)) {
+      return [...this.conjuncts(condition.left), ...this.conjuncts(condition.right)];
+    }
+    return [condition];
+  }
+
+  /** The lowest slot `expr` reads (derivations included); the slot count if none. */
+  private lowestSlot(expr: CheckedExpr): number {
+    let lowest = this.keys.length;
+    const seen = new Set<CheckedExpr>();
+    const visit = (e: CheckedExpr): void => {
+      const binding = this.bindings.get(e);
+      if (binding !== undefined) {
+        if ('variable' in binding) lowest = Math.min(lowest, binding.variable);
+        else if (!seen.has(binding.definition)) {
+          seen.add(binding.definition);
+          visit(binding.definition);
+        }
+        return;
+      }
+      for (const child of childExpressions(e)) visit(child);
+    };
+    visit(expr);
+    return lowest;
+  }
+
+  forEachSlots(visit: (slots: readonly Value[]) => boolean | void): void {
+    const domains = this.domains;
+    const n = domains.length;
+    const counters = new Array<number>(n).fill(0);
+    const slots: Value[] = domains.map((values) => values[0]!);
+    for (let a = 0; a < this.size; a++) {
+      if (visit(slots) === false) return;
+      for (let i = 0; i < n; i++) {
+        const values = domains[i]!;
+        const next = counters[i]! + 1;
+        if (next < values.length) {
+          counters[i] = next;
+          slots[i] = values[next]!;
+          break;
+        }
+        counters[i] = 0;
+        slots[i] = values[0]!;
+      }
+    }
+  }
 
   keyedEnvironment(values: ReadonlyMap<string, Value>): Environment {
     const env: Environment = {
@@ -371,7 +532,7 @@ class EnumeratedModel implements FiniteModel {
 }
 
 /** Representatives for the attributes of one group (see the module comment). */
-function groupValues(infos: readonly ScalarInfo[], constants: readonly Value[]): Value[][] | undefined {
+export function groupValues(infos: readonly ScalarInfo[], constants: readonly Value[]): Value[][] | undefined {
   const kinds = new Set(infos.map((info) => info.kind));
   if ([...kinds].every((kind) => kind === 'bool')) return infos.map(() => [false, true]);
   if ([...kinds].every((kind) => kind === 'enum' || kind === 'string')) return stringValues(infos, constants);
@@ -380,6 +541,8 @@ function groupValues(infos: readonly ScalarInfo[], constants: readonly Value[]):
 }
 
 function stringValues(infos: readonly ScalarInfo[], constants: readonly Value[]): Value[][] {
+  // Only plain strings need the literals and the others; an enum takes its members.
+  if (infos.every((info) => info.kind === 'enum')) return infos.map((info) => [...(info.members ?? [])]);
   const literals = new Set<string>(constants.filter((c): c is string => typeof c === 'string'));
   for (const info of infos) for (const member of info.members ?? []) literals.add(member);
   const others: string[] = [];
@@ -401,37 +564,64 @@ function numericValues(infos: readonly ScalarInfo[], constants: readonly Value[]
   if (splits.size === 0) splits.add(0);
   // Beyond 2^53 neighbouring integers are no longer distinct numbers, so the representatives
   // could miss a region: make no claim rather than a wrong one.
-  if ([...splits].some((c) => Math.abs(c) + k + 1 > Number.MAX_SAFE_INTEGER)) return undefined;
-  const integers = new Set<number>();
-  for (const c of splits) {
-    for (let v = Math.floor(c) - k; v <= Math.ceil(c) + k; v++) integers.add(v);
-  }
+  for (const c of splits) if (Math.abs(c) + k + 1 > Number.MAX_SAFE_INTEGER) return undefined;
   const hasInts = infos.some((info) => info.kind === 'int');
-  const floatSplits = sortedNumbers(hasInts ? new Set([...splits, ...integers]) : splits);
-  const floats = new Set<number>(floatSplits);
-  for (let i = 1; i <= k; i++) {
-    floats.add(floatSplits[0]! - i);
-    floats.add(floatSplits[floatSplits.length - 1]! + i);
-    for (let j = 0; j + 1 < floatSplits.length; j++) {
-      const low = floatSplits[j]!;
-      const high = floatSplits[j + 1]!;
-      floats.add(low + ((high - low) * i) / (k + 1));
+  const hasFloats = infos.some((info) => info.kind !== 'int');
+  // Integer representatives are needed by int attributes, and split the floats' domain
+  // when the group has both; each side is computed only when some attribute needs it.
+  const integers = new Set<number>();
+  if (hasInts) {
+    for (const c of splits) {
+      for (let v = Math.floor(c) - k; v <= Math.ceil(c) + k; v++) integers.add(v);
     }
   }
-  const intValues = sortedNumbers(integers);
-  const floatValues = sortedNumbers(floats);
+  let floatValues: number[] = [];
+  if (hasFloats) {
+    const floatSplits = sortedNumbers(hasInts ? new Set([...splits, ...integers]) : splits);
+    const floats = new Set<number>(floatSplits);
+    for (let i = 1; i <= k; i++) {
+      floats.add(floatSplits[0]! - i);
+      floats.add(floatSplits[floatSplits.length - 1]! + i);
+      for (let j = 0; j + 1 < floatSplits.length; j++) {
+        const low = floatSplits[j]!;
+        const high = floatSplits[j + 1]!;
+        floats.add(low + ((high - low) * i) / (k + 1));
+      }
+    }
+    floatValues = sortedNumbers(floats);
+  }
+  const intValues = hasInts ? sortedNumbers(integers) : [];
   return infos.map((info) => (info.kind === 'int' ? intValues : floatValues).filter((v) => inRange(v, info.range)));
 }
 
+/** Ascending. The values are distinct (a set) and finite, so a typed-array sort orders them as `(a, b) => a - b` would. */
 function sortedNumbers(values: ReadonlySet<number>): number[] {
-  return [...values].sort((a, b) => a - b);
+  return Array.from(Float64Array.from(values).sort());
 }
 
 function inRange(value: number, range: NumericRange | undefined): boolean {
   return (range?.min === undefined || value >= range.min) && (range?.max === undefined || value <= range.max);
 }
 
+const scalarInfos = new WeakMap<Type, ScalarInfo | null>();
+const optionalInfos = new WeakMap<ScalarInfo, ScalarInfo>();
+
+/** `info`, optional; the same object each time. */
+function asOptional(info: ScalarInfo): ScalarInfo {
+  if (info.optional) return info;
+  let optional = optionalInfos.get(info);
+  if (optional === undefined) optionalInfos.set(info, (optional = { ...info, optional: true }));
+  return optional;
+}
+
+/** The scalar description of `type`; the same object for the same type object. */
 function scalarInfo(type: Type): ScalarInfo | undefined {
+  let info = scalarInfos.get(type);
+  if (info === undefined) scalarInfos.set(type, (info = describeScalar(type) ?? null));
+  return info ?? undefined;
+}
+
+function describeScalar(type: Type): ScalarInfo | undefined {
   switch (type.kind) {
     case 'optional': {
       const inner = scalarInfo(type.inner);
@@ -480,9 +670,11 @@ function isConstant(expr: CheckedExpr): boolean {
 const referenceCache = new WeakMap<CheckedExpr, boolean>();
 
 function containsReference(expr: CheckedExpr): boolean {
+  if (expr.kind === 'ref') return true;
+  if (expr.kind === 'literal') return false;
   const cached = referenceCache.get(expr);
   if (cached !== undefined) return cached;
-  const result = expr.kind === 'ref' || childExpressions(expr).some(containsReference);
+  const result = childExpressions(expr).some(containsReference);
   referenceCache.set(expr, result);
   return result;
 }
@@ -532,3 +724,5 @@ export function structuralKey(expr: CheckedExpr): string {
   }
   return key;
 }
+
+

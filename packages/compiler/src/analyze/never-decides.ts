@@ -28,11 +28,20 @@
  * skipped, and an action stops comparing pairs once MAX_PAIR_MODELS_PER_ACTION joint models
  * were built or MAX_ASSIGNMENTS_PER_ACTION assignments evaluated: what was not compared is
  * not reported.
+ *
+ * Evaluation. Conditions run compiled (compile.ts) over slot arrays; enumerations skip
+ * blocks of assignments on which a conjunct of R is false (`FiniteModel.forEachValue`),
+ * counting the skipped assignments against the budget as if evaluated, so budgets run out
+ * exactly where a one-by-one enumeration would. Witnesses are stored by atom number
+ * (`projectWitnesses`), so a refutation is array indexing and one evaluation. The results
+ * equal those of test/analyze/reference-never-decides.ts (the interpreter-based version),
+ * checked by test/analyze/compile.test.ts.
  */
 import { diagnostic, type Diagnostic, type Span } from '@adec/diagnostics';
 import { BOOL, type CheckedAction, type CheckedExpr, type CheckedRule, type RuleOutcome, type SeverityTier } from '../model/index.js';
 import { constantValue } from './constant-conditions.js';
-import { evaluate, type Value } from './evaluate.js';
+import type { Evaluator } from './compile.js';
+import { UNKNOWN, type Value } from './evaluate.js';
 import { buildModel, NO_DEFINITIONS, type Definitions, type FiniteModel } from './finite-model.js';
 
 /** Assignments evaluated by R ⇒ S checks in one action before it stops comparing. */
@@ -51,10 +60,16 @@ interface RuleFacts {
   readonly condition: CheckedExpr;
   /** `undefined` when the rule's own model is too large to analyse. */
   readonly model?: FiniteModel;
+  /** The condition compiled on `model`. */
+  readonly evaluate?: Evaluator;
+  /** Slot of `model` → atom number (per action, see `projectWitnesses`). */
+  atoms?: readonly number[];
+  /** `witnesses`, by atom number (`UNKNOWN` for atoms `model` does not have). */
+  projected?: readonly (readonly Value[])[];
   readonly neverTrue: boolean;
   readonly alwaysTrue: boolean;
-  /** Assignments (by variable key) on which the rule's condition is true. */
-  readonly witnesses: readonly ReadonlyMap<string, Value>[];
+  /** Assignments (slots of `model`) on which the rule's condition is true. */
+  readonly witnesses: readonly (readonly Value[])[];
 }
 
 export interface NeverDecidesOptions {
@@ -85,6 +100,7 @@ export function checkNeverDecides(
     .filter((f) => !suppressed.has(f.rule.id) && f.model !== undefined && !f.neverTrue)
     .sort((a, b) => rank(b.rule) - rank(a.rule) || a.index - b.index);
   const byAtom = indexByAtom(shadows);
+  const scratch = projectWitnesses(facts);
 
   const diagnostics: Diagnostic[] = [];
   for (const r of facts) {
@@ -96,12 +112,13 @@ export function checkNeverDecides(
       continue;
     }
     if (r.rule.suppresses.length > 0) continue;
-    const related = new Set(r.model.keys.flatMap((key) => byAtom.get(key) ?? []));
+    const related = new Set<RuleFacts>();
+    for (const key of r.model.keys) for (const f of byAtom.get(key) ?? []) related.add(f);
     for (const s of shadows) {
-      const reason = outranks(s.rule, r.rule, winnerTakesAll);
-      if (reason === undefined || s === r) continue;
+      if (s === r || !outranks(s.rule, r.rule, winnerTakesAll)) continue;
       if (!s.alwaysTrue && !related.has(s)) continue;
-      if (!s.alwaysTrue && (refuted(r, s) || !implies(r.condition, s.condition, definitions, budget))) continue;
+      if (!s.alwaysTrue && (refuted(r, s, scratch) || !implies(r.condition, s.condition, definitions, budget))) continue;
+      const reason = outrankingReason(s.rule, r.rule);
       diagnostics.push(
         diagnostic(
           'ADEC5003',
@@ -122,15 +139,14 @@ function ruleFacts(rule: CheckedRule, index: number, definitions: Definitions): 
   if (model === undefined) return { rule, index, condition, neverTrue: false, alwaysTrue: false, witnesses: [] };
   let neverTrue = true;
   let alwaysTrue = true;
-  const witnesses: Map<string, Value>[] = [];
-  model.forEachAssignment((env, current) => {
-    const value = evaluate(condition, env);
+  const witnesses: Value[][] = [];
+  model.forEachValue(condition, (slots, value) => {
     if (value !== false) neverTrue = false;
     if (value !== true) alwaysTrue = false;
-    if (value === true && witnesses.length < WITNESSES_PER_RULE) witnesses.push(current());
+    if (value === true && witnesses.length < WITNESSES_PER_RULE) witnesses.push(slots.slice());
     return (neverTrue || alwaysTrue) || witnesses.length < WITNESSES_PER_RULE;
   });
-  return { rule, index, condition, model, neverTrue, alwaysTrue, witnesses };
+  return { rule, index, condition, model, evaluate: model.compile(condition), neverTrue, alwaysTrue, witnesses };
 }
 
 /** `applies_when and when`: the rule matches exactly when this is true. */
@@ -150,23 +166,32 @@ function rank(rule: CheckedRule): number {
   return TIER_RANK[rule.severity] * 10 + RESTRICTIVENESS[rule.outcome];
 }
 
-/** Why `s`, when matched together with `r`, always wins over it; `undefined` if it does not. */
-function outranks(s: CheckedRule, r: CheckedRule, winnerTakesAll: boolean): string | undefined {
+/** Whether `s`, when matched together with `r`, always wins over it. */
+function outranks(s: CheckedRule, r: CheckedRule, winnerTakesAll: boolean): boolean {
+  if (s.severity === 't1' && r.severity !== 't1') return true;
+  if (!winnerTakesAll) return false;
+  const sTier = TIER_RANK[s.severity];
+  const rTier = TIER_RANK[r.severity];
+  return sTier > rTier || (sTier === rTier && RESTRICTIVENESS[s.outcome] > RESTRICTIVENESS[r.outcome]);
+}
+
+/** Why `s` outranks `r` (only asked when `outranks(s, r, …)`). */
+function outrankingReason(s: CheckedRule, r: CheckedRule): string {
   if (s.severity === 't1' && r.severity !== 't1') return `whenever it matches, T1 rule \`${s.id}\` also matches and wins`;
-  if (!winnerTakesAll) return undefined;
   if (TIER_RANK[s.severity] > TIER_RANK[r.severity]) {
     return `whenever it matches, rule \`${s.id}\` of the higher severity ${s.severity} also matches and wins`;
   }
-  if (s.severity === r.severity && RESTRICTIVENESS[s.outcome] > RESTRICTIVENESS[r.outcome]) {
-    return `whenever it matches, rule \`${s.id}\` of the same tier with the more restrictive outcome ${s.outcome} also matches`;
-  }
-  return undefined;
+  return `whenever it matches, rule \`${s.id}\` of the same tier with the more restrictive outcome ${s.outcome} also matches`;
 }
 
 function indexByAtom(rules: readonly RuleFacts[]): Map<string, RuleFacts[]> {
   const index = new Map<string, RuleFacts[]>();
   for (const facts of rules) {
-    for (const key of facts.model!.keys) index.set(key, [...(index.get(key) ?? []), facts]);
+    for (const key of facts.model!.keys) {
+      const list = index.get(key);
+      if (list === undefined) index.set(key, [facts]);
+      else list.push(facts);
+    }
   }
   return index;
 }
@@ -175,26 +200,75 @@ function indexByAtom(rules: readonly RuleFacts[]): Map<string, RuleFacts[]> {
  * A quick proof that R ⇏ S: an assignment on which R is true and S is false. S's attributes
  * that R's witness does not assign are unknown, and an unknown never refutes.
  */
-function refuted(r: RuleFacts, s: RuleFacts): boolean {
-  return r.witnesses.some((witness) => evaluate(s.condition, s.model!.keyedEnvironment(witness)) === false);
+function refuted(r: RuleFacts, s: RuleFacts, scratch: Value[]): boolean {
+  const atoms = s.atoms!;
+  for (const witness of r.projected!) {
+    for (let i = 0; i < atoms.length; i++) scratch[i] = witness[atoms[i]!]!;
+    if (s.evaluate!(scratch) === false) return true;
+  }
+  return false;
+}
+
+/**
+ * Numbers the action's atoms (variable keys), gives each rule its slot → atom table and its
+ * witnesses by atom, so that `refuted` needs no look-up by key; returns a scratch array
+ * long enough for any rule's slots.
+ */
+function projectWitnesses(facts: RuleFacts[]): Value[] {
+  const numbers = new Map<string, number>();
+  let longest = 0;
+  for (const f of facts) {
+    if (f.model === undefined) continue;
+    f.atoms = f.model.keys.map((key) => {
+      let n = numbers.get(key);
+      if (n === undefined) numbers.set(key, (n = numbers.size));
+      return n;
+    });
+    longest = Math.max(longest, f.atoms.length);
+  }
+  for (const f of facts) {
+    if (f.model === undefined) continue;
+    f.projected = f.witnesses.map((witness) => {
+      const projected = new Array<Value>(numbers.size).fill(UNKNOWN);
+      f.atoms!.forEach((atom, slot) => (projected[atom] = witness[slot]!));
+      return projected;
+    });
+  }
+  return new Array<Value>(longest).fill(UNKNOWN);
 }
 
 /** R ⇒ S on the joint finite model; `false` when unknown (too large, or out of budget). */
 function implies(r: CheckedExpr, s: CheckedExpr, definitions: Definitions, budget: Budget): boolean {
   if (budget.assignments <= 0 || budget.pairModels <= 0) return false;
   budget.pairModels--;
+  const result = jointImplication(r, s, definitions);
+  if (result === undefined) return false;
+  budget.assignments -= result.evaluated;
+  return result.holds;
+}
+
+/**
+ * Whether R ⇒ S holds on the joint finite model of R and S (`undefined`: too large), and
+ * how many assignments were evaluated to find out (the enumeration stops at the first
+ * assignment with R not false and S not true).
+ */
+export function jointImplication(
+  r: CheckedExpr,
+  s: CheckedExpr,
+  definitions: Definitions = NO_DEFINITIONS,
+): { readonly holds: boolean; readonly evaluated: number } | undefined {
   const model = buildModel([r, s], definitions);
-  if (model === undefined) return false;
+  if (model === undefined) return undefined;
+  const evaluateS = model.compile(s);
   let holds = true;
   let evaluated = 0;
-  model.forEachAssignment((env) => {
-    evaluated++;
-    if (evaluate(r, env) === false) return true;
-    holds = evaluate(s, env) === true;
+  model.forEachValue(r, (slots, value, count) => {
+    evaluated += count;
+    if (value === false) return true;
+    holds = evaluateS(slots) === true;
     return holds;
   });
-  budget.assignments -= evaluated;
-  return holds;
+  return { holds, evaluated };
 }
 
 function location(span: Span): string {
