@@ -41,7 +41,7 @@ function phaseTable(rows) {
 const machine = describeMachine();
 console.error(`adec bench${quick ? ' (quick)' : ''} on ${machine.cpu} × ${machine.cores}, Node ${machine.node}`);
 const compile = runCompileBench({ quick });
-const compileReport = `${compileTable(compile)}\n\nTime per phase inside the build process (medians; \`check\` includes parsing and the\nwarnings analysis; \`generate\` runs on a worker thread that loaded TypeScript during \`check\`,\nand includes the forbidden-construct check and the type check of the generated module):\n\n${phaseTable(compile)}`;
+const compileReport = `${compileTable(compile)}\n\nTime per phase inside the build process (medians; \`check\` includes parsing and the\nwarnings analysis; \`generate\` includes loading TypeScript, the forbidden-construct check and\nthe type check of the generated module):\n\n${phaseTable(compile)}`;
 console.log(`\n## Compile: adec build\n\n${compileReport}\n`);
 
 if (!quick) {

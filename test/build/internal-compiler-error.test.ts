@@ -13,13 +13,10 @@ action a {
 `;
 
 /** A generator with a bug: its module reads the clock. */
-const brokenGenerator: ModuleGenerator = {
-  generate: async () => ({
-    source: 'export const now = Date.now();\n',
-    problems: ['1:20 forbidden construct `Date`: reads the clock (non-deterministic) (line 1)'],
-  }),
-  close: async () => {},
-};
+const brokenGenerator: ModuleGenerator = async () => ({
+  source: 'export const now = Date.now();\n',
+  problems: ['1:20 forbidden construct `Date`: reads the clock (non-deterministic) (line 1)'],
+});
 
 describe('an internal compiler error', () => {
   it('is reported as ADEC9001 with the problems, and keeps the rejected module', async () => {

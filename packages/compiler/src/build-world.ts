@@ -1,7 +1,8 @@
 import { diagnostic, type Diagnostic, type Span } from '@adec/diagnostics';
 import { bundleModule } from './bundle/index.js';
 import { checkSources } from './check-sources.js';
-import { startModuleGenerator, type ModuleGenerator } from './generate/module-generator.js';
+import type { ModuleGenerator } from './generate/generate-and-verify.js';
+import { generateLazily } from './generate/generate-lazily.js';
 import { buildManifest, generateContextTypes, serializeManifest, sha256Hex, sourceHash, type Manifest } from './manifest/index.js';
 import type { CheckedWorld } from './model/index.js';
 import { worldRelativePath } from './sources/load-world.js';
@@ -39,7 +40,7 @@ export type BuildPhase = 'check' | 'generate' | 'bundle' | 'manifest';
 
 export interface BuildOptions {
   readonly onPhase?: (phase: BuildPhase) => void;
-  /** Where the module is generated and verified; by default a worker thread started here. */
+  /** Generates and verifies the module; the default loads TypeScript on first use. */
   readonly generator?: ModuleGenerator;
 }
 
@@ -49,16 +50,8 @@ export interface BuildOptions {
  * the same sources and compiler version give byte-identical artifacts.
  */
 export async function buildWorld(sources: WorldSources, options: BuildOptions = {}): Promise<BuildResult> {
-  // Started first so TypeScript loads and warms up while the world is parsed and checked.
-  const generator = options.generator ?? startModuleGenerator();
-  try {
-    return await build(sources, generator, options.onPhase ?? (() => {}));
-  } finally {
-    await generator.close();
-  }
-}
-
-async function build(sources: WorldSources, generator: ModuleGenerator, phase: (phase: BuildPhase) => void): Promise<BuildResult> {
+  const phase = options.onPhase ?? (() => {});
+  const generate = options.generator ?? generateLazily;
   phase('check');
   const checked = checkSources(sources);
   const world = checked.world;
@@ -66,7 +59,7 @@ async function build(sources: WorldSources, generator: ModuleGenerator, phase: (
 
   const relativeSources = sources.files.map((file) => worldRelativePath(sources, file.path));
   phase('generate');
-  const { source: moduleSource, problems } = await generator.generate(world, { compilerVersion: COMPILER_VERSION, sources: relativeSources });
+  const { source: moduleSource, problems } = await generate(world, { compilerVersion: COMPILER_VERSION, sources: relativeSources });
   if (problems.length > 0) {
     return {
       diagnostics: [...checked.diagnostics, internalError(firstSpan(sources), problems)],

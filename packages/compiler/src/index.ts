@@ -12,7 +12,6 @@ export * from './model/index.js';
 export { isWorldLoadError, loadWorld, worldRelativePath } from './sources/load-world.js';
 export type { WorldLoadError } from './sources/load-world.js';
 export type { WorldSource, WorldSources } from './sources/world-sources.js';
-export type { GeneratedModule } from './generate/generate-and-verify.js';
-export type { ModuleGenerator } from './generate/module-generator.js';
+export type { GeneratedModule, ModuleGenerator } from './generate/generate-and-verify.js';
 export { COMPILER_VERSION } from './version.js';
 export { BUILD_FILES, writeBuild } from './write-build.js';

@@ -14,3 +14,6 @@ export function generateAndVerify(world: CheckedWorld, provenance: ModuleProvena
   const source = generateModule(world, provenance);
   return { source, problems: verifyGeneratedModule(source) };
 }
+
+/** How a build generates its module: `generateLazily` unless a caller supplies another. */
+export type ModuleGenerator = (world: CheckedWorld, provenance: ModuleProvenance) => Promise<GeneratedModule>;
