@@ -77,7 +77,8 @@ ${compileReport}
   cut the check by about 40%.
 - **Generation** used to run TypeScript's formatter over the whole module (two thirds of its
   time); the generator now lays code out itself, and a test asserts the formatter would change
-  nothing.
+  nothing. ts-morph also parses every file it prints; the pre-laid-out text now passes through
+  it as one-line placeholders, which made generation about 6 times faster (identical bytes).
 - **Parsing** loads Chevrotain from its single-file build (its package entry point pulls in
   hundreds of modules) and skips grammar self-validation at run time (a test runs it).
 - **The warnings analysis** compiles each condition into closures over value slots instead of

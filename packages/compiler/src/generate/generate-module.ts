@@ -120,19 +120,37 @@ export function generateModule(world: CheckedWorld, provenance: ModuleProvenance
     constant('_INVARIANTS', skills.invariants, { doc: 'Compiled skill-specific invariants per skill.' }),
   );
 
-  // ts-morph already follows interfaces and function texts with a blank line; add one elsewhere.
+  // ts-morph already follows an interface with a blank line; add one after everything else.
   const spaced = statements.flatMap((statement, index) => {
     const previous = statements[index - 1];
-    const blockLike =
-      previous === undefined ||
-      (typeof previous === 'string' && previous.endsWith('}')) ||
-      (typeof previous === 'object' && previous.kind === StructureKind.Interface);
-    return blockLike ? [statement] : [blankLine, statement];
+    const followedByBlank = previous === undefined || (typeof previous === 'object' && previous.kind === StructureKind.Interface);
+    return followedByBlank ? [statement] : [blankLine, statement];
   });
   // A fresh project per module: ts-morph's formatter caches file snapshots by name, and a
   // reused project formats a recreated file against its stale text.
-  return newProject().createSourceFile('module.ts', { statements: spaced }).getFullText();
+  return printStatements(spaced);
 }
+
+/**
+ * Prints the module with ts-morph. Text statements (the bulk of a module: data and functions,
+ * already laid out) go through ts-morph as one-line placeholders and are spliced in after
+ * printing: ts-morph parses the file it prints, and parsing megabytes of text only to read
+ * it back cost about a second at 10,000 rules (bench/RESULTS.md).
+ */
+function printStatements(statements: readonly (string | StatementStructures | WriterFunction)[]): string {
+  const parts: string[] = [];
+  const skeleton = statements.map((statement) => {
+    if (typeof statement !== 'string') return statement;
+    parts.push(statement);
+    return `${PART_MARKER}${parts.length - 1}`;
+  });
+  const printed = newProject().createSourceFile('module.ts', { statements: skeleton }).getFullText();
+  return printed.replace(PART_PATTERN, (_, index: string) => parts[Number(index)]!);
+}
+
+/** A line that cannot occur in printed type declarations (their comments are `/** … *\/`). */
+const PART_MARKER = '// @adec-part ';
+const PART_PATTERN = /^\/\/ @adec-part (\d+)$/gm;
 
 /** ts-morph drops empty-string statements; a writer function is how a blank line is written. */
 const blankLine: WriterFunction = (writer) => {
