@@ -506,6 +506,8 @@ export interface InvariantDecl {
   readonly id: StringLiteral;
   readonly description: StringLiteral;
   readonly check: Expr;
+  /** The check exactly as written (audit records and error messages quote it). */
+  readonly source: string;
   readonly span: Span;
 }
 

@@ -328,7 +328,10 @@ export class AstBuilder {
     const description = this.string(this.token(node, 'StringLiteral', 1), id.span.endOffset);
     const colon = this.token(node, 'Colon');
     const check = this.expression(this.node(node, 'expression'), this.tokenEnd(colon, description.span.endOffset));
-    return { kind: 'InvariantDecl', id, description, check, span };
+    // From the colon to the declaration's last token: an expression's own span leaves out
+    // the parentheses around its first or last operand.
+    const source = this.lines.text.slice(this.tokenEnd(colon, description.span.endOffset), span.endOffset).trim();
+    return { kind: 'InvariantDecl', id, description, check, source, span };
   }
 
   private prohibit(node: CstNode): A.ProhibitDecl {

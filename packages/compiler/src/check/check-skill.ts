@@ -4,7 +4,7 @@
  * the input and output schemas, invariants in the SEC check language, prohibited
  * patterns and templates.
  */
-import { formatExpr, type FieldDecl, type SkillDecl, type SkillMember, type SkillTemplateDecl } from '@adec/grammar';
+import type { FieldDecl, SkillDecl, SkillMember, SkillTemplateDecl } from '@adec/grammar';
 import type { Span } from '@adec/diagnostics';
 import type { CheckedInvariant, CheckedProhibition, CheckedSkill, CheckedSkillTemplate, RecordField } from '../model/index.js';
 import { firstDeclaredAt, type DiagnosticSink } from './checker-context.js';
@@ -127,7 +127,7 @@ function checkSkill(
   const invariants = decl.members.flatMap((m) => (m.kind === 'InvariantDecl' ? [m] : [])).map((inv): CheckedInvariant => {
     reportDuplicateId('invariant', inv.id.value, inv.id.span, invariantIds, sink);
     const scope = invariantScope(schemas, { id: inv.id.value, skill: id });
-    return { id: inv.id.value, description: inv.description.value, check: checkCondition(inv.check, 'invariant', scope, sink), source: formatExpr(inv.check), span: inv.span };
+    return { id: inv.id.value, description: inv.description.value, check: checkCondition(inv.check, 'invariant', scope, sink), source: inv.source, span: inv.span };
   });
   const prohibitions = decl.members.flatMap((m) => (m.kind === 'ProhibitDecl' ? [m] : [])).flatMap((p): CheckedProhibition[] => {
     reportDuplicateId('prohibition', p.id.value, p.id.span, prohibitionIds, sink);
