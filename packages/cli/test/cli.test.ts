@@ -73,6 +73,23 @@ describe('adec build', () => {
     }
   });
 
+  it('prints the result as one JSON object with --format json', async () => {
+    const cwd = tempWorkspace({ 'world/main.adec': SMALL_WORLD });
+    const run = await runCli(['build', 'world', '--format', 'json'], cwd);
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    const result = JSON.parse(run.stdout) as { ok: boolean; diagnostics: unknown[]; out: string; manifest: { rules: unknown[] } };
+    expect(result).toMatchObject({ ok: true, diagnostics: [], out: 'world/build' });
+    expect(result.manifest.rules).toEqual([
+      {
+        id: 'child_over_age',
+        action: 'add_dependent',
+        outcome: 'RED',
+        severity: 't1',
+        span: { file: 'main.adec', line: 13, column: 3, endLine: 18, endColumn: 4 },
+      },
+    ]);
+  });
+
   it('writes nothing and exits 1 when the world has errors', async () => {
     const cwd = tempWorkspace({ 'world/main.adec': SMALL_WORLD.replace('outcome  RED', 'outcome  BLUE') });
     const run = await runCli(['build', 'world'], cwd);
