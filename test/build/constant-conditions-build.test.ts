@@ -25,6 +25,7 @@ describe('always-false comparisons', () => {
     'relationship == "child" and relationship == "spouse"',
     'note == "a" and note == "b"',
     'relationship != "child" and relationship == "child"',
+    'not (relationship == "child" or note == "x") and relationship == "child"',
   ])('`%s` builds, with a warning and no internal compiler error', async (condition) => {
     const result = await buildWorld({ root: 'w', files: [{ path: 'w/main.adec', text: world(condition) }] });
     const reported = result.diagnostics.map((d) => `${d.severity} ${d.code} ${d.message}`);

@@ -62,21 +62,22 @@ function inspectModule(source: string, staticCheck: (file: ts.SourceFile) => rea
 }
 
 /**
- * TS2367 between two literal types (`'"child"'` and `'"spouse"'`) is TypeScript's narrowing
- * noticing a comparison that is always false, as in `relationship == "child" and
- * relationship == "spouse"`. The world language allows such a condition (the analysis warns
- * about it, ADEC5002), so the module must compile; a comparison of unrelated base types
- * (`number` with `string`), which would be a generator bug, is still reported.
+ * TS2367 between literal types (`'"child"'` and `'"spouse"'`, or a narrowed union such as
+ * `'"bronze" | "gold"'` and `'"silver"'`) is TypeScript's narrowing noticing a comparison
+ * that is always false, as in `relationship == "child" and relationship == "spouse"`. The
+ * world language allows such a condition (the analysis warns about it, ADEC5002), so the
+ * module must compile; a comparison of unrelated base types (`number` with `string`), which
+ * would be a generator bug, is still reported.
  */
 function isNarrowedLiteralComparison(d: ts.Diagnostic): boolean {
   if (d.code !== 2367) return false;
   const types = /the types '(.+)' and '(.+)' have no overlap/.exec(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
-  return types !== null && isLiteralType(types[1]!) && isLiteralType(types[2]!);
+  return types !== null && LITERAL_UNION.test(types[1]!) && LITERAL_UNION.test(types[2]!);
 }
 
-function isLiteralType(text: string): boolean {
-  return /^"(?:[^"\\]|\\.)*"$/.test(text) || /^-?\d+(\.\d+)?$/.test(text) || text === 'true' || text === 'false';
-}
+/** A literal type or a union of them, as TypeScript prints it. */
+const LITERAL = String.raw`(?:"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?|true|false)`;
+const LITERAL_UNION = new RegExp(`^${LITERAL}(?: \\| ${LITERAL})*$`);
 
 function formatDiagnostic(d: ts.Diagnostic): string {
   const message = ts.flattenDiagnosticMessageText(d.messageText, '\n');
