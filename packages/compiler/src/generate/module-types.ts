@@ -202,7 +202,12 @@ export function skillTypes(skill: CheckedSkill, names: SkillTypeNames): (Interfa
       { name: 'payload', type: names.payload, isReadonly: true },
       { name: 'action_metadata', type: names.actionMetadata, isReadonly: true },
       { name: 'user_state', type: names.userState, isReadonly: true },
-      { name: 'decision_context', type: 'Readonly<Record<string, unknown>>', isReadonly: true },
+      {
+        name: 'decision_context',
+        // The SEC input envelope's decision context, as the checker types it (check/skill-scope.ts).
+        type: `{ readonly decision_id: string; readonly selected_action: string; readonly action_metadata: ${names.actionMetadata}; }`,
+        isReadonly: true,
+      },
     ]),
     typeAlias(names.renderInput, `Omit<${names.input}, "payload">`, 'What prompts and templates render from (no payload exists yet).'),
   ];
