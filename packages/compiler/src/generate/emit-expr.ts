@@ -83,6 +83,10 @@ export class ExprEmitter {
         out += escapeTemplateText(part);
       } else if (part.type.kind === 'string' || part.type.kind === 'enum') {
         out += `\${${this.expr(part, scope).code}}`;
+      } else if (part.type.kind === 'timestamp' || part.type.kind === 'duration') {
+        // Shown as the author writes them (ISO 8601, `30d`), not as milliseconds.
+        const helper = this.use(part.type.kind === 'timestamp' ? 'formatTimestamp' : 'formatDuration');
+        out += `\${${helper}(${this.expr(part, scope).code})}`;
       } else {
         out += `\${String(${this.normalised(part, scope).code})}`;
       }

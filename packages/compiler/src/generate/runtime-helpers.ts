@@ -4,7 +4,16 @@
  * library) and byte-identical for identical input.
  */
 
-export type HelperName = 'clamp' | 'charLength' | 'isIn' | 'containsAny' | 'hasElement' | 'hasAnyElement' | 'deepEqual';
+export type HelperName =
+  | 'clamp'
+  | 'charLength'
+  | 'isIn'
+  | 'containsAny'
+  | 'hasElement'
+  | 'hasAnyElement'
+  | 'deepEqual'
+  | 'formatTimestamp'
+  | 'formatDuration';
 
 interface HelperSource {
   readonly doc: string;
@@ -65,9 +74,50 @@ const HELPERS: Readonly<Record<HelperName, HelperSource>> = {
     .every((key) => deepEqual(left[key], right[key]));
 }`,
   },
+  formatTimestamp: {
+    doc: 'A timestamp (ms since the epoch) as ISO 8601 UTC text, computed without `Date` (days to civil date, H. Hinnant).',
+    text: `function formatTimestamp(ms: number): string {
+  const days = Math.floor(ms / 86400000);
+  const time = ms - days * 86400000;
+  const shifted = days + 719468;
+  const era = Math.floor(shifted / 146097);
+  const dayOfEra = shifted - era * 146097;
+  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36524) - Math.floor(dayOfEra / 146096)) / 365);
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const monthIndex = Math.floor((5 * dayOfYear + 2) / 153);
+  const day = dayOfYear - Math.floor((153 * monthIndex + 2) / 5) + 1;
+  const month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9;
+  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
+  const pad = (value: number, width: number): string => String(value).padStart(width, "0");
+  const clock = \`\${pad(Math.floor(time / 3600000), 2)}:\${pad(Math.floor(time / 60000) % 60, 2)}:\${pad(Math.floor(time / 1000) % 60, 2)}\`;
+  return \`\${pad(year, 4)}-\${pad(month, 2)}-\${pad(day, 2)}T\${clock}.\${pad(time % 1000, 3)}Z\`;
+}`,
+  },
+  formatDuration: {
+    doc: 'A duration (ms) in the language\'s own syntax, in the largest unit that divides it exactly: `30d`, `90m`, `1500ms`.',
+    text: `function formatDuration(ms: number): string {
+  const sign = ms < 0 ? "-" : "";
+  const size = Math.abs(ms);
+  const units: readonly (readonly [string, number])[] = [["d", 86400000], ["h", 3600000], ["m", 60000], ["s", 1000]];
+  for (const [unit, unitMs] of units) {
+    if (size >= unitMs && size % unitMs === 0) return \`\${sign}\${size / unitMs}\${unit}\`;
+  }
+  return \`\${sign}\${size}ms\`;
+}`,
+  },
 };
 
-const ORDER: readonly HelperName[] = ['clamp', 'charLength', 'isIn', 'containsAny', 'hasElement', 'hasAnyElement', 'deepEqual'];
+const ORDER: readonly HelperName[] = [
+  'clamp',
+  'charLength',
+  'isIn',
+  'containsAny',
+  'hasElement',
+  'hasAnyElement',
+  'deepEqual',
+  'formatTimestamp',
+  'formatDuration',
+];
 
 /** Source text of the used helpers, each with its doc comment, in a fixed order. */
 export function helperSources(used: ReadonlySet<HelperName>): readonly string[] {

@@ -10,6 +10,7 @@ import { GENERATED_FORMAT } from '../../src/generate/format-settings.js';
 import { generateModule } from '../../src/generate/index.js';
 import { BENEFITS_WORLD, PROVENANCE } from './fixtures.js';
 import { syntheticWorld } from './synthetic.js';
+import { TEMPLATE_VALUES_WORLD } from './template-values-world.js';
 
 function formatted(source: string): string {
   const file = new Project({ useInMemoryFileSystem: true }).createSourceFile('module.ts', source);
@@ -23,6 +24,13 @@ describe('generated modules are already formatted', () => {
     ['a 50-rule synthetic world', () => generateModule(syntheticWorld(50), PROVENANCE)],
   ])('%s', (_, generate) => {
     const source = generate();
+    expect(formatted(source)).toBe(source);
+  });
+
+  it('a world interpolating timestamps and durations (date helpers)', () => {
+    const { world } = checkSources({ root: 'w', files: [{ path: 'w/main.adec', text: TEMPLATE_VALUES_WORLD }] });
+    const source = generateModule(world!, PROVENANCE);
+    expect(source).toContain('function formatTimestamp(');
     expect(formatted(source)).toBe(source);
   });
 
