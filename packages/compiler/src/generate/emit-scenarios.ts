@@ -5,7 +5,7 @@
  * - state derivation `derive(signals, state)`: `signals` with defaults applied, `state` holding
  *   the entries derived so far (derive in the listed order);
  * - everything else reads `env = { ...signals, ...state }` and, per candidate, `action`
- *   (`{ action_id, action_type, ...fields }`): guardrail `when(env)`, block `predicate(env, action)`,
+ *   (`{ action_id, type, ...fields }`, as tests write it): guardrail `when(env)`, block `predicate(env, action)`,
  *   cap `limit(env, action)`, objective `score(env, action)`, tie-break `key(env, action)`.
  */
 import { formatType, type CheckedGuardrail, type CheckedScenario, type CheckedWorld } from '../model/index.js';

@@ -176,7 +176,7 @@ function scenarioActionInterface(scenario: CheckedScenario, name: string): Inter
   }
   const properties: OptionalKind<PropertySignatureStructure>[] = [
     { name: 'action_id', type: 'string', isReadonly: true },
-    { name: 'action_type', type: typeNames.length > 0 ? typeNames.join(' | ') : 'string', isReadonly: true },
+    { name: 'type', type: typeNames.length > 0 ? typeNames.join(' | ') : 'string', isReadonly: true },
   ];
   for (const field of fieldOrder) {
     const types = fieldTypes.get(field) ?? [];

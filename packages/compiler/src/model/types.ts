@@ -54,7 +54,8 @@ export function formatType(type: Type): string {
     case 'record':
       return `{ ${type.fields.map((f) => `${f.name}: ${formatType(f.type)}`).join(', ')} }`;
     case 'optional':
-      return type.inner.kind === 'enum' ? `(${formatType(type.inner)})?` : `${formatType(type.inner)}?`;
+      // As written in the language, where `?` applies to the whole type: `"a" | "b"?`.
+      return `${formatType(type.inner)}?`;
     case 'null':
       return 'null';
     case 'error':

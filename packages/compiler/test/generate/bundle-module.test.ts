@@ -107,8 +107,8 @@ describe('bundleModule', () => {
     for (const s of scenario.state) state[s.name] = s.derive(signals, state);
     expect(state).toEqual({ engagement_level: 0.8 });
     const env = { ...signals, ...state };
-    const high = { action_id: 'a1', action_type: 'workout_session', intensity: 'high', duration_minutes: 45, session_type: 'hiit' };
-    const rest = { action_id: 'r1', action_type: 'rest_day' };
+    const high = { action_id: 'a1', type: 'workout_session', intensity: 'high', duration_minutes: 45, session_type: 'hiit' };
+    const rest = { action_id: 'r1', type: 'rest_day' };
     const cap = scenario.guardrails.find((g) => g.id === 'GR-INTENSITY-CAP');
     expect(cap?.when(env)).toBe(true);
     expect(cap?.predicate?.(env, high)).toBe(true);
