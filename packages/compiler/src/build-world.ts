@@ -87,7 +87,7 @@ export async function buildWorld(sources: WorldSources, options: BuildOptions = 
       bundle,
       manifest,
       manifestJson: serializeManifest(manifest),
-      contextTypes: generateContextTypes(world),
+      contextTypes: generateContextTypes(world, COMPILER_VERSION),
     },
   };
 }
