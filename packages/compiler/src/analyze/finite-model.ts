@@ -428,21 +428,7 @@ class EnumeratedModel implements FiniteModel {
       }
       if (visit(slots, value, count) === false) return;
       position += count;
-      for (let i = 0; i < from; i++) {
-        counters[i] = 0;
-        slots[i] = domains[i]![0]!;
-      }
-      for (let i = from; i < n; i++) {
-        const values = domains[i]!;
-        const next = counters[i]! + 1;
-        if (next < values.length) {
-          counters[i] = next;
-          slots[i] = values[next]!;
-          break;
-        }
-        counters[i] = 0;
-        slots[i] = values[0]!;
-      }
+      advance(domains, counters, slots, from);
     }
   }
 
@@ -476,22 +462,11 @@ class EnumeratedModel implements FiniteModel {
 
   forEachSlots(visit: (slots: readonly Value[]) => boolean | void): void {
     const domains = this.domains;
-    const n = domains.length;
-    const counters = new Array<number>(n).fill(0);
+    const counters = new Array<number>(domains.length).fill(0);
     const slots: Value[] = domains.map((values) => values[0]!);
     for (let a = 0; a < this.size; a++) {
       if (visit(slots) === false) return;
-      for (let i = 0; i < n; i++) {
-        const values = domains[i]!;
-        const next = counters[i]! + 1;
-        if (next < values.length) {
-          counters[i] = next;
-          slots[i] = values[next]!;
-          break;
-        }
-        counters[i] = 0;
-        slots[i] = values[0]!;
-      }
+      advance(domains, counters, slots, 0);
     }
   }
 
@@ -725,4 +700,25 @@ export function structuralKey(expr: CheckedExpr): string {
   return key;
 }
 
-
+/**
+ * Steps the odometer `counters` (whose `slots` hold the values they select) to the next
+ * assignment in which every slot below `from` is back at its first value: those slots reset,
+ * and counting carries on from slot `from` (slot 0 changes fastest).
+ */
+function advance(domains: readonly (readonly Value[])[], counters: number[], slots: Value[], from: number): void {
+  for (let i = 0; i < from; i++) {
+    counters[i] = 0;
+    slots[i] = domains[i]![0]!;
+  }
+  for (let i = from; i < domains.length; i++) {
+    const values = domains[i]!;
+    const next = counters[i]! + 1;
+    if (next < values.length) {
+      counters[i] = next;
+      slots[i] = values[next]!;
+      return;
+    }
+    counters[i] = 0;
+    slots[i] = values[0]!;
+  }
+}
