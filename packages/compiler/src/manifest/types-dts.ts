@@ -5,6 +5,7 @@
  */
 import { formatType, type CheckedAction, type CheckedWorld, type Type } from '../model/index.js';
 import { docCommentText, lineCommentText, pascalCase, propertyKey, TypeNamer } from '../generate/naming.js';
+import { tsType } from '../generate/ts-type.js';
 
 export function generateContextTypes(world: CheckedWorld, compilerVersion: string): string {
   const { org, domain, world: id, version } = world.header;
@@ -31,42 +32,10 @@ function actionInterface(action: CheckedAction, name: string): string[] {
         ? 'optional: may be absent or null'
         : 'required';
     lines.push(`  /** ${docCommentText(`\`${formatType(attribute.type)}\`${wireNote(attribute.type)}, ${presence}.`)} */`);
-    lines.push(`  readonly ${propertyKey(attribute.name)}${optional || defaulted ? '?' : ''}: ${wireType(attribute.type)};`);
+    lines.push(`  readonly ${propertyKey(attribute.name)}${optional || defaulted ? '?' : ''}: ${tsType(attribute.type, 'wire')};`);
   }
   lines.push('}');
   return lines;
-}
-
-/** TypeScript type of a value as sent over the wire. */
-function wireType(type: Type): string {
-  switch (type.kind) {
-    case 'bool':
-      return 'boolean';
-    case 'int':
-    case 'float':
-      return 'number';
-    case 'string':
-    case 'timestamp':
-      return 'string';
-    case 'duration':
-      return 'string | number';
-    case 'enum':
-      return type.members.length === 0 ? 'never' : type.members.map((m) => JSON.stringify(m)).join(' | ');
-    case 'list': {
-      const element = wireType(type.element);
-      return /^[\w$]+$/.test(element) || element.startsWith('{') ? `readonly ${element}[]` : `readonly (${element})[]`;
-    }
-    case 'record':
-      return type.fields.length === 0
-        ? '{}'
-        : `{ ${type.fields.map((f) => `readonly ${propertyKey(f.name)}${f.type.kind === 'optional' ? '?' : ''}: ${wireType(f.type)};`).join(' ')} }`;
-    case 'optional':
-      return `${wireType(type.inner)} | null`;
-    case 'null':
-      return 'null';
-    case 'error':
-      throw new Error('adec bug: an error type reached types.d.ts generation');
-  }
 }
 
 function wireNote(type: Type): string {
