@@ -126,8 +126,6 @@ export function generateModule(world: CheckedWorld, provenance: ModuleProvenance
     const followedByBlank = previous === undefined || (typeof previous === 'object' && previous.kind === StructureKind.Interface);
     return followedByBlank ? [statement] : [blankLine, statement];
   });
-  // A fresh project per module: ts-morph's formatter caches file snapshots by name, and a
-  // reused project formats a recreated file against its stale text.
   return printStatements(spaced);
 }
 
@@ -144,6 +142,7 @@ function printStatements(statements: readonly (string | StatementStructures | Wr
     parts.push(statement);
     return `${PART_MARKER}${parts.length - 1}`;
   });
+  // A fresh in-memory project per module: nothing from one build can leak into the next.
   const printed = newProject().createSourceFile('module.ts', { statements: skeleton }).getFullText();
   return printed.replace(PART_PATTERN, (_, index: string) => parts[Number(index)]!);
 }

@@ -6,7 +6,7 @@
 import { Project } from 'ts-morph';
 import { describe, expect, it } from 'vitest';
 import { checkSources, isWorldLoadError, loadWorld } from '../../src/index.js';
-import { GENERATED_FORMAT } from '../../src/generate/format-settings.js';
+import { GENERATED_FORMAT } from './format-settings.js';
 import { generateModule } from '../../src/generate/index.js';
 import { BENEFITS_WORLD, PROVENANCE } from './fixtures.js';
 import { syntheticWorld } from './synthetic.js';

@@ -1,6 +1,7 @@
 /**
- * Fixed formatter settings for generated TypeScript: the same input formats to the same bytes
- * on every machine (nothing is read from an editor config or the environment).
+ * The layout generated TypeScript must already have: TypeScript's formatter with these fixed
+ * settings (nothing read from an editor config or the environment) changes nothing in a
+ * generated module. The generator lays code out itself; formatting.test.ts holds it to this.
  */
 import { ts, type FormatCodeSettings } from 'ts-morph';
 
