@@ -74,7 +74,7 @@ export async function buildWorld(sources: WorldSources, options: BuildOptions = 
   phase('manifest');
   const manifest = buildManifest(world, {
     moduleHash: sha256Hex(bundle),
-    sourceHash: sourceHash(sources.files.map((file) => ({ path: worldRelativePath(sources, file.path), text: file.text }))),
+    sourceHash: sourceHash(sources.files.map((file, index) => ({ path: relativeSources[index]!, text: file.text }))),
     compilerVersion: COMPILER_VERSION,
     sources: relativeSources,
     relativePath: (file) => worldRelativePath(sources, file),
