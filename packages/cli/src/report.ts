@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { diagnosticToJson, renderDiagnostics, type Diagnostic } from '@adec/diagnostics';
 import type { WorldSources } from '@adec/compiler';
 import type { OutputStream } from './io.js';
@@ -9,7 +8,7 @@ export type OutputFormat = 'text' | 'json';
 export function reportDiagnostics(stderr: OutputStream, diagnostics: readonly Diagnostic[], sources: WorldSources): void {
   if (diagnostics.length === 0) return;
   const byPath = new Map(sources.files.map((file) => [file.path, file.text]));
-  stderr.write(renderDiagnostics(diagnostics, (path) => byPath.get(path) ?? readQuietly(path)));
+  stderr.write(renderDiagnostics(diagnostics, (path) => byPath.get(path)));
 }
 
 export function diagnosticsJson(diagnostics: readonly Diagnostic[]) {
@@ -27,12 +26,4 @@ export function writeJson(stdout: OutputStream, value: unknown): void {
 export function progress(stderr: OutputStream): (message: string) => void {
   if (stderr.isTTY !== true) return () => {};
   return (message) => stderr.write(`\x1b[2m${message}\x1b[0m\n`);
-}
-
-function readQuietly(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
 }
