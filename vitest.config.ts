@@ -10,6 +10,7 @@ export default defineConfig({
       '@adec/diagnostics': src('./packages/diagnostics/src/index.ts'),
       '@adec/grammar': src('./grammar/src/index.ts'),
       '@adec/compiler': src('./packages/compiler/src/index.ts'),
+      '@adec/runtime': src('./packages/runtime/src/index.ts'),
       '@adec/cli': src('./packages/cli/src/index.ts'),
     },
   },

@@ -1,0 +1,130 @@
+/**
+ * The composition root of an adjudication (ARCHITECTURE.md "Composition root"; seeds 002, 004):
+ * bind context → filter by applies_when → evaluate predicates in severity order, each isolated
+ * → suppress → aggregate → error floor → respond with status, work_frame and metadata.
+ */
+import { randomUUID } from 'node:crypto';
+import { isoTimestamp } from '../context/wire-values.js';
+import type { LoadedModule } from '../load/loaded-module.js';
+import type { ActionSpec, RuleSpec } from '../module/module-metadata.js';
+import type { ActionEvaluation } from '../sandbox/evaluate-action.js';
+import { aggregate } from './aggregate.js';
+import type { Decision, DecisionMetadata, ErroredPredicate, MatchedRuleOutcome, ModuleReference, PredicateTrace } from './decision.js';
+import { mostRestrictive } from './status.js';
+import { applySuppression } from './suppress.js';
+import { buildWorkFrame } from './work-frame.js';
+
+export interface DecisionRequest {
+  readonly action: string;
+  /** The supplied context, as the client sent it (wire form). */
+  readonly context: unknown;
+}
+
+/**
+ * System-generated values, captured by the host when the request arrives (never read from the
+ * request body). Omitted values are generated: a fresh UUID, the current time, no caller.
+ */
+export interface EntryValues {
+  readonly requestId?: string;
+  /** Milliseconds since the epoch. */
+  readonly requestTime?: number;
+  readonly authenticatedCaller?: string | null;
+}
+
+export type DecideResult =
+  | { readonly ok: true; readonly decision: Decision }
+  | { readonly ok: false; readonly error: { readonly code: 'UNKNOWN_ACTION'; readonly message: string } };
+
+export async function decide(module: LoadedModule, request: DecisionRequest, entry: EntryValues = {}): Promise<DecideResult> {
+  const spec = module.metadata.actions.get(request.action);
+  if (spec === undefined) {
+    const known = [...module.metadata.actions.keys()].join(', ') || 'none';
+    return { ok: false, error: { code: 'UNKNOWN_ACTION', message: `module ${module.metadata.world.world}@${module.metadata.world.version} has no action \`${request.action}\` (actions: ${known})` } };
+  }
+  const requestId = entry.requestId ?? randomUUID();
+  const requestTime = entry.requestTime ?? Date.now();
+  const header = { request_id: requestId, request_time: isoTimestamp(requestTime), module: moduleReference(module, spec) };
+
+  const bound = module.binders.get(spec.name)!(request.context);
+  if (!bound.ok) return { ok: true, decision: refuseContext(spec, bound.problems, header) };
+
+  const ctx = bound.values;
+  const system: Record<string, unknown> = { request_time: requestTime, request_id: requestId, authenticated_caller: entry.authenticatedCaller ?? null };
+  for (const name of spec.system) ctx[name] = system[name] ?? null;
+  const evaluation = await module.evaluator.evaluate(spec, JSON.stringify(ctx));
+  return { ok: true, decision: compose(spec, ctx, evaluation, header) };
+}
+
+type Header = Pick<DecisionMetadata, 'request_id' | 'request_time' | 'module'>;
+
+function moduleReference(module: LoadedModule, spec: ActionSpec): ModuleReference {
+  const { org, domain, world, version } = module.metadata.world;
+  return { org, domain, world, version, action: spec.name, abi_version: module.metadata.abiVersion, module_hash: module.moduleHash };
+}
+
+/** Invalid or missing supplied values: YELLOW, gather evidence and retry, no predicate run. */
+function refuseContext(spec: ActionSpec, problems: DecisionMetadata['context_errors'], header: Header): Decision {
+  const missing = [...new Set(problems.map((problem) => problem.attribute))];
+  return {
+    status: 'YELLOW',
+    work_frame: buildWorkFrame('YELLOW', spec.name, spec.workFrames.YELLOW, missing),
+    decision_metadata: {
+      matched_rules: [],
+      matched_rule_outcomes: [],
+      suppression_chain: [],
+      aggregation_outcome: { mode: spec.aggregation.mode, status: 'YELLOW', winning_rule: null, tier: null, basis: 'CONTEXT_INVALID', error_floor_applied: false },
+      predicate_traces: [],
+      errored_predicates: [],
+      errored_derivations: [],
+      context_errors: problems,
+      ...header,
+    },
+  };
+}
+
+function compose(spec: ActionSpec, ctx: Record<string, unknown>, evaluation: ActionEvaluation, header: Header): Decision {
+  const values = { ...ctx, ...evaluation.computed };
+  const matched: RuleSpec[] = [];
+  const reasons = new Map<string, string | null>();
+  const errored: ErroredPredicate[] = [];
+  const traces: PredicateTrace[] = [];
+  spec.rules.forEach((rule, i) => {
+    const result = evaluation.rules[i]!;
+    if (result.state === 'matched') {
+      matched.push(rule);
+      reasons.set(rule.id, result.reason);
+    } else if (result.state === 'errored') {
+      errored.push({ rule_id: rule.id, kind: result.kind, phase: result.phase, message: result.message });
+    }
+    traces.push({ rule_id: rule.id, result: result.state, inputs: inputsOf(rule, values) });
+  });
+
+  const suppression = applySuppression(matched);
+  const outcome = aggregate(spec.aggregation, suppression.effective);
+  const failed = errored.length > 0 || evaluation.failedDerivations.length > 0;
+  const status = failed ? mostRestrictive(outcome.status, 'YELLOW') : outcome.status;
+  const matchedOutcomes = matched.map(
+    (rule): MatchedRuleOutcome => ({ rule_id: rule.id, outcome: rule.outcome, severity: rule.severity, reason: reasons.get(rule.id) ?? null, suppressed_by: suppression.suppressedBy.get(rule.id) ?? null }),
+  );
+  return {
+    status,
+    work_frame: buildWorkFrame(status, spec.name, spec.workFrames[status]),
+    decision_metadata: {
+      matched_rules: matched.map((rule) => rule.id),
+      matched_rule_outcomes: matchedOutcomes,
+      suppression_chain: suppression.chain,
+      aggregation_outcome: { ...outcome, error_floor_applied: status !== outcome.status },
+      predicate_traces: traces,
+      errored_predicates: errored,
+      errored_derivations: evaluation.failedDerivations,
+      context_errors: [],
+      ...header,
+    },
+  };
+}
+
+function inputsOf(rule: RuleSpec, values: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const inputs: Record<string, unknown> = {};
+  for (const name of rule.reads) if (Object.hasOwn(values, name)) inputs[name] = values[name];
+  return inputs;
+}

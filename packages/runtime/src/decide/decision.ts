@@ -1,0 +1,81 @@
+/**
+ * The adjudication response (ADR-077 D3, ADR-106 D4): `{ status, work_frame,
+ * decision_metadata }`, in the snake_case wire form it is serialized and audited in.
+ */
+import type { BindingProblem } from '../context/context-binder.js';
+import type { FailureKind } from '../sandbox/evaluate-action.js';
+import type { AggregationOutcome } from './aggregate.js';
+import type { Status, Tier } from './status.js';
+import type { SuppressionLink } from './suppress.js';
+import type { WorkFrame } from './work-frame.js';
+
+export interface Decision {
+  readonly status: Status;
+  readonly work_frame: WorkFrame;
+  readonly decision_metadata: DecisionMetadata;
+}
+
+export interface MatchedRuleOutcome {
+  readonly rule_id: string;
+  readonly outcome: Status;
+  readonly severity: Tier;
+  readonly reason: string | null;
+  /** The matched rule that removed this one from the matched set, if any. */
+  readonly suppressed_by: string | null;
+}
+
+export type PredicateResult = 'matched' | 'unmatched' | 'not_applicable' | 'errored';
+
+export interface PredicateTrace {
+  readonly rule_id: string;
+  readonly result: PredicateResult;
+  /** The context attributes the rule reads, as its predicate saw them (timestamps/durations in ms). */
+  readonly inputs: Readonly<Record<string, unknown>>;
+}
+
+export interface ErroredPredicate {
+  readonly rule_id: string;
+  /** exception: the predicate threw; timeout: it exceeded its limit; memory: it exhausted the isolate's heap. */
+  readonly kind: FailureKind;
+  /** Which part of the rule failed; null when the rule as a whole exceeded a limit. */
+  readonly phase: 'applies_when' | 'when' | null;
+  readonly message: string;
+}
+
+export interface ErroredDerivation {
+  readonly attribute: string;
+  readonly kind: FailureKind;
+  readonly message: string;
+}
+
+export type DecisionBasis = AggregationOutcome['basis'] | 'CONTEXT_INVALID';
+
+export interface DecisionMetadata {
+  /** Every rule whose predicate matched, suppressed or not, in evaluation order. */
+  readonly matched_rules: readonly string[];
+  readonly matched_rule_outcomes: readonly MatchedRuleOutcome[];
+  readonly suppression_chain: readonly SuppressionLink[];
+  readonly aggregation_outcome: Omit<AggregationOutcome, 'basis'> & {
+    readonly basis: DecisionBasis;
+    /** True when an errored predicate or derivation raised the status to YELLOW. */
+    readonly error_floor_applied: boolean;
+  };
+  readonly predicate_traces: readonly PredicateTrace[];
+  readonly errored_predicates: readonly ErroredPredicate[];
+  readonly errored_derivations: readonly ErroredDerivation[];
+  /** Why the supplied context was refused (then no predicate ran). */
+  readonly context_errors: readonly BindingProblem[];
+  readonly request_id: string;
+  readonly request_time: string;
+  readonly module: ModuleReference;
+}
+
+export interface ModuleReference {
+  readonly org: string;
+  readonly domain: string;
+  readonly world: string;
+  readonly version: string;
+  readonly action: string;
+  readonly abi_version: 1 | 2;
+  readonly module_hash: string;
+}

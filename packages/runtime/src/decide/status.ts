@@ -1,0 +1,29 @@
+/**
+ * The four decision statuses and severity tiers (seed 002, ADR-106), with the orders the
+ * composition root uses: statuses by restrictiveness, tiers by precedence.
+ */
+export const STATUSES = ['GREEN', 'GREEN-SKIP', 'YELLOW', 'RED'] as const;
+export type Status = (typeof STATUSES)[number];
+
+export const TIERS = ['t1', 't2', 't3'] as const;
+export type Tier = (typeof TIERS)[number];
+
+const RESTRICTIVENESS: Readonly<Record<Status, number>> = { GREEN: 0, 'GREEN-SKIP': 1, YELLOW: 2, RED: 3 };
+
+/** Orders statuses from least to most restrictive (RED > YELLOW > GREEN-SKIP > GREEN). */
+export function restrictiveness(status: Status): number {
+  return RESTRICTIVENESS[status];
+}
+
+/** The more restrictive of two statuses. */
+export function mostRestrictive(a: Status, b: Status): Status {
+  return RESTRICTIVENESS[b] > RESTRICTIVENESS[a] ? b : a;
+}
+
+export function isStatus(value: unknown): value is Status {
+  return typeof value === 'string' && (STATUSES as readonly string[]).includes(value);
+}
+
+export function isTier(value: unknown): value is Tier {
+  return typeof value === 'string' && (TIERS as readonly string[]).includes(value);
+}

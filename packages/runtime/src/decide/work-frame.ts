@@ -1,0 +1,53 @@
+/**
+ * The work_frame (ADR-077 D3): the behaviour contract the agent operates within after a
+ * decision. Each field comes from the action's `on STATUS` template when it sets one, else
+ * from the per-status default below; `missing_evidence` always comes from context binding.
+ */
+import type { WorkFrameTemplate } from '../module/module-metadata.js';
+import type { Status } from './status.js';
+
+export interface WorkFrame {
+  readonly mode: string;
+  readonly next_action: string;
+  readonly allowed_actions: readonly string[];
+  readonly forbidden_actions: readonly string[];
+  readonly required_output: readonly string[];
+  readonly missing_evidence: readonly string[];
+  readonly next_human_owner: string | null;
+}
+
+/** What an agent should do by default for each status (seed 002, "Status"). */
+function defaultFrame(status: Status, action: string): WorkFrame {
+  const frame = (mode: string, next_action: string, allowed: string[], forbidden: string[]): WorkFrame => ({
+    mode,
+    next_action,
+    allowed_actions: allowed,
+    forbidden_actions: forbidden,
+    required_output: [],
+    missing_evidence: [],
+    next_human_owner: null,
+  });
+  switch (status) {
+    case 'GREEN':
+      return frame('proceed', 'execute_action', [action], []);
+    case 'GREEN-SKIP':
+      return frame('no_op', 'skip_action', [], [action]);
+    case 'YELLOW':
+      return frame('review', 'route_to_review', [], [action]);
+    case 'RED':
+      return frame('blocked', 'escalate', [], [action]);
+  }
+}
+
+/** The next_action when its supplied context is invalid or incomplete. */
+export const GATHER_EVIDENCE_AND_RETRY = 'gather_evidence_and_retry';
+
+export function buildWorkFrame(
+  status: Status,
+  action: string,
+  template: WorkFrameTemplate | undefined,
+  missingEvidence: readonly string[] = [],
+): WorkFrame {
+  const base = { ...defaultFrame(status, action), ...template, missing_evidence: missingEvidence };
+  return missingEvidence.length > 0 ? { ...base, next_action: GATHER_EVIDENCE_AND_RETRY } : base;
+}

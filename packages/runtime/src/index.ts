@@ -1,0 +1,13 @@
+/**
+ * @adec/runtime — verifies signed bundles, loads them into isolated-vm sandboxes and decides
+ * adjudications with the composition root of ARCHITECTURE.md.
+ */
+export * from './trust/index.js';
+export * from './decide/decide.js';
+export type * from './decide/decision.js';
+export type { AggregationOutcome, AggregationBasis } from './decide/aggregate.js';
+export type { Status, Tier } from './decide/status.js';
+export type { WorkFrame } from './decide/work-frame.js';
+export type { BindingProblem } from './context/context-binder.js';
+export type { LoadedModule, ActionEvaluator } from './load/loaded-module.js';
+export { loadInProcess, DEFAULT_MEMORY_LIMIT_MB, type BundleToLoad, type SandboxOptions, type LoadResult } from './load/load-module.js';

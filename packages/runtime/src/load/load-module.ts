@@ -1,0 +1,67 @@
+/**
+ * Turns a verified bundle into a live module: a sandbox holding the bundle, the module's
+ * metadata (checked against the signed manifest), and a context binder per action compiled
+ * from the manifest's schemas. Only bytes that passed verification ever reach this function's
+ * callers in production: the loader (module-loader.ts) calls it with `verifyBundle`'s output.
+ */
+import { compileContextBinder, type ContextBinder } from '../context/context-binder.js';
+import { parseModuleMetadata, type ModuleMetadata } from '../module/module-metadata.js';
+import { IsolateSandbox } from '../sandbox/isolate-sandbox.js';
+import { InProcessEvaluator } from '../sandbox/in-process-evaluator.js';
+import type { LoadedModule } from './loaded-module.js';
+
+/** What loading needs from a verified bundle (trust/verify-bundle.ts produces it). */
+export interface BundleToLoad {
+  readonly manifest: Readonly<Record<string, unknown>>;
+  readonly moduleHash: string;
+  readonly bundleSource: string;
+}
+
+export interface SandboxOptions {
+  /** Heap limit of each isolate in MiB. */
+  readonly memoryLimitMb?: number;
+}
+
+export const DEFAULT_MEMORY_LIMIT_MB = 32;
+
+export type LoadResult = { readonly ok: true; readonly module: LoadedModule } | { readonly ok: false; readonly code: 'MODULE_INVALID'; readonly message: string };
+
+export function loadInProcess(bundle: BundleToLoad, options: SandboxOptions = {}): LoadResult {
+  const created = IsolateSandbox.create(bundle.bundleSource, { memoryLimitMb: options.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB, filename: `bundle-${bundle.moduleHash}.js` });
+  if (!created.ok) return { ok: false, code: 'MODULE_INVALID', message: created.message };
+  const metadataJson = created.sandbox.call('__adec_metadata', [], 1_000);
+  const assembled = metadataJson.ok ? assembleModule(bundle, metadataJson.value) : { ok: false as const, message: metadataJson.message };
+  if (!assembled.ok) {
+    created.sandbox.dispose();
+    return { ok: false, code: 'MODULE_INVALID', message: assembled.message };
+  }
+  return { ok: true, module: { ...assembled.parts, evaluator: new InProcessEvaluator(created.sandbox) } };
+}
+
+type ModuleParts = Omit<LoadedModule, 'evaluator'>;
+
+/** Metadata + binders, after checking the module is the one its manifest describes. */
+export function assembleModule(bundle: BundleToLoad, metadataJson: string): { ok: true; parts: ModuleParts } | { ok: false; message: string } {
+  const parsed = parseModuleMetadata(metadataJson);
+  if (!parsed.ok) return parsed;
+  const mismatch = manifestMismatch(bundle.manifest, parsed.metadata);
+  if (mismatch !== undefined) return { ok: false, message: mismatch };
+  const binders = new Map<string, ContextBinder>();
+  const actions = bundle.manifest['actions'] as Record<string, { context_schema?: unknown }>;
+  for (const [name, spec] of parsed.metadata.actions) binders.set(name, compileContextBinder(actions[name]?.context_schema ?? {}, spec.system));
+  return { ok: true, parts: { metadata: parsed.metadata, moduleHash: bundle.moduleHash, binders } };
+}
+
+function manifestMismatch(manifest: Readonly<Record<string, unknown>>, metadata: ModuleMetadata): string | undefined {
+  const world = manifest['world'] as Record<string, unknown> | undefined;
+  for (const key of ['org', 'domain', 'version'] as const) {
+    if (world?.[key] !== metadata.world[key]) {
+      return `the manifest says ${key} ${JSON.stringify(world?.[key])} but the module says ${JSON.stringify(metadata.world[key])}`;
+    }
+  }
+  if (manifest['abi_version'] !== metadata.abiVersion) return `the manifest says ABI ${String(manifest['abi_version'])} but the module implements ABI ${metadata.abiVersion}`;
+  const actions = manifest['actions'];
+  if (actions === null || typeof actions !== 'object') return 'the manifest has no actions table';
+  const missing = [...metadata.actions.keys()].find((name) => !Object.hasOwn(actions, name));
+  return missing === undefined ? undefined : `the module's action \`${missing}\` is not in the manifest`;
+}

@@ -1,0 +1,21 @@
+/**
+ * A module that passed verification and is live in a sandbox: its metadata, one compiled
+ * context binder per action, and the evaluator that crosses into the sandbox.
+ */
+import type { ContextBinder } from '../context/context-binder.js';
+import type { ActionSpec, ModuleMetadata } from '../module/module-metadata.js';
+import type { ActionEvaluation } from '../sandbox/evaluate-action.js';
+
+/** Where predicates run: an isolate in this process, or one in a supervised worker process. */
+export interface ActionEvaluator {
+  evaluate(spec: ActionSpec, ctxJson: string): ActionEvaluation | Promise<ActionEvaluation>;
+  /** Releases the isolate(s); the module cannot decide afterwards. */
+  dispose(): Promise<void>;
+}
+
+export interface LoadedModule {
+  readonly metadata: ModuleMetadata;
+  readonly moduleHash: string;
+  readonly binders: ReadonlyMap<string, ContextBinder>;
+  readonly evaluator: ActionEvaluator;
+}

@@ -1,0 +1,215 @@
+/**
+ * The static part of a loaded module as the host sees it: the world, and per action its rules
+ * (with outcome, tier, suppressions, reads and time limit), aggregation, work_frame templates
+ * and context attribute names. Copied out of the isolate once at load, validated, and never
+ * re-read: the decision path only calls the module's functions.
+ *
+ * ABI 2 is read as is; an ABI 1 module goes through the legacy shim (legacy-abi1.ts).
+ */
+import { isStatus, isTier, type Status, type Tier } from '../decide/status.js';
+import { legacyRuleClassification } from './legacy-abi1.js';
+
+export interface WorldId {
+  readonly org: string;
+  readonly domain: string;
+  readonly world: string;
+  readonly version: string;
+}
+
+export type AggregationMode = 'winner_takes_all' | 'vote_of_n' | 'weighted_sum_threshold';
+
+export interface Aggregation {
+  readonly mode: AggregationMode;
+  /** vote_of_n: how many matched rules must concur. */
+  readonly n?: number;
+  /** weighted_sum_threshold: the weight a status needs. */
+  readonly threshold?: number;
+}
+
+export interface WorkFrameTemplate {
+  readonly mode?: string;
+  readonly next_action?: string;
+  readonly allowed_actions?: readonly string[];
+  readonly forbidden_actions?: readonly string[];
+  readonly required_output?: readonly string[];
+  readonly next_human_owner?: string;
+}
+
+export interface RuleSpec {
+  readonly id: string;
+  readonly outcome: Status;
+  readonly severity: Tier;
+  /** Rules this one removes from the matched set when it matches (never a t1 rule). */
+  readonly suppresses: readonly string[];
+  /** Context attributes the rule reads: its trace records their values. */
+  readonly reads: readonly string[];
+  readonly timeoutMs: number;
+  /** weighted_sum_threshold only; 1 unless the rule says otherwise. */
+  readonly weight: number;
+}
+
+export interface ActionSpec {
+  readonly name: string;
+  /** Evaluation order: t1, t2, t3, declaration order within a tier. */
+  readonly rules: readonly RuleSpec[];
+  readonly aggregation: Aggregation;
+  readonly workFrames: Readonly<Partial<Record<Status, WorkFrameTemplate>>>;
+  readonly computed: readonly string[];
+  readonly supplied: readonly string[];
+  readonly system: readonly string[];
+  /** The world's default time limit for one predicate (and one derivation). */
+  readonly predicateTimeoutMs: number;
+}
+
+export interface ModuleMetadata {
+  readonly abiVersion: 1 | 2;
+  readonly world: WorldId;
+  readonly actions: ReadonlyMap<string, ActionSpec>;
+}
+
+/** Used when an ABI 1 module carries no time limit (ADR-083 "a few ms"). */
+export const DEFAULT_PREDICATE_TIMEOUT_MS = 5;
+export const MAX_PREDICATE_TIMEOUT_MS = 1_000;
+
+type Raw = Record<string, unknown>;
+
+/**
+ * Validates the metadata JSON the isolate returned. A module that does not implement a known
+ * ABI, or whose tables disagree with each other, is refused with a message naming the problem.
+ */
+export function parseModuleMetadata(json: string): { ok: true; metadata: ModuleMetadata } | { ok: false; message: string } {
+  try {
+    return { ok: true, metadata: readMetadata(JSON.parse(json) as Raw) };
+  } catch (error) {
+    return { ok: false, message: `the module does not implement a supported ABI: ${(error as Error).message}` };
+  }
+}
+
+function readMetadata(raw: Raw): ModuleMetadata {
+  const abiVersion = raw['abi_version'];
+  if (abiVersion !== 1 && abiVersion !== 2) throw new Error(`_ABI_VERSION is ${JSON.stringify(abiVersion)}, expected 1 or 2`);
+  const world = object(raw['world'], '_WORLD');
+  const worldId: WorldId = {
+    org: string(world['org'], '_WORLD.org'),
+    domain: string(world['domain'], '_WORLD.domain'),
+    world: typeof world['world'] === 'string' ? world['world'] : string(world['domain'], '_WORLD.domain'),
+    version: string(world['version'], '_WORLD.version'),
+  };
+  const classify = abiVersion === 2 ? abi2Classification(raw) : legacyRuleClassification(object(raw['severity'], '_RULE_SEVERITY'));
+  const suppresses = object(raw['suppresses'], '_RULE_SUPPRESSES');
+  const reads = object(raw['reads'], '_RULE_READS');
+  const predicates = new Set(strings(raw['predicates'], '_RULE_FUNCTIONS'));
+  const actions = new Map<string, ActionSpec>();
+  for (const [name, value] of Object.entries(object(raw['actions'], '_ACTIONS'))) {
+    const action = readAction(name, object(value, `_ACTIONS.${name}`), classify, suppresses, reads, abiVersion);
+    const missing = action.rules.find((rule) => !predicates.has(rule.id));
+    if (missing !== undefined) throw new Error(`rule ${missing.id} of action ${name} has no predicate in _RULE_FUNCTIONS`);
+    actions.set(name, action);
+  }
+  return { abiVersion, world: worldId, actions };
+}
+
+type Classification = (id: string) => { outcome: Status; severity: Tier };
+
+function abi2Classification(raw: Raw): Classification {
+  const outcomes = object(raw['outcome'], '_RULE_OUTCOME');
+  const severities = object(raw['severity'], '_RULE_SEVERITY');
+  return (id) => {
+    const outcome = outcomes[id];
+    const severity = severities[id];
+    if (!isStatus(outcome)) throw new Error(`_RULE_OUTCOME.${id} is ${JSON.stringify(outcome)}`);
+    if (!isTier(severity)) throw new Error(`_RULE_SEVERITY.${id} is ${JSON.stringify(severity)}`);
+    return { outcome, severity };
+  };
+}
+
+function readAction(name: string, raw: Raw, classify: Classification, suppresses: Raw, reads: Raw, abi: 1 | 2): ActionSpec {
+  const where = `_ACTIONS.${name}`;
+  const predicateTimeoutMs = raw['predicate_timeout_ms'] === undefined && abi === 1 ? DEFAULT_PREDICATE_TIMEOUT_MS : timeout(raw['predicate_timeout_ms'], `${where}.predicate_timeout_ms`);
+  const ruleTimeouts = raw['rule_timeout_ms'] === undefined ? {} : object(raw['rule_timeout_ms'], `${where}.rule_timeout_ms`);
+  const aggregation = raw['aggregation'] === undefined && abi === 1 ? { mode: 'winner_takes_all' as const } : readAggregation(object(raw['aggregation'], `${where}.aggregation`), where);
+  const weights = aggregation.mode === 'weighted_sum_threshold' ? object(object(raw['aggregation'], where)['weights'] ?? {}, `${where}.aggregation.weights`) : {};
+  const rules = strings(raw['rules'], `${where}.rules`).map((id): RuleSpec => ({
+    id,
+    ...classify(id),
+    suppresses: Object.hasOwn(suppresses, id) ? strings(suppresses[id], `_RULE_SUPPRESSES.${id}`) : [],
+    reads: Object.hasOwn(reads, id) ? strings(reads[id], `_RULE_READS.${id}`) : [],
+    timeoutMs: Object.hasOwn(ruleTimeouts, id) ? timeout(ruleTimeouts[id], `${where}.rule_timeout_ms.${id}`) : predicateTimeoutMs,
+    weight: Object.hasOwn(weights, id) ? number(weights[id], `weights.${id}`) : 1,
+  }));
+  return {
+    name,
+    // ABI 1 lists rules in declaration order; severity order is stable within a tier.
+    rules: abi === 1 ? inSeverityOrder(rules) : rules,
+    aggregation,
+    workFrames: raw['work_frames'] === undefined ? {} : readWorkFrames(object(raw['work_frames'], `${where}.work_frames`), where),
+    computed: optionalStrings(raw['computed'], `${where}.computed`),
+    supplied: optionalStrings(raw['supplied'], `${where}.supplied`),
+    system: optionalStrings(raw['system'], `${where}.system`),
+    predicateTimeoutMs,
+  };
+}
+
+function inSeverityOrder(rules: readonly RuleSpec[]): RuleSpec[] {
+  return [...rules].sort((a, b) => a.severity.localeCompare(b.severity));
+}
+
+function readAggregation(raw: Raw, where: string): Aggregation {
+  const mode = raw['mode'];
+  switch (mode) {
+    case 'winner_takes_all':
+      return { mode };
+    case 'vote_of_n':
+      return { mode, n: number(raw['n'], `${where}.aggregation.n`) };
+    case 'weighted_sum_threshold':
+      return { mode, threshold: number(raw['threshold'], `${where}.aggregation.threshold`) };
+    default:
+      throw new Error(`${where}.aggregation.mode is ${JSON.stringify(mode)}`);
+  }
+}
+
+const TEMPLATE_LISTS = ['allowed_actions', 'forbidden_actions', 'required_output'] as const;
+const TEMPLATE_TEXTS = ['mode', 'next_action', 'next_human_owner'] as const;
+
+function readWorkFrames(raw: Raw, where: string): Partial<Record<Status, WorkFrameTemplate>> {
+  const frames: Partial<Record<Status, WorkFrameTemplate>> = {};
+  for (const [status, value] of Object.entries(raw)) {
+    if (!isStatus(status)) throw new Error(`${where}.work_frames has an unknown status ${JSON.stringify(status)}`);
+    const template = object(value, `${where}.work_frames.${status}`);
+    const frame: Record<string, unknown> = {};
+    for (const key of TEMPLATE_TEXTS) if (template[key] !== undefined) frame[key] = string(template[key], `${where}.work_frames.${status}.${key}`);
+    for (const key of TEMPLATE_LISTS) if (template[key] !== undefined) frame[key] = strings(template[key], `${where}.work_frames.${status}.${key}`);
+    frames[status] = frame as WorkFrameTemplate;
+  }
+  return frames;
+}
+
+function object(value: unknown, where: string): Raw {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error(`${where} is not an object`);
+  return value as Raw;
+}
+
+function string(value: unknown, where: string): string {
+  if (typeof value !== 'string') throw new Error(`${where} is not a string`);
+  return value;
+}
+
+function number(value: unknown, where: string): number {
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw new Error(`${where} is not a number`);
+  return value;
+}
+
+function timeout(value: unknown, where: string): number {
+  const ms = number(value, where);
+  if (ms <= 0 || ms > MAX_PREDICATE_TIMEOUT_MS) throw new Error(`${where} is ${ms} ms, outside 0 < t ≤ ${MAX_PREDICATE_TIMEOUT_MS}`);
+  return ms;
+}
+
+function strings(value: unknown, where: string): string[] {
+  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) throw new Error(`${where} is not a list of strings`);
+  return value as string[];
+}
+
+function optionalStrings(value: unknown, where: string): string[] {
+  return value === undefined ? [] : strings(value, where);
+}

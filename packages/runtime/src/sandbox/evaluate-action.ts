@@ -1,0 +1,91 @@
+/**
+ * Runs one action's derivations and predicates in a sandbox (ARCHITECTURE.md "Sandbox").
+ *
+ * Normal path: ONE crossing evaluates every derivation and rule, recording each result and
+ * each exception separately, under a time limit that is the sum of their own limits.
+ * Only when that crossing fails (a timeout, memory exhaustion) does the attribution pass run:
+ * every derivation and then every rule again, one crossing each under its own limit, so the
+ * failure is pinned on exactly the predicate that caused it and every other result is exact.
+ */
+import type { ActionSpec } from '../module/module-metadata.js';
+import type { CrossingFailureKind, CrossingResult } from './isolate-sandbox.js';
+
+export type FailureKind = CrossingFailureKind;
+
+export type RuleEvaluation =
+  | { readonly state: 'not_applicable' }
+  | { readonly state: 'unmatched' }
+  | { readonly state: 'matched'; readonly reason: string | null }
+  /** `phase` is null when the rule as a whole (filter and predicate) exceeded a limit. */
+  | { readonly state: 'errored'; readonly kind: FailureKind; readonly phase: 'applies_when' | 'when' | null; readonly message: string };
+
+export interface FailedDerivation {
+  readonly attribute: string;
+  readonly kind: FailureKind;
+  readonly message: string;
+}
+
+export interface ActionEvaluation {
+  /** Values of the computed attributes that were derived. */
+  readonly computed: Readonly<Record<string, unknown>>;
+  readonly failedDerivations: readonly FailedDerivation[];
+  /** One per rule of the action, in evaluation order. */
+  readonly rules: readonly RuleEvaluation[];
+  /** True when the one-crossing path failed and results come from the attribution pass. */
+  readonly attributed: boolean;
+}
+
+/** What evaluation needs from a sandbox: JSON text in, JSON text out, under a time limit. */
+export interface SandboxCalls {
+  call(entry: '__adec_evaluate' | '__adec_derive' | '__adec_rules', args: readonly string[], timeLimitMs: number): CrossingResult;
+}
+
+type WireRule = 0 | 1 | [2, string | null] | [3, string, 'applies_when' | 'when'];
+
+const NOT_APPLICABLE: RuleEvaluation = { state: 'not_applicable' };
+const UNMATCHED: RuleEvaluation = { state: 'unmatched' };
+
+export function evaluateAction(sandbox: SandboxCalls, spec: ActionSpec, ctxJson: string): ActionEvaluation {
+  const limit = spec.computed.length * spec.predicateTimeoutMs + spec.rules.reduce((sum, rule) => sum + rule.timeoutMs, 0);
+  const crossing = sandbox.call('__adec_evaluate', [spec.name, ctxJson], limit);
+  if (!crossing.ok) return attribute(sandbox, spec, ctxJson);
+  const wire = JSON.parse(crossing.value) as { computed: Record<string, unknown>; failed: Record<string, string>; rules: WireRule[] };
+  return {
+    computed: wire.computed,
+    failedDerivations: Object.entries(wire.failed).map(([attribute, message]) => ({ attribute, kind: 'exception', message })),
+    rules: wire.rules.map(decodeRule),
+    attributed: false,
+  };
+}
+
+function attribute(sandbox: SandboxCalls, spec: ActionSpec, ctxJson: string): ActionEvaluation {
+  const ctx = JSON.parse(ctxJson) as Record<string, unknown>;
+  const computed: Record<string, unknown> = {};
+  const failed: Record<string, string> = {};
+  const failedDerivations: FailedDerivation[] = [];
+  for (const name of spec.computed) {
+    const crossing = sandbox.call('__adec_derive', [spec.name, JSON.stringify(ctx), JSON.stringify(failed), name], spec.predicateTimeoutMs);
+    if (crossing.ok) {
+      const wire = JSON.parse(crossing.value) as { computed: Record<string, unknown>; failed: Record<string, string> };
+      if (Object.hasOwn(wire.computed, name)) ctx[name] = computed[name] = wire.computed[name];
+      else failedDerivations.push({ attribute: name, kind: 'exception', message: (failed[name] = wire.failed[name] ?? 'failed') });
+    } else {
+      failed[name] = crossing.message;
+      failedDerivations.push({ attribute: name, kind: crossing.kind, message: crossing.message });
+    }
+  }
+  const derivedJson = JSON.stringify(ctx);
+  const failedJson = JSON.stringify(failed);
+  const rules = spec.rules.map((rule): RuleEvaluation => {
+    const crossing = sandbox.call('__adec_rules', [spec.name, derivedJson, failedJson, JSON.stringify([rule.id])], rule.timeoutMs);
+    if (!crossing.ok) return { state: 'errored', kind: crossing.kind, phase: null, message: crossing.message };
+    return decodeRule((JSON.parse(crossing.value) as { rules: WireRule[] }).rules[0]!);
+  });
+  return { computed, failedDerivations, rules, attributed: true };
+}
+
+function decodeRule(wire: WireRule): RuleEvaluation {
+  if (wire === 0) return NOT_APPLICABLE;
+  if (wire === 1) return UNMATCHED;
+  return wire[0] === 2 ? { state: 'matched', reason: wire[1] } : { state: 'errored', kind: 'exception', phase: wire[2], message: wire[1] };
+}

@@ -1,0 +1,159 @@
+/**
+ * The trusted JavaScript that runs inside every isolate, around the untrusted bundle.
+ *
+ * `HARDEN_BEFORE_BUNDLE` removes the nondeterministic and host-ish globals before the bundle's
+ * code runs, so not even its top level can read a clock or a random source.
+ * `EVALUATOR_AFTER_BUNDLE` captures the module and every intrinsic the evaluator uses, installs
+ * the three entry points the host calls, then freezes the global object and every intrinsic:
+ * a predicate cannot patch `Array.prototype.includes` or `JSON` to change another rule's
+ * result, and cannot mutate the context another predicate reads (it is frozen too).
+ *
+ * Entry points (all take and return JSON text, so only data crosses the boundary):
+ *   __adec_evaluate(action, ctx)                       derive computed attributes, then every rule
+ *   __adec_derive(action, ctx, failed, name)           one derivation (attribution pass)
+ *   __adec_rules(action, ctx, failed, ids)             the given rules on a derived context
+ * `failed` maps a computed attribute whose derivation failed to its message: reading it throws,
+ * so exactly the rules and derivations that depend on it error, without a dependency table.
+ *
+ * Result of evaluate: `{ "computed": {name: value}, "failed": {name: message}, "rules": [r…] }`,
+ * one `r` per rule of the action in evaluation order (or of `ids`): 0 not applicable,
+ * 1 not matched, [2, reason|null] matched, [3, message, phase] threw.
+ */
+export const HARDEN_BEFORE_BUNDLE = `"use strict";
+for (const name of ["Date", "WebAssembly", "SharedArrayBuffer", "Atomics", "FinalizationRegistry", "WeakRef"]) {
+  delete globalThis[name];
+}
+Object.defineProperty(Math, "random", { value: undefined, writable: false, configurable: false });
+`;
+
+export const EVALUATOR_AFTER_BUNDLE = `"use strict";
+(() => {
+  const module = __adec_module;
+  globalThis.__adec_module = undefined; // a var is not deletable; nothing may reach the module afterwards
+  const { parse, stringify } = JSON;
+  const { freeze, defineProperty, getOwnPropertyNames, hasOwn, getPrototypeOf } = Object;
+  const actions = module._ACTIONS;
+  const predicates = module._RULE_FUNCTIONS;
+  const filters = module._RULE_APPLIES_WHEN || {};
+  const derivations = module._COMPUTED || {};
+
+  const messageOf = (error) => {
+    try {
+      if (error !== null && typeof error === "object" && typeof error.message === "string") {
+        return (typeof error.name === "string" ? error.name + ": " : "") + error.message;
+      }
+      return "threw " + String(error);
+    } catch {
+      return "threw a value that cannot be described";
+    }
+  };
+
+  // A context attribute whose derivation failed: reading it throws, naming the cause.
+  const markFailed = (ctx, failed) => {
+    for (const name of getOwnPropertyNames(failed)) {
+      const message = "reads computed attribute \\u0060" + name + "\\u0060, whose derivation failed: " + failed[name];
+      defineProperty(ctx, name, { get() { throw new Error(message); }, enumerable: false, configurable: false });
+    }
+  };
+
+  const deepFreeze = (value) => {
+    if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
+      freeze(value);
+      for (const key of getOwnPropertyNames(value)) {
+        const descriptor = Object.getOwnPropertyDescriptor(value, key);
+        if (descriptor && "value" in descriptor) deepFreeze(descriptor.value);
+      }
+    }
+    return value;
+  };
+
+  const deriveOne = (action, ctx, failed, name, computed) => {
+    try {
+      const value = derivations[action][name](ctx);
+      ctx[name] = value === undefined ? null : value;
+      computed[name] = ctx[name];
+    } catch (error) {
+      failed[name] = messageOf(error);
+      markFailed(ctx, { [name]: failed[name] });
+    }
+  };
+
+  const evaluateRule = (id, ctx) => {
+    let phase = "applies_when";
+    try {
+      const filter = hasOwn(filters, id) ? filters[id] : undefined;
+      if (filter !== undefined && filter(ctx) !== true) return 0;
+      phase = "when";
+      const result = predicates[id](ctx);
+      if (result === null || typeof result !== "object" || result.matched !== true) return 1;
+      const reason = result.reason;
+      return [2, typeof reason === "string" ? reason : null];
+    } catch (error) {
+      return [3, messageOf(error), phase];
+    }
+  };
+
+  const rulesOf = (ctx, ids) => {
+    const results = new Array(ids.length);
+    for (let i = 0; i < ids.length; i++) results[i] = evaluateRule(ids[i], ctx);
+    return results;
+  };
+
+  globalThis.__adec_evaluate = (action, ctxJson) => {
+    const spec = actions[action];
+    const ctx = parse(ctxJson);
+    const computed = {};
+    const failed = {};
+    const names = spec.computed || [];
+    for (let i = 0; i < names.length; i++) deriveOne(action, ctx, failed, names[i], computed);
+    deepFreeze(ctx);
+    return stringify({ computed, failed, rules: rulesOf(ctx, spec.rules) });
+  };
+
+  globalThis.__adec_derive = (action, ctxJson, failedJson, name) => {
+    const ctx = parse(ctxJson);
+    const failed = parse(failedJson);
+    markFailed(ctx, failed);
+    const computed = {};
+    const newlyFailed = {};
+    deriveOne(action, ctx, newlyFailed, name, computed);
+    return stringify({ computed, failed: newlyFailed });
+  };
+
+  globalThis.__adec_rules = (action, ctxJson, failedJson, idsJson) => {
+    const ctx = parse(ctxJson);
+    markFailed(ctx, parse(failedJson));
+    deepFreeze(ctx);
+    return stringify({ rules: rulesOf(ctx, parse(idsJson)) });
+  };
+
+  // The module's static data, copied out once at load.
+  globalThis.__adec_metadata = () => stringify({
+    abi_version: module._ABI_VERSION,
+    world: module._WORLD,
+    actions,
+    outcome: module._RULE_OUTCOME ?? null,
+    severity: module._RULE_SEVERITY,
+    suppresses: module._RULE_SUPPRESSES ?? {},
+    reads: module._RULE_READS ?? {},
+    predicates: Object.keys(predicates),
+  });
+
+  // Freeze the global object's own values and every prototype reachable from them.
+  const seen = new Set();
+  const freezeIntrinsic = (value) => {
+    if ((typeof value !== "object" && typeof value !== "function") || value === null || seen.has(value)) return;
+    seen.add(value);
+    freeze(value);
+    for (const key of Reflect.ownKeys(value)) {
+      const descriptor = Reflect.getOwnPropertyDescriptor(value, key);
+      if (descriptor === undefined) continue;
+      if ("value" in descriptor) freezeIntrinsic(descriptor.value);
+      else { freezeIntrinsic(descriptor.get); freezeIntrinsic(descriptor.set); }
+    }
+    freezeIntrinsic(getPrototypeOf(value));
+  };
+  freezeIntrinsic(module);
+  freezeIntrinsic(globalThis);
+})();
+`;

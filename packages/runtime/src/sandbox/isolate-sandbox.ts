@@ -1,0 +1,132 @@
+/**
+ * One isolated-vm isolate holding one module (ARCHITECTURE.md "Sandbox").
+ *
+ * The isolate has a memory limit, no host objects (only JSON text crosses, in both
+ * directions), no clock, no randomness, no timers, and frozen intrinsics. Each call runs under
+ * a time limit; an isolate whose execution was terminated (time limit) or that ran out of
+ * memory is disposed and rebuilt from the same verified source before the next call, so one
+ * hostile predicate never leaves a half-dead isolate behind for the next decision.
+ */
+import ivm from 'isolated-vm';
+import { EVALUATOR_AFTER_BUNDLE, HARDEN_BEFORE_BUNDLE } from './isolate-prelude.js';
+
+export interface IsolateOptions {
+  /** Heap limit of the isolate in MiB (isolated-vm's minimum is 8). */
+  readonly memoryLimitMb: number;
+  /** Shown in stack traces of the bundle's code. */
+  readonly filename: string;
+}
+
+/** Why a call into the isolate did not return a value. */
+export type CrossingFailureKind = 'timeout' | 'memory' | 'exception';
+
+export type CrossingResult = { readonly ok: true; readonly value: string } | { readonly ok: false; readonly kind: CrossingFailureKind; readonly message: string };
+
+type EntryPoint = '__adec_evaluate' | '__adec_derive' | '__adec_rules' | '__adec_metadata';
+
+interface LiveIsolate {
+  readonly isolate: ivm.Isolate;
+  readonly context: ivm.Context;
+  readonly entries: Readonly<Record<EntryPoint, ivm.Reference<(...args: string[]) => string>>>;
+}
+
+const ENTRY_POINTS: readonly EntryPoint[] = ['__adec_evaluate', '__adec_derive', '__adec_rules', '__adec_metadata'];
+
+export class IsolateSandbox {
+  #live: LiveIsolate | undefined;
+  #rebuilds = 0;
+
+  private constructor(
+    private readonly source: string,
+    private readonly options: IsolateOptions,
+  ) {}
+
+  /**
+   * Compiles and runs the bundle in a fresh isolate. A bundle whose top level throws, or that
+   * does not define the module, is refused with the error as a value.
+   */
+  static create(source: string, options: IsolateOptions): { ok: true; sandbox: IsolateSandbox } | { ok: false; message: string } {
+    const sandbox = new IsolateSandbox(source, options);
+    try {
+      sandbox.#live = sandbox.#start();
+      return { ok: true, sandbox };
+    } catch (error) {
+      sandbox.dispose();
+      return { ok: false, message: `the bundle could not be loaded into an isolate: ${(error as Error).message}` };
+    }
+  }
+
+  /** How many times the isolate was rebuilt after a termination or memory exhaustion. */
+  get rebuilds(): number {
+    return this.#rebuilds;
+  }
+
+  /** Calls an entry point with JSON-text arguments under a time limit. */
+  call(entry: EntryPoint, args: readonly string[], timeLimitMs: number): CrossingResult {
+    const live = this.#ensureLive();
+    try {
+      const value = live.entries[entry].applySync(undefined, [...args], { timeout: Math.max(1, Math.ceil(timeLimitMs)) });
+      return { ok: true, value };
+    } catch (error) {
+      const message = (error as Error).message ?? String(error);
+      const kind = classify(live.isolate, message);
+      // Terminated or out of memory: rebuild before the next call, never reuse.
+      if (kind !== 'exception') this.#retire();
+      return { ok: false, kind, message: describe(kind, message, timeLimitMs, this.options.memoryLimitMb) };
+    }
+  }
+
+  dispose(): void {
+    this.#retire();
+  }
+
+  #ensureLive(): LiveIsolate {
+    if (this.#live === undefined) {
+      this.#live = this.#start();
+      this.#rebuilds += 1;
+    }
+    return this.#live;
+  }
+
+  #retire(): void {
+    const live = this.#live;
+    this.#live = undefined;
+    if (live !== undefined && !live.isolate.isDisposed) live.isolate.dispose();
+  }
+
+  #start(): LiveIsolate {
+    const isolate = new ivm.Isolate({ memoryLimit: this.options.memoryLimitMb });
+    try {
+      const context = isolate.createContextSync();
+      isolate.compileScriptSync(HARDEN_BEFORE_BUNDLE, { filename: 'adec:harden' }).runSync(context);
+      isolate.compileScriptSync(this.source, { filename: this.options.filename }).runSync(context, { timeout: 5_000 });
+      const defined = context.evalSync('typeof __adec_module === "object" && __adec_module !== null');
+      if (defined !== true) throw new Error('the bundle does not define __adec_module');
+      isolate.compileScriptSync(EVALUATOR_AFTER_BUNDLE, { filename: 'adec:evaluator' }).runSync(context);
+      const entries = Object.fromEntries(
+        ENTRY_POINTS.map((name) => [name, context.global.getSync(name, { reference: true })]),
+      ) as unknown as LiveIsolate['entries'];
+      return { isolate, context, entries };
+    } catch (error) {
+      if (!isolate.isDisposed) isolate.dispose();
+      throw error;
+    }
+  }
+}
+
+function classify(isolate: ivm.Isolate, message: string): CrossingFailureKind {
+  if (isolate.isDisposed || /memory limit/i.test(message)) return 'memory';
+  if (/execution timed out/i.test(message)) return 'timeout';
+  return 'exception';
+}
+
+function describe(kind: CrossingFailureKind, message: string, timeLimitMs: number, memoryLimitMb: number): string {
+  switch (kind) {
+    case 'timeout':
+      return `exceeded its time limit of ${timeLimitMs} ms`;
+    case 'memory':
+      return `exhausted the sandbox memory limit of ${memoryLimitMb} MiB; the isolate was rebuilt`;
+    case 'exception':
+      return message;
+  }
+}
