@@ -1,0 +1,52 @@
+/**
+ * Helpers for runtime tests: build a world into in-memory artifacts, inject raw JavaScript
+ * into a built bundle (the test-only path for predicates the language cannot express), and
+ * load the result into a real isolate.
+ */
+import { createHash } from 'node:crypto';
+import { buildWorld, type BuildArtifacts } from '@adec/compiler';
+import { loadInProcess, type LoadedModule } from '@adec/runtime';
+import { loadWorldFromDir } from './repo.js';
+
+export interface TestBundle {
+  readonly bundle: string;
+  readonly manifest: Record<string, unknown>;
+  readonly manifestJson: string;
+}
+
+const builds = new Map<string, Promise<BuildArtifacts>>();
+
+/** Builds a world directory (repo-relative) once per test file. */
+export function buildFixture(pathFromRepo: string): Promise<BuildArtifacts> {
+  let build = builds.get(pathFromRepo);
+  if (build === undefined) {
+    build = buildWorld(loadWorldFromDir(pathFromRepo)).then((result) => {
+      if (result.artifacts === undefined) throw new Error(`${pathFromRepo} does not build: ${result.diagnostics.map((d) => d.message).join('; ')}`);
+      return result.artifacts;
+    });
+    builds.set(pathFromRepo, build);
+  }
+  return build;
+}
+
+/**
+ * Appends `javascript` to a built bundle, run after the module is defined and before the
+ * runtime seals it, with the module in scope as `m`; then re-hashes the manifest, as a
+ * compromised build would have to. E.g. `m._RULE_FUNCTIONS.r = () => { for (;;) {} }`.
+ */
+export function injectIntoBundle(artifacts: TestBundle, javascript: string): TestBundle {
+  const bundle = `${artifacts.bundle}\n;((m) => {\n${javascript}\n})(__adec_module);\n`;
+  const manifest = { ...artifacts.manifest, module_hash: `sha256:${createHash('sha256').update(bundle).digest('hex')}` };
+  return { bundle, manifest, manifestJson: `${JSON.stringify(manifest, null, 2)}\n` };
+}
+
+export function asTestBundle(artifacts: BuildArtifacts): TestBundle {
+  return { bundle: artifacts.bundle, manifest: artifacts.manifest as unknown as Record<string, unknown>, manifestJson: artifacts.manifestJson };
+}
+
+/** Loads a bundle into an isolate of this process. */
+export function loadTestBundle(bundle: TestBundle): LoadedModule {
+  const loaded = loadInProcess({ manifest: bundle.manifest, moduleHash: String(bundle.manifest['module_hash']), bundleSource: bundle.bundle });
+  if (!loaded.ok) throw new Error(loaded.message);
+  return loaded.module;
+}
