@@ -107,7 +107,7 @@ let module: LoadedModule;
 
 beforeAll(async () => {
   const built = asTestBundle(await buildFixture('test/runtime/worlds/conformance'));
-  module = loadTestBundle(injectIntoBundle(built, THROWING));
+  module = await loadTestBundle(injectIntoBundle(built, THROWING));
 });
 afterAll(() => module?.evaluator.dispose());
 

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { buildWorld, type BuildArtifacts } from '@adec/compiler';
-import { loadInProcess, type LoadedModule } from '@adec/runtime';
+import { loadModule, type Isolation, type LoadedModule } from '@adec/runtime';
 import { loadWorldFromDir } from './repo.js';
 
 export interface TestBundle {
@@ -44,9 +44,9 @@ export function asTestBundle(artifacts: BuildArtifacts): TestBundle {
   return { bundle: artifacts.bundle, manifest: artifacts.manifest as unknown as Record<string, unknown>, manifestJson: artifacts.manifestJson };
 }
 
-/** Loads a bundle into an isolate of this process. */
-export function loadTestBundle(bundle: TestBundle): LoadedModule {
-  const loaded = loadInProcess({ manifest: bundle.manifest, moduleHash: String(bundle.manifest['module_hash']), bundleSource: bundle.bundle });
+/** Loads a bundle into a real isolate (in this process unless told otherwise). */
+export async function loadTestBundle(bundle: TestBundle, isolation: Isolation = 'in-process'): Promise<LoadedModule> {
+  const loaded = await loadModule({ manifest: bundle.manifest, moduleHash: String(bundle.manifest['module_hash']), bundleSource: bundle.bundle }, { isolation });
   if (!loaded.ok) throw new Error(loaded.message);
   return loaded.module;
 }

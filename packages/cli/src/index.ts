@@ -3,8 +3,12 @@
  * dispatches and turns usage errors into exit code 2.
  */
 import { COMPILER_VERSION } from '@adec/compiler';
+import { approveCommand, approveUsage } from './commands/approve.js';
 import { buildCommand, buildUsage } from './commands/build.js';
 import { checkCommand, checkUsage } from './commands/check.js';
+import { keygenCommand, keygenUsage } from './commands/keygen.js';
+import { signCommand, signUsage } from './commands/sign.js';
+import { verifyCommand, verifyUsage } from './commands/verify.js';
 import { EXIT, type CliIo, type ExitCode } from './io.js';
 import { UsageError } from './usage-error.js';
 
@@ -22,6 +26,10 @@ interface CommandEntry {
 const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   check: { run: checkCommand, usage: checkUsage, summary: 'parse and type-check a world, report diagnostics' },
   build: { run: buildCommand, usage: buildUsage, summary: 'build a world into a content-hashed bundle + manifest' },
+  keygen: { run: keygenCommand, usage: keygenUsage, summary: 'generate an Ed25519 key pair (JWK or PEM) for signing or approval' },
+  sign: { run: signCommand, usage: signUsage, summary: "sign a bundle's manifest (writes signature.json)" },
+  approve: { run: approveCommand, usage: approveUsage, summary: "approve a bundle's module hash with an operator key (writes approval.json)" },
+  verify: { run: verifyCommand, usage: verifyUsage, summary: "check a bundle's hash, signature and approval against a trust file" },
 };
 
 export const usage = `usage: adec <command> [options]

@@ -10,4 +10,4 @@ export type { Status, Tier } from './decide/status.js';
 export type { WorkFrame } from './decide/work-frame.js';
 export type { BindingProblem } from './context/context-binder.js';
 export type { LoadedModule, ActionEvaluator } from './load/loaded-module.js';
-export { loadInProcess, DEFAULT_MEMORY_LIMIT_MB, type BundleToLoad, type SandboxOptions, type LoadResult } from './load/load-module.js';
+export { loadModule, DEFAULT_MEMORY_LIMIT_MB, type BundleToLoad, type Isolation, type SandboxOptions, type LoadResult } from './load/load-module.js';

@@ -8,7 +8,8 @@ import { compileContextBinder, type ContextBinder } from '../context/context-bin
 import { parseModuleMetadata, type ModuleMetadata } from '../module/module-metadata.js';
 import { IsolateSandbox } from '../sandbox/isolate-sandbox.js';
 import { InProcessEvaluator } from '../sandbox/in-process-evaluator.js';
-import type { LoadedModule } from './loaded-module.js';
+import { ProcessEvaluator } from '../sandbox/process-evaluator.js';
+import type { ActionEvaluator, LoadedModule } from './loaded-module.js';
 
 /** What loading needs from a verified bundle (trust/verify-bundle.ts produces it). */
 export interface BundleToLoad {
@@ -20,28 +21,50 @@ export interface BundleToLoad {
 export interface SandboxOptions {
   /** Heap limit of each isolate in MiB. */
   readonly memoryLimitMb?: number;
+  /**
+   * `process` (default): the isolate lives in a supervised child process, so not even a fatal
+   * V8 error can take the host down; costs one IPC round trip per decision.
+   * `in-process`: the isolate lives in this process; fastest, for hosts that accept that risk.
+   */
+  readonly isolation?: Isolation;
 }
+
+export type Isolation = 'process' | 'in-process';
 
 export const DEFAULT_MEMORY_LIMIT_MB = 32;
 
 export type LoadResult = { readonly ok: true; readonly module: LoadedModule } | { readonly ok: false; readonly code: 'MODULE_INVALID'; readonly message: string };
 
-export function loadInProcess(bundle: BundleToLoad, options: SandboxOptions = {}): LoadResult {
-  const created = IsolateSandbox.create(bundle.bundleSource, { memoryLimitMb: options.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB, filename: `bundle-${bundle.moduleHash}.js` });
-  if (!created.ok) return { ok: false, code: 'MODULE_INVALID', message: created.message };
-  const metadataJson = created.sandbox.call('__adec_metadata', [], 1_000);
-  const assembled = metadataJson.ok ? assembleModule(bundle, metadataJson.value) : { ok: false as const, message: metadataJson.message };
+/** Starts a sandbox holding the bundle and assembles the module around it. */
+export async function loadModule(bundle: BundleToLoad, options: SandboxOptions = {}): Promise<LoadResult> {
+  const sandboxOptions = { source: bundle.bundleSource, memoryLimitMb: options.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB, filename: `bundle-${bundle.moduleHash}.js` };
+  const started = (options.isolation ?? 'process') === 'process' ? await ProcessEvaluator.start(sandboxOptions) : startInProcess(sandboxOptions);
+  if (!started.ok) return { ok: false, code: 'MODULE_INVALID', message: started.message };
+  const assembled = assembleModule(bundle, started.metadataJson);
   if (!assembled.ok) {
-    created.sandbox.dispose();
+    await started.evaluator.dispose();
     return { ok: false, code: 'MODULE_INVALID', message: assembled.message };
   }
-  return { ok: true, module: { ...assembled.parts, evaluator: new InProcessEvaluator(created.sandbox) } };
+  return { ok: true, module: { ...assembled.parts, evaluator: started.evaluator } };
+}
+
+type Started = { ok: true; evaluator: ActionEvaluator; metadataJson: string } | { ok: false; message: string };
+
+function startInProcess(options: { source: string; memoryLimitMb: number; filename: string }): Started {
+  const created = IsolateSandbox.create(options.source, options);
+  if (!created.ok) return created;
+  const metadata = created.sandbox.call('__adec_metadata', [], 1_000);
+  if (!metadata.ok) {
+    created.sandbox.dispose();
+    return { ok: false, message: metadata.message };
+  }
+  return { ok: true, evaluator: new InProcessEvaluator(created.sandbox), metadataJson: metadata.value };
 }
 
 type ModuleParts = Omit<LoadedModule, 'evaluator'>;
 
 /** Metadata + binders, after checking the module is the one its manifest describes. */
-export function assembleModule(bundle: BundleToLoad, metadataJson: string): { ok: true; parts: ModuleParts } | { ok: false; message: string } {
+function assembleModule(bundle: BundleToLoad, metadataJson: string): { ok: true; parts: ModuleParts } | { ok: false; message: string } {
   const parsed = parseModuleMetadata(metadataJson);
   if (!parsed.ok) return parsed;
   const mismatch = manifestMismatch(bundle.manifest, parsed.metadata);

@@ -10,7 +10,8 @@
 import type { ActionSpec } from '../module/module-metadata.js';
 import type { CrossingFailureKind, CrossingResult } from './isolate-sandbox.js';
 
-export type FailureKind = CrossingFailureKind;
+/** crash: the supervised sandbox process died or stopped answering (process-evaluator.ts). */
+export type FailureKind = CrossingFailureKind | 'crash';
 
 export type RuleEvaluation =
   | { readonly state: 'not_applicable' }
@@ -48,7 +49,7 @@ const UNMATCHED: RuleEvaluation = { state: 'unmatched' };
 export function evaluateAction(sandbox: SandboxCalls, spec: ActionSpec, ctxJson: string): ActionEvaluation {
   const limit = spec.computed.length * spec.predicateTimeoutMs + spec.rules.reduce((sum, rule) => sum + rule.timeoutMs, 0);
   const crossing = sandbox.call('__adec_evaluate', [spec.name, ctxJson], limit);
-  if (!crossing.ok) return attribute(sandbox, spec, ctxJson);
+  if (!crossing.ok) return evaluateStepwise(sandbox, spec, ctxJson);
   const wire = JSON.parse(crossing.value) as { computed: Record<string, unknown>; failed: Record<string, string>; rules: WireRule[] };
   return {
     computed: wire.computed,
@@ -58,7 +59,11 @@ export function evaluateAction(sandbox: SandboxCalls, spec: ActionSpec, ctxJson:
   };
 }
 
-function attribute(sandbox: SandboxCalls, spec: ActionSpec, ctxJson: string): ActionEvaluation {
+/**
+ * The attribution pass: each derivation, then each rule of `spec.rules`, in its own crossing
+ * under its own limit. Also how a supervisor re-runs a subset of rules after a crash.
+ */
+export function evaluateStepwise(sandbox: SandboxCalls, spec: ActionSpec, ctxJson: string): ActionEvaluation {
   const ctx = JSON.parse(ctxJson) as Record<string, unknown>;
   const computed: Record<string, unknown> = {};
   const failed: Record<string, string> = {};

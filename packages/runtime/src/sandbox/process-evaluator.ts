@@ -1,0 +1,150 @@
+/**
+ * Evaluation in a supervised sandbox process (sandbox-process.ts): the default isolation,
+ * because a fatal V8 error inside isolated-vm can abort or wedge the process hosting the
+ * isolate, and that process must not be the decision host.
+ *
+ * One process per loaded module, one request in flight at a time. A watchdog bounds every
+ * request; when the process dies or stops answering, it is killed and restarted with the same
+ * verified source, and the rules of the request are re-run one per request, so the failure is
+ * pinned on exactly the rule that causes it (kind `crash`) and every other result is exact.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { ActionEvaluator } from '../load/loaded-module.js';
+import type { ActionSpec } from '../module/module-metadata.js';
+import type { ActionEvaluation, RuleEvaluation } from './evaluate-action.js';
+import type { SandboxRequest } from './sandbox-process.js';
+
+// Two levels below the package root in both src/ and dist/; the entry only exists compiled.
+const ENTRY = fileURLToPath(new URL('../../dist/sandbox/sandbox-process.js', import.meta.url));
+
+/** Added to a request's own time limits before the watchdog gives up on the process. */
+const WATCHDOG_GRACE_MS = 1_000;
+const LOAD_TIMEOUT_MS = 10_000;
+
+export interface ProcessSandboxOptions {
+  readonly source: string;
+  readonly memoryLimitMb: number;
+  readonly filename: string;
+}
+
+type Reply = { id: number; metadata?: string; evaluation?: ActionEvaluation; error?: string };
+type Outcome = { ok: true; reply: Reply } | { ok: false; message: string };
+
+export class ProcessEvaluator implements ActionEvaluator {
+  #child: ChildProcess | undefined;
+  #nextId = 1;
+  #queue: Promise<unknown> = Promise.resolve();
+  #restarts = 0;
+  #disposed = false;
+
+  private constructor(private readonly options: ProcessSandboxOptions) {}
+
+  /** Starts the process and loads the module; returns its metadata JSON. */
+  static async start(options: ProcessSandboxOptions): Promise<{ ok: true; evaluator: ProcessEvaluator; metadataJson: string } | { ok: false; message: string }> {
+    const evaluator = new ProcessEvaluator(options);
+    const loaded = await evaluator.#load();
+    if (loaded.ok) return { ok: true, evaluator, metadataJson: loaded.metadataJson };
+    await evaluator.dispose();
+    return loaded;
+  }
+
+  /** How many times the sandbox process was restarted after dying or hanging. */
+  get restarts(): number {
+    return this.#restarts;
+  }
+
+  evaluate(spec: ActionSpec, ctxJson: string): Promise<ActionEvaluation> {
+    const run = this.#queue.then(() => this.#evaluate(spec, ctxJson));
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+
+  async dispose(): Promise<void> {
+    this.#disposed = true;
+    this.#child?.kill('SIGKILL');
+    this.#child = undefined;
+  }
+
+  async #evaluate(spec: ActionSpec, ctxJson: string): Promise<ActionEvaluation> {
+    if (this.#disposed) throw new Error('the module was unloaded');
+    const outcome = await this.#request({ evaluate: { spec, ctxJson } }, watchdogFor(spec));
+    if (outcome.ok && outcome.reply.evaluation !== undefined) return outcome.reply.evaluation;
+    return this.#attributeCrash(spec, ctxJson, outcome.ok ? (outcome.reply.error ?? 'no evaluation') : outcome.message);
+  }
+
+  /** The process died during a request: re-run each rule alone to find the one that kills it. */
+  async #attributeCrash(spec: ActionSpec, ctxJson: string, cause: string): Promise<ActionEvaluation> {
+    const rules: RuleEvaluation[] = [];
+    let last: ActionEvaluation | undefined;
+    for (const rule of spec.rules) {
+      const single = { ...spec, rules: [rule] };
+      const outcome = (await this.#restartIfNeeded()) ? await this.#request({ evaluate: { spec: single, ctxJson, stepwise: true } }, watchdogFor(single)) : { ok: false as const, message: cause };
+      if (outcome.ok && outcome.reply.evaluation !== undefined) {
+        last = outcome.reply.evaluation;
+        rules.push(last.rules[0]!);
+      } else {
+        const message = outcome.ok ? (outcome.reply.error ?? cause) : outcome.message;
+        rules.push({ state: 'errored', kind: 'crash', phase: null, message: `${message}; the sandbox process was restarted` });
+      }
+    }
+    return { computed: last?.computed ?? {}, failedDerivations: last?.failedDerivations ?? [], rules, attributed: true };
+  }
+
+  async #restartIfNeeded(): Promise<boolean> {
+    if (this.#child !== undefined) return true;
+    this.#restarts += 1;
+    return (await this.#load()).ok;
+  }
+
+  async #load(): Promise<{ ok: true; metadataJson: string } | { ok: false; message: string }> {
+    const { source, memoryLimitMb, filename } = this.options;
+    const outcome = await this.#request({ load: { source, memoryLimitMb, filename } }, LOAD_TIMEOUT_MS);
+    if (!outcome.ok) return outcome;
+    return outcome.reply.metadata !== undefined ? { ok: true, metadataJson: outcome.reply.metadata } : { ok: false, message: outcome.reply.error ?? 'the sandbox process did not load the module' };
+  }
+
+  #spawn(): ChildProcess {
+    const child = fork(ENTRY, [], { execArgv: ['--no-node-snapshot'], serialization: 'json', stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    child.stderr?.resume();
+    child.on('exit', () => {
+      if (this.#child === child) this.#child = undefined;
+    });
+    this.#child = child;
+    return child;
+  }
+
+  /** Sends one request and waits for its reply, the process's death, or the watchdog. */
+  #request(body: Omit<SandboxRequest, 'id'>, watchdogMs: number): Promise<Outcome> {
+    const child = this.#child ?? this.#spawn();
+    const id = this.#nextId++;
+    return new Promise<Outcome>((resolve) => {
+      const settle = (outcome: Outcome) => {
+        clearTimeout(timer);
+        child.off('message', onMessage);
+        child.off('exit', onExit);
+        resolve(outcome);
+      };
+      const onMessage = (reply: Reply) => {
+        if (reply.id === id) settle({ ok: true, reply });
+      };
+      const onExit = (code: number | null, signal: string | null) => {
+        settle({ ok: false, message: `the sandbox process died (${signal ?? `exit code ${code}`})` });
+      };
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        if (this.#child === child) this.#child = undefined;
+        settle({ ok: false, message: `the sandbox process stopped responding for ${watchdogMs} ms and was killed` });
+      }, watchdogMs);
+      child.on('message', onMessage);
+      child.on('exit', onExit);
+      child.send({ id, ...body });
+    });
+  }
+}
+
+/** Twice the one-crossing limit (the in-process attribution pass may follow it), plus grace. */
+function watchdogFor(spec: ActionSpec): number {
+  const limit = spec.computed.length * spec.predicateTimeoutMs + spec.rules.reduce((sum, rule) => sum + rule.timeoutMs, 0);
+  return 2 * limit + WATCHDOG_GRACE_MS;
+}

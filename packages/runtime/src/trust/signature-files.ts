@@ -1,0 +1,120 @@
+import { KEY_ID_PATTERN } from './key-id.js';
+import { MODULE_HASH_PATTERN } from './module-hash.js';
+import { decodeUtf8Exactly } from './utf8.js';
+
+/**
+ * The two files signing adds to a bundle, and their strict parsing. Only the fields below are
+ * read; anything else (an `"alg"`, say) is ignored, because the algorithm is fixed by the
+ * trusted key and never taken from the file.
+ */
+
+/** signature.json: an Ed25519 signature over `manifestMessage(manifest.json)`. */
+export interface SignatureFile {
+  readonly key_id: string;
+  /** Standard base64 (with padding) of the 64 signature bytes. */
+  readonly signature: string;
+}
+
+/** approval.json: an Ed25519 signature over `approvalMessage(module_hash)` by an operator key. */
+export interface ApprovalFile {
+  readonly key_id: string;
+  readonly module_hash: string;
+  readonly signature: string;
+}
+
+export interface ParsedSignature {
+  readonly keyId: string;
+  readonly signature: Buffer;
+}
+
+export interface ParsedApproval extends ParsedSignature {
+  readonly moduleHash: string;
+}
+
+/** A parsed file, or the problem with it as the end of a sentence starting with the file name. */
+export type Parsed<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problem: string };
+
+/** The length of an Ed25519 signature (RFC 8032). */
+const SIGNATURE_BYTES = 64;
+
+export function parseSignatureFile(bytes: Uint8Array): Parsed<ParsedSignature> {
+  const fields = parseObject(bytes);
+  if (!fields.ok) return fields;
+  const keyId = keyIdField(fields.value);
+  if (!keyId.ok) return keyId;
+  const signature = signatureField(fields.value);
+  if (!signature.ok) return signature;
+  return { ok: true, value: { keyId: keyId.value, signature: signature.value } };
+}
+
+export function parseApprovalFile(bytes: Uint8Array): Parsed<ParsedApproval> {
+  const fields = parseObject(bytes);
+  if (!fields.ok) return fields;
+  const keyId = keyIdField(fields.value);
+  if (!keyId.ok) return keyId;
+  const moduleHash = fields.value['module_hash'];
+  if (typeof moduleHash !== 'string') return { ok: false, problem: 'has no `module_hash` string' };
+  if (!MODULE_HASH_PATTERN.test(moduleHash)) {
+    return { ok: false, problem: `has \`module_hash\` \`${moduleHash}\`, expected "sha256:" and 64 lowercase hex digits` };
+  }
+  const signature = signatureField(fields.value);
+  if (!signature.ok) return signature;
+  return { ok: true, value: { keyId: keyId.value, moduleHash, signature: signature.value } };
+}
+
+/** The base64 text written into `signature` fields. */
+export function encodeSignature(signature: Uint8Array): string {
+  return Buffer.from(signature).toString('base64');
+}
+
+function parseObject(bytes: Uint8Array): Parsed<Readonly<Record<string, unknown>>> {
+  const text = decodeUtf8Exactly(bytes);
+  if (text === undefined) return { ok: false, problem: 'is not valid UTF-8' };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, problem: `is not valid JSON: ${(error as Error).message}` };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, problem: 'is not a JSON object' };
+  return { ok: true, value: value as Record<string, unknown> };
+}
+
+function keyIdField(fields: Readonly<Record<string, unknown>>): Parsed<string> {
+  const keyId = fields['key_id'];
+  if (typeof keyId !== 'string') return { ok: false, problem: 'has no `key_id` string' };
+  if (!KEY_ID_PATTERN.test(keyId)) {
+    return { ok: false, problem: `has \`key_id\` \`${truncate(keyId)}\`, expected a JWK thumbprint (43 base64url characters)` };
+  }
+  return { ok: true, value: keyId };
+}
+
+function signatureField(fields: Readonly<Record<string, unknown>>): Parsed<Buffer> {
+  const text = fields['signature'];
+  if (typeof text !== 'string') return { ok: false, problem: 'has no `signature` string' };
+  const bytes = decodeBase64Strictly(text);
+  if (bytes === undefined) return { ok: false, problem: '`signature` is not standard base64' };
+  if (bytes.length !== SIGNATURE_BYTES) {
+    return { ok: false, problem: `\`signature\` decodes to ${bytes.length} bytes, expected ${SIGNATURE_BYTES} (Ed25519)` };
+  }
+  return { ok: true, value: bytes };
+}
+
+/**
+ * Node's base64 decoder skips characters it does not know; this one accepts only the
+ * canonical encoding, so one signature has exactly one spelling.
+ */
+function decodeBase64Strictly(text: string): Buffer | undefined {
+  if (text.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(text)) return undefined;
+  const bytes = Buffer.from(text, 'base64');
+  return bytes.toString('base64') === text ? bytes : undefined;
+}
+
+function truncate(text: string): string {
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+/** The text written to signature.json or approval.json: two-space JSON and a final newline. */
+export function formatSignatureFile(file: SignatureFile | ApprovalFile): string {
+  return `${JSON.stringify(file, null, 2)}\n`;
+}
