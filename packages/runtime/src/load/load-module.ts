@@ -27,6 +27,8 @@ export interface SandboxOptions {
    * `in-process`: the isolate lives in this process; fastest, for hosts that accept that risk.
    */
   readonly isolation?: Isolation;
+  /** Trusted scripts that add entry points to the isolate (see IsolateOptions.extensions). */
+  readonly extensions?: readonly string[];
 }
 
 export type Isolation = 'process' | 'in-process';
@@ -37,7 +39,12 @@ export type LoadResult = { readonly ok: true; readonly module: LoadedModule } | 
 
 /** Starts a sandbox holding the bundle and assembles the module around it. */
 export async function loadModule(bundle: BundleToLoad, options: SandboxOptions = {}): Promise<LoadResult> {
-  const sandboxOptions = { source: bundle.bundleSource, memoryLimitMb: options.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB, filename: `bundle-${bundle.moduleHash}.js` };
+  const sandboxOptions = {
+    source: bundle.bundleSource,
+    memoryLimitMb: options.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB,
+    filename: `bundle-${bundle.moduleHash}.js`,
+    extensions: options.extensions ?? [],
+  };
   const started = (options.isolation ?? 'process') === 'process' ? await ProcessEvaluator.start(sandboxOptions) : startInProcess(sandboxOptions);
   if (!started.ok) return { ok: false, code: 'MODULE_INVALID', message: started.message };
   const assembled = assembleModule(bundle, started.metadataJson);
@@ -50,7 +57,7 @@ export async function loadModule(bundle: BundleToLoad, options: SandboxOptions =
 
 type Started = { ok: true; evaluator: ActionEvaluator; metadataJson: string } | { ok: false; message: string };
 
-function startInProcess(options: { source: string; memoryLimitMb: number; filename: string }): Started {
+function startInProcess(options: { source: string; memoryLimitMb: number; filename: string; extensions: readonly string[] }): Started {
   const created = IsolateSandbox.create(options.source, options);
   if (!created.ok) return created;
   const metadata = created.sandbox.call('__adec_metadata', [], 1_000);

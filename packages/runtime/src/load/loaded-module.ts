@@ -5,10 +5,13 @@
 import type { ContextBinder } from '../context/context-binder.js';
 import type { ActionSpec, ModuleMetadata } from '../module/module-metadata.js';
 import type { ActionEvaluation } from '../sandbox/evaluate-action.js';
+import type { CrossingResult } from '../sandbox/isolate-sandbox.js';
 
 /** Where predicates run: an isolate in this process, or one in a supervised worker process. */
 export interface ActionEvaluator {
   evaluate(spec: ActionSpec, ctxJson: string): ActionEvaluation | Promise<ActionEvaluation>;
+  /** Calls another entry point of the isolate (one installed by a trusted extension). */
+  call(entry: string, args: readonly string[], timeLimitMs: number): CrossingResult | Promise<CrossingResult>;
   /** Releases the isolate(s); the module cannot decide afterwards. */
   dispose(): Promise<void>;
 }

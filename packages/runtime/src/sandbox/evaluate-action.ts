@@ -10,8 +10,7 @@
 import type { ActionSpec } from '../module/module-metadata.js';
 import type { CrossingFailureKind, CrossingResult } from './isolate-sandbox.js';
 
-/** crash: the supervised sandbox process died or stopped answering (process-evaluator.ts). */
-export type FailureKind = CrossingFailureKind | 'crash';
+export type FailureKind = CrossingFailureKind;
 
 export type RuleEvaluation =
   | { readonly state: 'not_applicable' }

@@ -6,13 +6,17 @@
 import type { ActionEvaluator } from '../load/loaded-module.js';
 import type { ActionSpec } from '../module/module-metadata.js';
 import { evaluateAction, type ActionEvaluation } from './evaluate-action.js';
-import type { IsolateSandbox } from './isolate-sandbox.js';
+import type { CrossingResult, IsolateSandbox } from './isolate-sandbox.js';
 
 export class InProcessEvaluator implements ActionEvaluator {
   constructor(private readonly sandbox: IsolateSandbox) {}
 
   evaluate(spec: ActionSpec, ctxJson: string): ActionEvaluation {
     return evaluateAction(this.sandbox, spec, ctxJson);
+  }
+
+  call(entry: string, args: readonly string[], timeLimitMs: number): CrossingResult {
+    return this.sandbox.call(entry, args, timeLimitMs);
   }
 
   async dispose(): Promise<void> {

@@ -3,8 +3,9 @@
  *
  * `HARDEN_BEFORE_BUNDLE` removes the nondeterministic and host-ish globals before the bundle's
  * code runs, so not even its top level can read a clock or a random source.
- * `EVALUATOR_AFTER_BUNDLE` captures the module and every intrinsic the evaluator uses, installs
- * the three entry points the host calls, then freezes the global object and every intrinsic:
+ * `EVALUATOR_AFTER_BUNDLE` captures the module and every intrinsic the evaluator uses and installs
+ * the entry points the host calls. Trusted extensions may then install more entry points
+ * through `__adec_extend(install)`. `SEAL` finally freezes the global object and every intrinsic:
  * a predicate cannot patch `Array.prototype.includes` or `JSON` to change another rule's
  * result, and cannot mutate the context another predicate reads (it is frozen too).
  *
@@ -139,21 +140,30 @@ export const EVALUATOR_AFTER_BUNDLE = `"use strict";
     predicates: Object.keys(predicates),
   });
 
-  // Freeze the global object's own values and every prototype reachable from them.
-  const seen = new Set();
-  const freezeIntrinsic = (value) => {
-    if ((typeof value !== "object" && typeof value !== "function") || value === null || seen.has(value)) return;
-    seen.add(value);
-    freeze(value);
-    for (const key of Reflect.ownKeys(value)) {
-      const descriptor = Reflect.getOwnPropertyDescriptor(value, key);
-      if (descriptor === undefined) continue;
-      if ("value" in descriptor) freezeIntrinsic(descriptor.value);
-      else { freezeIntrinsic(descriptor.get); freezeIntrinsic(descriptor.set); }
-    }
-    freezeIntrinsic(getPrototypeOf(value));
+  // Trusted extensions (e.g. the selection engine) receive the module, then SEAL removes this.
+  globalThis.__adec_extend = (install) => install(module);
+  globalThis.__adec_seal = () => {
+    delete globalThis.__adec_extend;
+    delete globalThis.__adec_seal;
+    // Freeze the global object's own values and every prototype reachable from them.
+    const seen = new Set();
+    const freezeIntrinsic = (value) => {
+      if ((typeof value !== "object" && typeof value !== "function") || value === null || seen.has(value)) return;
+      seen.add(value);
+      freeze(value);
+      for (const key of Reflect.ownKeys(value)) {
+        const descriptor = Reflect.getOwnPropertyDescriptor(value, key);
+        if (descriptor === undefined) continue;
+        if ("value" in descriptor) freezeIntrinsic(descriptor.value);
+        else { freezeIntrinsic(descriptor.get); freezeIntrinsic(descriptor.set); }
+      }
+      freezeIntrinsic(getPrototypeOf(value));
+    };
+    freezeIntrinsic(module);
+    freezeIntrinsic(globalThis);
   };
-  freezeIntrinsic(module);
-  freezeIntrinsic(globalThis);
 })();
 `;
+
+/** Runs after the extensions: removes the extension hook and freezes everything. */
+export const SEAL = `"use strict"; __adec_seal();`;

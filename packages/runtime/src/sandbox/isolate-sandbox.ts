@@ -8,29 +8,34 @@
  * hostile predicate never leaves a half-dead isolate behind for the next decision.
  */
 import ivm from 'isolated-vm';
-import { EVALUATOR_AFTER_BUNDLE, HARDEN_BEFORE_BUNDLE } from './isolate-prelude.js';
+import { EVALUATOR_AFTER_BUNDLE, HARDEN_BEFORE_BUNDLE, SEAL } from './isolate-prelude.js';
 
 export interface IsolateOptions {
   /** Heap limit of the isolate in MiB (isolated-vm's minimum is 8). */
   readonly memoryLimitMb: number;
   /** Shown in stack traces of the bundle's code. */
   readonly filename: string;
+  /**
+   * Trusted scripts run after the evaluator and before the isolate is sealed; each may call
+   * `__adec_extend((module) => { globalThis.__my_entry = (json) => … })` to add entry points.
+   */
+  readonly extensions?: readonly string[];
 }
 
-/** Why a call into the isolate did not return a value. */
-export type CrossingFailureKind = 'timeout' | 'memory' | 'exception';
+/**
+ * Why a call into the isolate did not return a value. `crash`: the supervised process hosting
+ * the isolate died or stopped answering (process-evaluator.ts); never produced in-process.
+ */
+export type CrossingFailureKind = 'timeout' | 'memory' | 'exception' | 'crash';
 
 export type CrossingResult = { readonly ok: true; readonly value: string } | { readonly ok: false; readonly kind: CrossingFailureKind; readonly message: string };
-
-type EntryPoint = '__adec_evaluate' | '__adec_derive' | '__adec_rules' | '__adec_metadata';
 
 interface LiveIsolate {
   readonly isolate: ivm.Isolate;
   readonly context: ivm.Context;
-  readonly entries: Readonly<Record<EntryPoint, ivm.Reference<(...args: string[]) => string>>>;
+  /** Entry points looked up so far, by global name. */
+  readonly entries: Map<string, ivm.Reference<(...args: string[]) => string>>;
 }
-
-const ENTRY_POINTS: readonly EntryPoint[] = ['__adec_evaluate', '__adec_derive', '__adec_rules', '__adec_metadata'];
 
 export class IsolateSandbox {
   #live: LiveIsolate | undefined;
@@ -61,11 +66,12 @@ export class IsolateSandbox {
     return this.#rebuilds;
   }
 
-  /** Calls an entry point with JSON-text arguments under a time limit. */
-  call(entry: EntryPoint, args: readonly string[], timeLimitMs: number): CrossingResult {
+  /** Calls an entry point (a global function of the isolate) with text arguments under a time limit. */
+  call(entry: string, args: readonly string[], timeLimitMs: number): CrossingResult {
     const live = this.#ensureLive();
     try {
-      const value = live.entries[entry].applySync(undefined, [...args], { timeout: Math.max(1, Math.ceil(timeLimitMs)) });
+      const value = entryPoint(live, entry).applySync(undefined, [...args], { timeout: Math.max(1, Math.ceil(timeLimitMs)) });
+      if (typeof value !== 'string') return { ok: false, kind: 'exception', message: `entry point ${entry} returned ${typeof value}, not text` };
       return { ok: true, value };
     } catch (error) {
       const message = (error as Error).message ?? String(error);
@@ -103,15 +109,24 @@ export class IsolateSandbox {
       const defined = context.evalSync('typeof __adec_module === "object" && __adec_module !== null');
       if (defined !== true) throw new Error('the bundle does not define __adec_module');
       isolate.compileScriptSync(EVALUATOR_AFTER_BUNDLE, { filename: 'adec:evaluator' }).runSync(context);
-      const entries = Object.fromEntries(
-        ENTRY_POINTS.map((name) => [name, context.global.getSync(name, { reference: true })]),
-      ) as unknown as LiveIsolate['entries'];
-      return { isolate, context, entries };
+      (this.options.extensions ?? []).forEach((source, i) => isolate.compileScriptSync(source, { filename: `adec:extension-${i}` }).runSync(context));
+      isolate.compileScriptSync(SEAL, { filename: 'adec:seal' }).runSync(context);
+      return { isolate, context, entries: new Map() };
     } catch (error) {
       if (!isolate.isDisposed) isolate.dispose();
       throw error;
     }
   }
+}
+
+function entryPoint(live: LiveIsolate, name: string): ivm.Reference<(...args: string[]) => string> {
+  let entry = live.entries.get(name);
+  if (entry === undefined) {
+    if (live.context.global.getSync(name) === undefined) throw new Error(`the isolate has no entry point ${name}`);
+    entry = live.context.global.getSync(name, { reference: true }) as ivm.Reference<(...args: string[]) => string>;
+    live.entries.set(name, entry);
+  }
+  return entry;
 }
 
 function classify(isolate: ivm.Isolate, message: string): CrossingFailureKind {
@@ -127,6 +142,7 @@ function describe(kind: CrossingFailureKind, message: string, timeLimitMs: numbe
     case 'memory':
       return `exhausted the sandbox memory limit of ${memoryLimitMb} MiB; the isolate was rebuilt`;
     case 'exception':
+    case 'crash':
       return message;
   }
 }

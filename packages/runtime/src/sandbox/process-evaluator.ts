@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import type { ActionEvaluator } from '../load/loaded-module.js';
 import type { ActionSpec } from '../module/module-metadata.js';
 import type { ActionEvaluation, RuleEvaluation } from './evaluate-action.js';
+import type { CrossingResult } from './isolate-sandbox.js';
 import type { SandboxRequest } from './sandbox-process.js';
 
 // Two levels below the package root in both src/ and dist/; the entry only exists compiled.
@@ -26,9 +27,10 @@ export interface ProcessSandboxOptions {
   readonly source: string;
   readonly memoryLimitMb: number;
   readonly filename: string;
+  readonly extensions?: readonly string[];
 }
 
-type Reply = { id: number; metadata?: string; evaluation?: ActionEvaluation; error?: string };
+type Reply = { id: number; metadata?: string; evaluation?: ActionEvaluation; crossing?: CrossingResult; error?: string };
 type Outcome = { ok: true; reply: Reply } | { ok: false; message: string };
 
 export class ProcessEvaluator implements ActionEvaluator {
@@ -56,6 +58,18 @@ export class ProcessEvaluator implements ActionEvaluator {
 
   evaluate(spec: ActionSpec, ctxJson: string): Promise<ActionEvaluation> {
     const run = this.#queue.then(() => this.#evaluate(spec, ctxJson));
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** A call to another entry point; a dead or hung process is a `crash` and is restarted. */
+  call(entry: string, args: readonly string[], timeLimitMs: number): Promise<CrossingResult> {
+    const run = this.#queue.then(async (): Promise<CrossingResult> => {
+      if (!(await this.#restartIfNeeded())) return { ok: false, kind: 'exception', message: 'the sandbox process could not be restarted' };
+      const outcome = await this.#request({ call: { entry, args, timeLimitMs } }, 2 * timeLimitMs + WATCHDOG_GRACE_MS);
+      if (outcome.ok) return outcome.reply.crossing ?? { ok: false, kind: 'exception', message: outcome.reply.error ?? 'no reply' };
+      return { ok: false, kind: 'crash', message: `${outcome.message}; the sandbox process was restarted` };
+    });
     this.#queue = run.catch(() => undefined);
     return run;
   }
@@ -98,8 +112,8 @@ export class ProcessEvaluator implements ActionEvaluator {
   }
 
   async #load(): Promise<{ ok: true; metadataJson: string } | { ok: false; message: string }> {
-    const { source, memoryLimitMb, filename } = this.options;
-    const outcome = await this.#request({ load: { source, memoryLimitMb, filename } }, LOAD_TIMEOUT_MS);
+    const { source, memoryLimitMb, filename, extensions } = this.options;
+    const outcome = await this.#request({ load: { source, memoryLimitMb, filename, ...(extensions && { extensions }) } }, LOAD_TIMEOUT_MS);
     if (!outcome.ok) return outcome;
     return outcome.reply.metadata !== undefined ? { ok: true, metadataJson: outcome.reply.metadata } : { ok: false, message: outcome.reply.error ?? 'the sandbox process did not load the module' };
   }

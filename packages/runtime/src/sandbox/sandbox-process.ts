@@ -9,6 +9,7 @@
  * Protocol (JSON over the IPC channel), one request at a time:
  *   → { id, load: { source, memoryLimitMb, filename } }      ← { id, metadata } | { id, error }
  *   → { id, evaluate: { spec, ctxJson, stepwise? } }          ← { id, evaluation }
+ *   → { id, call: { entry, args, timeLimitMs } }             ← { id, crossing }
  * `stepwise` runs exactly the rules of `spec` one crossing each (crash attribution).
  */
 import { evaluateAction, evaluateStepwise } from './evaluate-action.js';
@@ -17,7 +18,7 @@ import type { ActionSpec } from '../module/module-metadata.js';
 
 export interface LoadMessage {
   readonly id: number;
-  readonly load: { readonly source: string; readonly memoryLimitMb: number; readonly filename: string };
+  readonly load: { readonly source: string; readonly memoryLimitMb: number; readonly filename: string; readonly extensions?: readonly string[] };
 }
 
 export interface EvaluateMessage {
@@ -25,7 +26,12 @@ export interface EvaluateMessage {
   readonly evaluate: { readonly spec: ActionSpec; readonly ctxJson: string; readonly stepwise?: boolean };
 }
 
-export type SandboxRequest = LoadMessage | EvaluateMessage;
+export interface CallMessage {
+  readonly id: number;
+  readonly call: { readonly entry: string; readonly args: readonly string[]; readonly timeLimitMs: number };
+}
+
+export type SandboxRequest = LoadMessage | EvaluateMessage | CallMessage;
 
 let sandbox: IsolateSandbox | undefined;
 
@@ -39,6 +45,7 @@ function handle(message: SandboxRequest): Record<string, unknown> {
     return metadata.ok ? { id: message.id, metadata: metadata.value } : { id: message.id, error: metadata.message };
   }
   if (sandbox === undefined) return { id: message.id, error: 'no module is loaded in this sandbox process' };
+  if ('call' in message) return { id: message.id, crossing: sandbox.call(message.call.entry, message.call.args, message.call.timeLimitMs) };
   const { spec, ctxJson, stepwise } = message.evaluate;
   return { id: message.id, evaluation: (stepwise === true ? evaluateStepwise : evaluateAction)(sandbox, spec, ctxJson) };
 }
