@@ -11,6 +11,7 @@ export default defineConfig({
       '@adec/grammar': src('./grammar/src/index.ts'),
       '@adec/compiler': src('./packages/compiler/src/index.ts'),
       '@adec/runtime': src('./packages/runtime/src/index.ts'),
+      '@adec/engine': src('./packages/engine/src/index.ts'),
       '@adec/cli': src('./packages/cli/src/index.ts'),
     },
   },
