@@ -3,9 +3,11 @@
  * into a built bundle (the test-only path for predicates the language cannot express), and
  * load the result into a real isolate.
  */
-import { createHash } from 'node:crypto';
+import { createHash, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { buildWorld, type BuildArtifacts } from '@adec/compiler';
-import { loadModule, type Isolation, type LoadedModule } from '@adec/runtime';
+import { approveModule, formatSignatureFile, loadModule, signManifest, trustConfig, type Isolation, type LoadedModule, type TrustConfig } from '@adec/runtime';
 import { loadWorldFromDir } from './repo.js';
 
 export interface TestBundle {
@@ -49,4 +51,38 @@ export async function loadTestBundle(bundle: TestBundle, isolation: Isolation = 
   const loaded = await loadModule({ manifest: bundle.manifest, moduleHash: String(bundle.manifest['module_hash']), bundleSource: bundle.bundle }, { isolation });
   if (!loaded.ok) throw new Error(loaded.message);
   return loaded.module;
+}
+
+/** A CI signing key and an operator approval key, and the trust configuration naming both. */
+export interface TestKeys {
+  readonly signer: KeyObject;
+  readonly approver: KeyObject;
+  readonly trust: TrustConfig;
+}
+
+export function testKeys(): TestKeys {
+  const signer = generateKeyPairSync('ed25519');
+  const approver = generateKeyPairSync('ed25519');
+  return {
+    signer: signer.privateKey,
+    approver: approver.privateKey,
+    trust: trustConfig({ signingKeys: [signer.publicKey], approvalKeys: [approver.publicKey] }),
+  };
+}
+
+/**
+ * Writes a bundle into a directory module store at `<root>/<org>/<domain>/<version>/`, signed
+ * and (unless told otherwise) approved; returns the bundle directory.
+ */
+export function publish(bundle: TestBundle, root: string, keys: TestKeys, options: { approve?: boolean } = {}): string {
+  const world = bundle.manifest['world'] as Record<string, string>;
+  const dir = join(root, world['org']!, world['domain']!, world['version']!);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'bundle.js'), bundle.bundle);
+  writeFileSync(join(dir, 'manifest.json'), bundle.manifestJson);
+  writeFileSync(join(dir, 'signature.json'), formatSignatureFile(signManifest(Buffer.from(bundle.manifestJson), keys.signer)));
+  if (options.approve ?? true) {
+    writeFileSync(join(dir, 'approval.json'), formatSignatureFile(approveModule(String(bundle.manifest['module_hash']), keys.approver)));
+  }
+  return dir;
 }

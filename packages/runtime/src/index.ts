@@ -11,3 +11,5 @@ export type { WorkFrame } from './decide/work-frame.js';
 export type { BindingProblem } from './context/context-binder.js';
 export type { LoadedModule, ActionEvaluator } from './load/loaded-module.js';
 export { loadModule, DEFAULT_MEMORY_LIMIT_MB, type BundleToLoad, type Isolation, type SandboxOptions, type LoadResult } from './load/load-module.js';
+export { ModuleLoader, type RoutingKey, type LoadError, type LoadErrorCode, type ModuleLookup, type ModuleLoaderOptions } from './load/module-loader.js';
+export { DirectoryModuleStore, type ModuleStore } from './load/module-store.js';

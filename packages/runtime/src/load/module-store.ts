@@ -1,0 +1,38 @@
+/**
+ * Where bundles come from. The default store is a directory laid out by routing key:
+ *
+ *   <root>/<org>/<domain>/<version>/{manifest.json, bundle.js, signature.json, approval.json}
+ *
+ * One bundle directory per world version (a bundle holds every action of its world). The
+ * segments come from requests, so each must be a plain name: a key that could climb out of the
+ * root (`..`, `/`, a leading dot) is refused before the file system is touched.
+ */
+import { join } from 'node:path';
+import { readBundleFiles, type BundleFiles } from '../trust/bundle-files.js';
+import type { LoadError, RoutingKey } from './module-loader.js';
+
+export interface ModuleStore {
+  read(key: Omit<RoutingKey, 'action'>): Promise<{ readonly ok: true; readonly files: BundleFiles } | { readonly ok: false; readonly error: LoadError }>;
+}
+
+const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._+-]*$/;
+
+export class DirectoryModuleStore implements ModuleStore {
+  constructor(readonly root: string) {}
+
+  /** The directory a world version lives in, or undefined when the key is not a plain path. */
+  directoryOf(key: Omit<RoutingKey, 'action'>): string | undefined {
+    const segments = [key.org, key.domain, key.version];
+    return segments.every((segment) => SEGMENT.test(segment) && !segment.includes('..')) ? join(this.root, ...segments) : undefined;
+  }
+
+  async read(key: Omit<RoutingKey, 'action'>) {
+    const dir = this.directoryOf(key);
+    const name = `${key.org}/${key.domain}@${key.version}`;
+    if (dir === undefined) return { ok: false as const, error: { code: 'MODULE_NOT_FOUND' as const, message: `no module ${JSON.stringify(name)}: org, domain and version must be plain names` } };
+    const read = await readBundleFiles(dir);
+    if (read.ok) return read;
+    const missing = read.failure.code === 'BUNDLE_FILE_MISSING';
+    return { ok: false as const, error: missing ? { code: 'MODULE_NOT_FOUND' as const, message: `no module ${name} in the store (${read.failure.message})` } : read.failure };
+  }
+}

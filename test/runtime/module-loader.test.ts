@@ -1,0 +1,147 @@
+/**
+ * The loader: a directory module store, verification before anything runs, a cache by routing
+ * key with single-flight loading, and unload that releases the sandbox. Real signed bundles,
+ * real supervised sandbox processes.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { decide, DirectoryModuleStore, ModuleLoader, type ModuleStore, type RoutingKey } from '@adec/runtime';
+import { asTestBundle, buildFixture, injectIntoBundle, publish, testKeys, type TestBundle, type TestKeys } from '../support/runtime.js';
+
+const ADD_DEPENDENT: RoutingKey = { org: 'acme', domain: 'hr.benefits', action: 'add_dependent', version: '1.4.0' };
+const CHILD = { relationship: 'child', dependent_age: 10, documents: ['birth_certificate'] };
+
+let benefits: TestBundle;
+let keys: TestKeys;
+const loaders: ModuleLoader[] = [];
+
+beforeAll(async () => {
+  benefits = asTestBundle(await buildFixture('examples/benefits'));
+  keys = testKeys();
+});
+afterEach(async () => {
+  await Promise.all(loaders.splice(0).map((loader) => loader.close()));
+});
+
+function storeWith(bundle: TestBundle, options: { approve?: boolean } = {}): { root: string; dir: string } {
+  const root = mkdtempSync(join(tmpdir(), 'adec-store-'));
+  return { root, dir: publish(bundle, root, keys, options) };
+}
+
+/** A store that counts reads, to observe cache hits and single flight. */
+function countingStore(root: string): { store: ModuleStore; reads: () => number } {
+  const inner = new DirectoryModuleStore(root);
+  let reads = 0;
+  return {
+    store: { read: (key) => ((reads += 1), inner.read(key)) },
+    reads: () => reads,
+  };
+}
+
+function loaderFor(store: ModuleStore): ModuleLoader {
+  const loader = new ModuleLoader({ store, trust: keys.trust });
+  loaders.push(loader);
+  return loader;
+}
+
+describe('loading a verified bundle', () => {
+  test('loads from the directory store and decides in a supervised sandbox process', async () => {
+    const loader = loaderFor(new DirectoryModuleStore(storeWith(benefits).root));
+    const lookup = await loader.get(ADD_DEPENDENT);
+    if (!lookup.ok) throw new Error(lookup.error.message);
+    const result = await decide(lookup.module, { action: 'add_dependent', context: CHILD });
+    expect(result.ok && result.decision.status).toBe('GREEN');
+    expect(result.ok && result.decision.decision_metadata.module.module_hash).toBe(benefits.manifest['module_hash']);
+  });
+
+  test('concurrent misses share one load; every action of the world shares the module', async () => {
+    const { store, reads } = countingStore(storeWith(benefits).root);
+    const loader = loaderFor(store);
+    const lookups = await Promise.all([
+      ...Array.from({ length: 8 }, () => loader.get(ADD_DEPENDENT)),
+      loader.get({ ...ADD_DEPENDENT, action: 'change_plan' }),
+      loader.get({ ...ADD_DEPENDENT, action: 'submit_claim' }),
+    ]);
+    expect(reads()).toBe(1);
+    const modules = new Set(lookups.map((lookup) => (lookup.ok ? lookup.module : undefined)));
+    expect(modules.size).toBe(1);
+    expect([...modules][0]).toBeDefined();
+    await loader.get(ADD_DEPENDENT);
+    expect(reads()).toBe(1);
+  });
+
+  test('unload releases the sandbox; the next request loads again', async () => {
+    const { store, reads } = countingStore(storeWith(benefits).root);
+    const loader = loaderFor(store);
+    const first = await loader.get(ADD_DEPENDENT);
+    if (!first.ok) throw new Error(first.error.message);
+    expect(await loader.unload(ADD_DEPENDENT)).toBe(true);
+    await expect(decide(first.module, { action: 'add_dependent', context: CHILD })).rejects.toThrow(/unloaded/);
+    const second = await loader.get(ADD_DEPENDENT);
+    expect(reads()).toBe(2);
+    expect(second.ok && second.module).not.toBe(first.module);
+    expect(await loader.unload({ org: 'acme', domain: 'hr.benefits', version: '9.9.9' })).toBe(false);
+  });
+});
+
+describe('refusals', () => {
+  test('an unknown action of a loaded world', async () => {
+    const loader = loaderFor(new DirectoryModuleStore(storeWith(benefits).root));
+    const lookup = await loader.get({ ...ADD_DEPENDENT, action: 'add_pet' });
+    expect(lookup.ok ? undefined : lookup.error).toEqual({
+      code: 'UNKNOWN_ACTION',
+      message: 'module acme/hr.benefits@1.4.0 has no action `add_pet` (actions: add_dependent, change_plan, submit_claim)',
+    });
+  });
+
+  test('a version that is not in the store', async () => {
+    const loader = loaderFor(new DirectoryModuleStore(storeWith(benefits).root));
+    const lookup = await loader.get({ ...ADD_DEPENDENT, version: '2.0.0' });
+    expect(lookup.ok ? undefined : lookup.error.code).toBe('MODULE_NOT_FOUND');
+  });
+
+  test.each([['..'], ['../../etc'], ['.hidden'], ['a/b']])('a routing key that would leave the store: version %j', async (version) => {
+    const loader = loaderFor(new DirectoryModuleStore(storeWith(benefits).root));
+    const lookup = await loader.get({ ...ADD_DEPENDENT, version });
+    expect(lookup.ok ? undefined : lookup.error.message).toMatch(/must be plain names/);
+  });
+
+  test('a bundle without approval is refused (approval is required by default)', async () => {
+    const loader = loaderFor(new DirectoryModuleStore(storeWith(benefits, { approve: false }).root));
+    const lookup = await loader.get(ADD_DEPENDENT);
+    expect(lookup.ok ? undefined : lookup.error.code).toBe('APPROVAL_MISSING');
+  });
+
+  test('nothing from a refused bundle runs: a swapped bundle.js that would hang at load is refused at once', async () => {
+    const { root, dir } = storeWith(benefits);
+    // A compromised bundle whose top level never returns. It is not what the manifest hashed.
+    writeFileSync(join(dir, 'bundle.js'), injectIntoBundle(benefits, 'for (;;) {}').bundle);
+    const loader = loaderFor(new DirectoryModuleStore(root));
+    const started = performance.now();
+    const lookup = await loader.get(ADD_DEPENDENT);
+    expect(lookup.ok ? undefined : lookup.error.code).toBe('MODULE_HASH_MISMATCH');
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
+  test('a failed load is not cached: once the store holds a good bundle, it loads', async () => {
+    const { root, dir } = storeWith(benefits);
+    const good = readFileSync(join(dir, 'bundle.js'));
+    writeFileSync(join(dir, 'bundle.js'), `${good.toString()}\n// tampered`);
+    const loader = loaderFor(new DirectoryModuleStore(root));
+    expect((await loader.get(ADD_DEPENDENT)).ok).toBe(false);
+    writeFileSync(join(dir, 'bundle.js'), good);
+    expect((await loader.get(ADD_DEPENDENT)).ok).toBe(true);
+  });
+
+  test('a store that returns another world for the key is refused', async () => {
+    const { root } = storeWith(benefits);
+    const loader = loaderFor({
+      read: (key) => new DirectoryModuleStore(root).read({ ...key, version: '1.4.0' }),
+    });
+    const lookup = await loader.get({ ...ADD_DEPENDENT, version: '1.5.0' });
+    expect(lookup.ok ? undefined : lookup.error).toMatchObject({ code: 'MODULE_INVALID', message: expect.stringMatching(/returned .*1\.4\.0.* for module acme\/hr\.benefits@1\.5\.0/) });
+    rmSync(root, { recursive: true });
+  });
+});
