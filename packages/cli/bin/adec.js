@@ -6,4 +6,9 @@ process.exitCode = await main(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,
   cwd: process.cwd(),
+  readStdin: async () => {
+    let text = '';
+    for await (const chunk of process.stdin) text += chunk;
+    return text;
+  },
 });

@@ -6,6 +6,7 @@ import { COMPILER_VERSION } from '@adec/compiler';
 import { approveCommand, approveUsage } from './commands/approve.js';
 import { buildCommand, buildUsage } from './commands/build.js';
 import { checkCommand, checkUsage } from './commands/check.js';
+import { evalCommand, evalUsage } from './commands/eval.js';
 import { keygenCommand, keygenUsage } from './commands/keygen.js';
 import { signCommand, signUsage } from './commands/sign.js';
 import { verifyCommand, verifyUsage } from './commands/verify.js';
@@ -30,6 +31,7 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   sign: { run: signCommand, usage: signUsage, summary: "sign a bundle's manifest (writes signature.json)" },
   approve: { run: approveCommand, usage: approveUsage, summary: "approve a bundle's module hash with an operator key (writes approval.json)" },
   verify: { run: verifyCommand, usage: verifyUsage, summary: "check a bundle's hash, signature and approval against a trust file" },
+  eval: { run: evalCommand, usage: evalUsage, summary: 'decide one request against a bundle and print the decision as JSON' },
 };
 
 export const usage = `usage: adec <command> [options]

@@ -39,7 +39,8 @@ export async function decide(module: LoadedModule, request: DecisionRequest, ent
   const spec = module.metadata.actions.get(request.action);
   if (spec === undefined) {
     const known = [...module.metadata.actions.keys()].join(', ') || 'none';
-    return { ok: false, error: { code: 'UNKNOWN_ACTION', message: `module ${module.metadata.world.world}@${module.metadata.world.version} has no action \`${request.action}\` (actions: ${known})` } };
+    const { org, domain, version } = module.metadata.world;
+    return { ok: false, error: { code: 'UNKNOWN_ACTION', message: `module ${org}/${domain}@${version} has no action \`${request.action}\` (actions: ${known})` } };
   }
   const requestId = entry.requestId ?? randomUUID();
   const requestTime = entry.requestTime ?? Date.now();
