@@ -4,10 +4,10 @@
  * and context attribute names. Copied out of the isolate once at load, validated, and never
  * re-read: the decision path only calls the module's functions.
  *
- * ABI 2 is read as is; an ABI 1 module goes through the legacy shim (legacy-abi1.ts).
+ * An ABI 1 module arrives already in ABI 2 shape: the legacy shim (legacy-abi1.ts) converts it
+ * inside the isolate, before anything reads it.
  */
 import { isStatus, isTier, type Status, type Tier } from '../decide/status.js';
-import { legacyRuleClassification } from './legacy-abi1.js';
 
 export interface WorldId {
   readonly org: string;
@@ -67,8 +67,6 @@ export interface ModuleMetadata {
   readonly actions: ReadonlyMap<string, ActionSpec>;
 }
 
-/** Used when an ABI 1 module carries no time limit (ADR-083 "a few ms"). */
-export const DEFAULT_PREDICATE_TIMEOUT_MS = 5;
 export const MAX_PREDICATE_TIMEOUT_MS = 1_000;
 
 type Raw = Record<string, unknown>;
@@ -95,13 +93,13 @@ function readMetadata(raw: Raw): ModuleMetadata {
     world: typeof world['world'] === 'string' ? world['world'] : string(world['domain'], '_WORLD.domain'),
     version: string(world['version'], '_WORLD.version'),
   };
-  const classify = abiVersion === 2 ? abi2Classification(raw) : legacyRuleClassification(object(raw['severity'], '_RULE_SEVERITY'));
+  const classify = ruleClassification(raw);
   const suppresses = object(raw['suppresses'], '_RULE_SUPPRESSES');
   const reads = object(raw['reads'], '_RULE_READS');
   const predicates = new Set(strings(raw['predicates'], '_RULE_FUNCTIONS'));
   const actions = new Map<string, ActionSpec>();
   for (const [name, value] of Object.entries(object(raw['actions'], '_ACTIONS'))) {
-    const action = readAction(name, object(value, `_ACTIONS.${name}`), classify, suppresses, reads, abiVersion);
+    const action = readAction(name, object(value, `_ACTIONS.${name}`), classify, suppresses, reads);
     const missing = action.rules.find((rule) => !predicates.has(rule.id));
     if (missing !== undefined) throw new Error(`rule ${missing.id} of action ${name} has no predicate in _RULE_FUNCTIONS`);
     actions.set(name, action);
@@ -111,7 +109,7 @@ function readMetadata(raw: Raw): ModuleMetadata {
 
 type Classification = (id: string) => { outcome: Status; severity: Tier };
 
-function abi2Classification(raw: Raw): Classification {
+function ruleClassification(raw: Raw): Classification {
   const outcomes = object(raw['outcome'], '_RULE_OUTCOME');
   const severities = object(raw['severity'], '_RULE_SEVERITY');
   return (id) => {
@@ -123,11 +121,11 @@ function abi2Classification(raw: Raw): Classification {
   };
 }
 
-function readAction(name: string, raw: Raw, classify: Classification, suppresses: Raw, reads: Raw, abi: 1 | 2): ActionSpec {
+function readAction(name: string, raw: Raw, classify: Classification, suppresses: Raw, reads: Raw): ActionSpec {
   const where = `_ACTIONS.${name}`;
-  const predicateTimeoutMs = raw['predicate_timeout_ms'] === undefined && abi === 1 ? DEFAULT_PREDICATE_TIMEOUT_MS : timeout(raw['predicate_timeout_ms'], `${where}.predicate_timeout_ms`);
+  const predicateTimeoutMs = timeout(raw['predicate_timeout_ms'], `${where}.predicate_timeout_ms`);
   const ruleTimeouts = raw['rule_timeout_ms'] === undefined ? {} : object(raw['rule_timeout_ms'], `${where}.rule_timeout_ms`);
-  const aggregation = raw['aggregation'] === undefined && abi === 1 ? { mode: 'winner_takes_all' as const } : readAggregation(object(raw['aggregation'], `${where}.aggregation`), where);
+  const aggregation = readAggregation(object(raw['aggregation'], `${where}.aggregation`), where);
   const weights = aggregation.mode === 'weighted_sum_threshold' ? object(object(raw['aggregation'], where)['weights'] ?? {}, `${where}.aggregation.weights`) : {};
   const rules = strings(raw['rules'], `${where}.rules`).map((id): RuleSpec => ({
     id,
@@ -139,8 +137,7 @@ function readAction(name: string, raw: Raw, classify: Classification, suppresses
   }));
   return {
     name,
-    // ABI 1 lists rules in declaration order; severity order is stable within a tier.
-    rules: abi === 1 ? inSeverityOrder(rules) : rules,
+    rules,
     aggregation,
     workFrames: raw['work_frames'] === undefined ? {} : readWorkFrames(object(raw['work_frames'], `${where}.work_frames`), where),
     computed: optionalStrings(raw['computed'], `${where}.computed`),
@@ -148,10 +145,6 @@ function readAction(name: string, raw: Raw, classify: Classification, suppresses
     system: optionalStrings(raw['system'], `${where}.system`),
     predicateTimeoutMs,
   };
-}
-
-function inSeverityOrder(rules: readonly RuleSpec[]): RuleSpec[] {
-  return [...rules].sort((a, b) => a.severity.localeCompare(b.severity));
 }
 
 function readAggregation(raw: Raw, where: string): Aggregation {

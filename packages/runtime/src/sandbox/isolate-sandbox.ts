@@ -8,6 +8,7 @@
  * hostile predicate never leaves a half-dead isolate behind for the next decision.
  */
 import ivm from 'isolated-vm';
+import { LEGACY_ABI1_SHIM } from '../module/legacy-abi1.js';
 import { EVALUATOR_AFTER_BUNDLE, HARDEN_BEFORE_BUNDLE, SEAL } from './isolate-prelude.js';
 
 export interface IsolateOptions {
@@ -108,6 +109,7 @@ export class IsolateSandbox {
       isolate.compileScriptSync(this.source, { filename: this.options.filename }).runSync(context, { timeout: 5_000 });
       const defined = context.evalSync('typeof __adec_module === "object" && __adec_module !== null');
       if (defined !== true) throw new Error('the bundle does not define __adec_module');
+      isolate.compileScriptSync(LEGACY_ABI1_SHIM, { filename: 'adec:legacy-abi1-shim' }).runSync(context);
       isolate.compileScriptSync(EVALUATOR_AFTER_BUNDLE, { filename: 'adec:evaluator' }).runSync(context);
       (this.options.extensions ?? []).forEach((source, i) => isolate.compileScriptSync(source, { filename: `adec:extension-${i}` }).runSync(context));
       isolate.compileScriptSync(SEAL, { filename: 'adec:seal' }).runSync(context);
