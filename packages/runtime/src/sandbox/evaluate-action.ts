@@ -40,7 +40,11 @@ export interface SandboxCalls {
   call(entry: '__adec_evaluate' | '__adec_derive' | '__adec_rules', args: readonly string[], timeLimitMs: number): CrossingResult;
 }
 
-type WireRule = 0 | 1 | [2, string | null] | [3, string, 'applies_when' | 'when'];
+/** Rule results as the isolate encodes them (isolate-prelude.ts). */
+interface WireRules {
+  readonly states: string;
+  readonly details: readonly (string | null)[];
+}
 
 const NOT_APPLICABLE: RuleEvaluation = { state: 'not_applicable' };
 const UNMATCHED: RuleEvaluation = { state: 'unmatched' };
@@ -49,11 +53,11 @@ export function evaluateAction(sandbox: SandboxCalls, spec: ActionSpec, ctxJson:
   const limit = spec.computed.length * spec.predicateTimeoutMs + spec.rules.reduce((sum, rule) => sum + rule.timeoutMs, 0);
   const crossing = sandbox.call('__adec_evaluate', [spec.name, ctxJson], limit);
   if (!crossing.ok) return evaluateStepwise(sandbox, spec, ctxJson);
-  const wire = JSON.parse(crossing.value) as { computed: Record<string, unknown>; failed: Record<string, string>; rules: WireRule[] };
+  const wire = JSON.parse(crossing.value) as WireRules & { computed: Record<string, unknown>; failed: Record<string, string> };
   return {
     computed: wire.computed,
     failedDerivations: Object.entries(wire.failed).map(([attribute, message]) => ({ attribute, kind: 'exception', message })),
-    rules: wire.rules.map(decodeRule),
+    rules: decodeRules(wire),
     attributed: false,
   };
 }
@@ -83,13 +87,28 @@ export function evaluateStepwise(sandbox: SandboxCalls, spec: ActionSpec, ctxJso
   const rules = spec.rules.map((rule): RuleEvaluation => {
     const crossing = sandbox.call('__adec_rules', [spec.name, derivedJson, failedJson, JSON.stringify([rule.id])], rule.timeoutMs);
     if (!crossing.ok) return { state: 'errored', kind: crossing.kind, phase: null, message: crossing.message };
-    return decodeRule((JSON.parse(crossing.value) as { rules: WireRule[] }).rules[0]!);
+    return decodeRules(JSON.parse(crossing.value) as WireRules)[0]!;
   });
   return { computed, failedDerivations, rules, attributed: true };
 }
 
-function decodeRule(wire: WireRule): RuleEvaluation {
-  if (wire === 0) return NOT_APPLICABLE;
-  if (wire === 1) return UNMATCHED;
-  return wire[0] === 2 ? { state: 'matched', reason: wire[1] } : { state: 'errored', kind: 'exception', phase: wire[2], message: wire[1] };
+function decodeRules(wire: WireRules): RuleEvaluation[] {
+  const rules = new Array<RuleEvaluation>(wire.states.length);
+  let detail = 0;
+  for (let i = 0; i < wire.states.length; i++) {
+    switch (wire.states.charCodeAt(i)) {
+      case 0x30:
+        rules[i] = NOT_APPLICABLE;
+        break;
+      case 0x31:
+        rules[i] = UNMATCHED;
+        break;
+      case 0x32:
+        rules[i] = { state: 'matched', reason: wire.details[detail++] ?? null };
+        break;
+      default:
+        rules[i] = { state: 'errored', kind: 'exception', phase: wire.states[i] === '3' ? 'applies_when' : 'when', message: wire.details[detail++] ?? 'threw' };
+    }
+  }
+  return rules;
 }

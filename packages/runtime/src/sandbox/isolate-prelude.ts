@@ -16,9 +16,11 @@
  * `failed` maps a computed attribute whose derivation failed to its message: reading it throws,
  * so exactly the rules and derivations that depend on it error, without a dependency table.
  *
- * Result of evaluate: `{ "computed": {name: value}, "failed": {name: message}, "rules": [r…] }`,
- * one `r` per rule of the action in evaluation order (or of `ids`): 0 not applicable,
- * 1 not matched, [2, reason|null] matched, [3, message, phase] threw.
+ * Result of evaluate: `{ "computed": {name: value}, "failed": {name: message}, "states": "…",
+ * "details": […] }`. `states` has one character per rule of the action in evaluation order (or
+ * of `ids`): 0 not applicable, 1 not matched, 2 matched, 3 threw in applies_when, 4 threw in
+ * when. `details` holds, in rule order, the reason (or null) of each matched rule and the
+ * message of each rule that threw. A string and a flat list keep the crossing cheap.
  */
 export const HARDEN_BEFORE_BUNDLE = `"use strict";
 for (const name of ["Date", "WebAssembly", "SharedArrayBuffer", "Atomics", "FinalizationRegistry", "WeakRef"]) {
@@ -57,15 +59,14 @@ export const EVALUATOR_AFTER_BUNDLE = `"use strict";
     }
   };
 
+  // Context values are parsed JSON: plain data, no accessors except the failed-derivation
+  // getters, which are not enumerable and so never invoked here.
   const deepFreeze = (value) => {
-    if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
-      freeze(value);
-      for (const key of getOwnPropertyNames(value)) {
-        const descriptor = Object.getOwnPropertyDescriptor(value, key);
-        if (descriptor && "value" in descriptor) deepFreeze(descriptor.value);
-      }
+    freeze(value);
+    for (const key in value) {
+      const inner = value[key];
+      if (inner !== null && typeof inner === "object") deepFreeze(inner);
     }
-    return value;
   };
 
   const deriveOne = (action, ctx, failed, name, computed) => {
@@ -79,25 +80,29 @@ export const EVALUATOR_AFTER_BUNDLE = `"use strict";
     }
   };
 
-  const evaluateRule = (id, ctx) => {
-    let phase = "applies_when";
+  // Appends the rule's state character; pushes its reason or error message onto details.
+  const evaluateRule = (id, ctx, details) => {
+    let state = "3";
     try {
       const filter = hasOwn(filters, id) ? filters[id] : undefined;
-      if (filter !== undefined && filter(ctx) !== true) return 0;
-      phase = "when";
+      if (filter !== undefined && filter(ctx) !== true) return "0";
+      state = "4";
       const result = predicates[id](ctx);
-      if (result === null || typeof result !== "object" || result.matched !== true) return 1;
+      if (result === null || typeof result !== "object" || result.matched !== true) return "1";
       const reason = result.reason;
-      return [2, typeof reason === "string" ? reason : null];
+      details.push(typeof reason === "string" ? reason : null);
+      return "2";
     } catch (error) {
-      return [3, messageOf(error), phase];
+      details.push(messageOf(error));
+      return state;
     }
   };
 
   const rulesOf = (ctx, ids) => {
-    const results = new Array(ids.length);
-    for (let i = 0; i < ids.length; i++) results[i] = evaluateRule(ids[i], ctx);
-    return results;
+    let states = "";
+    const details = [];
+    for (let i = 0; i < ids.length; i++) states += evaluateRule(ids[i], ctx, details);
+    return { states, details };
   };
 
   globalThis.__adec_evaluate = (action, ctxJson) => {
@@ -108,7 +113,8 @@ export const EVALUATOR_AFTER_BUNDLE = `"use strict";
     const names = spec.computed || [];
     for (let i = 0; i < names.length; i++) deriveOne(action, ctx, failed, names[i], computed);
     deepFreeze(ctx);
-    return stringify({ computed, failed, rules: rulesOf(ctx, spec.rules) });
+    const { states, details } = rulesOf(ctx, spec.rules);
+    return stringify({ computed, failed, states, details });
   };
 
   globalThis.__adec_derive = (action, ctxJson, failedJson, name) => {
@@ -125,7 +131,7 @@ export const EVALUATOR_AFTER_BUNDLE = `"use strict";
     const ctx = parse(ctxJson);
     markFailed(ctx, parse(failedJson));
     deepFreeze(ctx);
-    return stringify({ rules: rulesOf(ctx, parse(idsJson)) });
+    return stringify(rulesOf(ctx, parse(idsJson)));
   };
 
   // The module's static data, copied out once at load.

@@ -82,7 +82,7 @@ export class ProcessEvaluator implements ActionEvaluator {
 
   async #evaluate(spec: ActionSpec, ctxJson: string): Promise<ActionEvaluation> {
     if (this.#disposed) throw new Error('the module was unloaded');
-    const outcome = await this.#request({ evaluate: { spec, ctxJson } }, watchdogFor(spec));
+    const outcome = await this.#request({ evaluate: { action: spec.name, ctxJson } }, watchdogFor(spec));
     if (outcome.ok && outcome.reply.evaluation !== undefined) return outcome.reply.evaluation;
     return this.#attributeCrash(spec, ctxJson, outcome.ok ? (outcome.reply.error ?? 'no evaluation') : outcome.message);
   }
@@ -93,7 +93,7 @@ export class ProcessEvaluator implements ActionEvaluator {
     let last: ActionEvaluation | undefined;
     for (const rule of spec.rules) {
       const single = { ...spec, rules: [rule] };
-      const outcome = (await this.#restartIfNeeded()) ? await this.#request({ evaluate: { spec: single, ctxJson, stepwise: true } }, watchdogFor(single)) : { ok: false as const, message: cause };
+      const outcome = (await this.#restartIfNeeded()) ? await this.#request({ evaluate: { action: spec.name, ctxJson, only: [rule.id] } }, watchdogFor(single)) : { ok: false as const, message: cause };
       if (outcome.ok && outcome.reply.evaluation !== undefined) {
         last = outcome.reply.evaluation;
         rules.push(last.rules[0]!);

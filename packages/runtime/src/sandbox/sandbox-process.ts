@@ -8,13 +8,14 @@
  *
  * Protocol (JSON over the IPC channel), one request at a time:
  *   → { id, load: { source, memoryLimitMb, filename } }      ← { id, metadata } | { id, error }
- *   → { id, evaluate: { spec, ctxJson, stepwise? } }          ← { id, evaluation }
+ *   → { id, evaluate: { action, ctxJson, only? } }            ← { id, evaluation }
  *   → { id, call: { entry, args, timeLimitMs } }             ← { id, crossing }
- * `stepwise` runs exactly the rules of `spec` one crossing each (crash attribution).
+ * `only` runs exactly those rules, one crossing each (crash attribution). The process reads
+ * the action specs from the module once at load, so a request carries only its context.
  */
 import { evaluateAction, evaluateStepwise } from './evaluate-action.js';
 import { IsolateSandbox } from './isolate-sandbox.js';
-import type { ActionSpec } from '../module/module-metadata.js';
+import { parseModuleMetadata, type ActionSpec } from '../module/module-metadata.js';
 
 export interface LoadMessage {
   readonly id: number;
@@ -23,7 +24,7 @@ export interface LoadMessage {
 
 export interface EvaluateMessage {
   readonly id: number;
-  readonly evaluate: { readonly spec: ActionSpec; readonly ctxJson: string; readonly stepwise?: boolean };
+  readonly evaluate: { readonly action: string; readonly ctxJson: string; readonly only?: readonly string[] };
 }
 
 export interface CallMessage {
@@ -34,6 +35,7 @@ export interface CallMessage {
 export type SandboxRequest = LoadMessage | EvaluateMessage | CallMessage;
 
 let sandbox: IsolateSandbox | undefined;
+let specs: ReadonlyMap<string, ActionSpec> = new Map();
 
 function handle(message: SandboxRequest): Record<string, unknown> {
   if ('load' in message) {
@@ -42,12 +44,18 @@ function handle(message: SandboxRequest): Record<string, unknown> {
     if (!created.ok) return { id: message.id, error: created.message };
     sandbox = created.sandbox;
     const metadata = sandbox.call('__adec_metadata', [], 1_000);
-    return metadata.ok ? { id: message.id, metadata: metadata.value } : { id: message.id, error: metadata.message };
+    if (!metadata.ok) return { id: message.id, error: metadata.message };
+    const parsed = parseModuleMetadata(metadata.value);
+    if (parsed.ok) specs = parsed.metadata.actions;
+    return { id: message.id, metadata: metadata.value };
   }
   if (sandbox === undefined) return { id: message.id, error: 'no module is loaded in this sandbox process' };
   if ('call' in message) return { id: message.id, crossing: sandbox.call(message.call.entry, message.call.args, message.call.timeLimitMs) };
-  const { spec, ctxJson, stepwise } = message.evaluate;
-  return { id: message.id, evaluation: (stepwise === true ? evaluateStepwise : evaluateAction)(sandbox, spec, ctxJson) };
+  const { action, ctxJson, only } = message.evaluate;
+  const spec = specs.get(action);
+  if (spec === undefined) return { id: message.id, error: `no action ${action} in the loaded module` };
+  if (only === undefined) return { id: message.id, evaluation: evaluateAction(sandbox, spec, ctxJson) };
+  return { id: message.id, evaluation: evaluateStepwise(sandbox, { ...spec, rules: spec.rules.filter((rule) => only.includes(rule.id)) }, ctxJson) };
 }
 
 process.on('message', (message: SandboxRequest) => {
