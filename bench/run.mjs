@@ -3,12 +3,13 @@
  * `npm run bench -- --quick` runs a small version of each section to keep the harness
  * working (CI), printing results without rewriting the report.
  *
- * Sections land with the issues that make them measurable: compile (now), then warm
- * decide against peer engines, cold load and HTTP.
+ * Sections land with the issues that make them measurable: compile, the runtime's warm decide
+ * and cold load (now), then peer engines and HTTP.
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { runCompileBench } from './compile/compile-bench.mjs';
+import { runRuntimeBench, RUNTIME_TARGETS } from './runtime/runtime-bench.mjs';
 import { describeMachine } from './lib/machine.mjs';
 
 const quick = process.argv.includes('--quick');
@@ -38,11 +39,32 @@ function phaseTable(rows) {
   return lines.join('\n');
 }
 
+const us = (value) => (value >= 100 ? value.toFixed(0) : value.toFixed(1));
+
+function warmTable(rows) {
+  const lines = ['| decide() of a 50-rule action | p50 | p99 | mean | decisions/s | target p50 | met |', '| --- | ---: | ---: | ---: | ---: | ---: | :---: |'];
+  for (const row of rows) {
+    lines.push(`| ${row.name} | ${us(row.p50Us)} µs | ${us(row.p99Us)} µs | ${us(row.meanUs)} µs | ${Math.round(row.opsPerSec).toLocaleString('en')} | < ${RUNTIME_TARGETS.warmP50Us} µs | ${row.p50Us < RUNTIME_TARGETS.warmP50Us ? 'yes' : '**no**'} |`);
+  }
+  return lines.join('\n');
+}
+
+function coldTable(rows) {
+  const lines = ['| cold load of the 1,000-rule world | runs | median | min – max | target | met |', '| --- | ---: | ---: | ---: | ---: | :---: |'];
+  for (const row of rows) {
+    lines.push(`| ${row.isolation} | ${row.ms.n} | ${ms(row.ms.median)} ms | ${ms(row.ms.min)} – ${ms(row.ms.max)} ms | < ${RUNTIME_TARGETS.coldLoadMs} ms | ${row.ms.median < RUNTIME_TARGETS.coldLoadMs ? 'yes' : '**no**'} |`);
+  }
+  return lines.join('\n');
+}
+
 const machine = describeMachine();
 console.error(`adec bench${quick ? ' (quick)' : ''} on ${machine.cpu} × ${machine.cores}, Node ${machine.node}`);
 const compile = runCompileBench({ quick });
 const compileReport = `${compileTable(compile)}\n\nTime per phase inside the build process (medians; \`check\` includes parsing and the\nwarnings analysis; \`generate\` includes loading TypeScript, the forbidden-construct check and\nthe type check of the generated module):\n\n${phaseTable(compile)}`;
 console.log(`\n## Compile: adec build\n\n${compileReport}\n`);
+const runtime = await runRuntimeBench({ quick });
+const runtimeReport = `${warmTable(runtime.warm)}\n\n${coldTable(runtime.cold)}`;
+console.log(`\n## Runtime: decide and load\n\n${runtimeReport}\n`);
 
 if (!quick) {
   const report = `# adec benchmark results
@@ -67,6 +89,25 @@ measured from process spawn to exit, so Node start-up is included; peak RSS is t
 process's maximum resident set size.
 
 ${compileReport}
+
+## Runtime: warm \`decide()\` and cold load
+
+The 1,000-rule synthetic world above, built, signed and approved, loaded through the
+\`ModuleLoader\` from a directory store. **Warm decide** is the full composition root on the
+first action (50 rules, each with \`applies_when\`): context binding against the manifest's
+schema, one crossing into the isolate that derives, filters and evaluates every predicate,
+suppression, aggregation, work_frame and the whole \`decision_metadata\` (traces included);
+256 varied requests in rotation, measured with tinybench (warm-up, then 3 s of samples).
+**Cold load** is \`loader.get()\` on an empty cache: read the files, verify hash, signature and
+approval, start the sandbox, compile the ${(runtime.bundleBytes / 1024).toFixed(0)} KiB bundle,
+read and check its metadata, compile the context binders.
+
+Two isolation modes (packages/runtime/README.md, "Isolation"): \`in-process\` keeps the
+isolate in the host process; \`process\` (the default) keeps it in a supervised child process,
+so a fatal V8 error in isolated-vm cannot take the host down, at the price of an IPC round
+trip per decision and a process start per load.
+
+${runtimeReport}
 
 ### Where the time goes, and what was tried
 
