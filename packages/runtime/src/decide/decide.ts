@@ -84,28 +84,30 @@ function refuseContext(spec: ActionSpec, problems: DecisionMetadata['context_err
 }
 
 function compose(spec: ActionSpec, ctx: Record<string, unknown>, evaluation: ActionEvaluation, header: Header): Decision {
-  const values = { ...ctx, ...evaluation.computed };
+  // ctx is this request's own bound copy: the computed values join it for the traces.
+  const values = Object.assign(ctx, evaluation.computed);
   const matched: RuleSpec[] = [];
-  const reasons = new Map<string, string | null>();
+  const reasons: (string | null)[] = [];
   const errored: ErroredPredicate[] = [];
-  const traces: PredicateTrace[] = [];
-  spec.rules.forEach((rule, i) => {
+  const traces: PredicateTrace[] = new Array(spec.rules.length);
+  for (let i = 0; i < spec.rules.length; i++) {
+    const rule = spec.rules[i]!;
     const result = evaluation.rules[i]!;
     if (result.state === 'matched') {
       matched.push(rule);
-      reasons.set(rule.id, result.reason);
+      reasons.push(result.reason);
     } else if (result.state === 'errored') {
       errored.push({ rule_id: rule.id, kind: result.kind, phase: result.phase, message: result.message });
     }
-    traces.push({ rule_id: rule.id, result: result.state, inputs: inputsOf(rule, values) });
-  });
+    traces[i] = { rule_id: rule.id, result: result.state, inputs: inputsOf(rule, values) };
+  }
 
   const suppression = applySuppression(matched);
   const outcome = aggregate(spec.aggregation, suppression.effective);
   const failed = errored.length > 0 || evaluation.failedDerivations.length > 0;
   const status = failed ? mostRestrictive(outcome.status, 'YELLOW') : outcome.status;
   const matchedOutcomes = matched.map(
-    (rule): MatchedRuleOutcome => ({ rule_id: rule.id, outcome: rule.outcome, severity: rule.severity, reason: reasons.get(rule.id) ?? null, suppressed_by: suppression.suppressedBy.get(rule.id) ?? null }),
+    (rule, i): MatchedRuleOutcome => ({ rule_id: rule.id, outcome: rule.outcome, severity: rule.severity, reason: reasons[i] ?? null, suppressed_by: suppression.suppressedBy.get(rule.id) ?? null }),
   );
   return {
     status,
