@@ -9,6 +9,7 @@ import { checkCommand, checkUsage } from './commands/check.js';
 import { evalCommand, evalUsage } from './commands/eval.js';
 import { keygenCommand, keygenUsage } from './commands/keygen.js';
 import { signCommand, signUsage } from './commands/sign.js';
+import { testCommand, testUsage } from './commands/test.js';
 import { verifyCommand, verifyUsage } from './commands/verify.js';
 import { EXIT, type CliIo, type ExitCode } from './io.js';
 import { UsageError } from './usage-error.js';
@@ -31,6 +32,7 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   sign: { run: signCommand, usage: signUsage, summary: "sign a bundle's manifest (writes signature.json)" },
   approve: { run: approveCommand, usage: approveUsage, summary: "approve a bundle's module hash with an operator key (writes approval.json)" },
   verify: { run: verifyCommand, usage: verifyUsage, summary: "check a bundle's hash, signature and approval against a trust file" },
+  test: { run: testCommand, usage: testUsage, summary: "run a world's golden tests and report rule coverage" },
   eval: { run: evalCommand, usage: evalUsage, summary: 'decide one request against a bundle and print the decision as JSON' },
 };
 

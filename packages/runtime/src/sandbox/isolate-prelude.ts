@@ -146,8 +146,9 @@ export const EVALUATOR_AFTER_BUNDLE = `"use strict";
     predicates: Object.keys(predicates),
   });
 
-  // Trusted extensions (e.g. the selection engine) receive the module, then SEAL removes this.
-  globalThis.__adec_extend = (install) => install(module);
+  // Trusted extensions (e.g. the selection engine) receive the module and the evaluator's
+  // helpers, then SEAL removes this hook.
+  globalThis.__adec_extend = (install) => install(module, { messageOf });
   globalThis.__adec_seal = () => {
     delete globalThis.__adec_extend;
     delete globalThis.__adec_seal;

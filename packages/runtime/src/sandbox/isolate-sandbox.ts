@@ -18,7 +18,7 @@ export interface IsolateOptions {
   readonly filename: string;
   /**
    * Trusted scripts run after the evaluator and before the isolate is sealed; each may call
-   * `__adec_extend((module) => { globalThis.__my_entry = (json) => … })` to add entry points.
+   * `__adec_extend((module, { messageOf }) => { globalThis.__my_entry = (json) => … })`.
    */
   readonly extensions?: readonly string[];
 }

@@ -1,0 +1,125 @@
+/**
+ * The text report of a test run, as a test runner prints it: one line per test (`✓`/`✗`, name,
+ * where it is declared), under each failure a readable diff of expected and actual with what
+ * explains the actual result, then coverage and the summary.
+ */
+import type { Decision } from '@adec/runtime';
+import type { ActionScore, Selection, SelectionError } from '@adec/engine';
+import type { Coverage } from './coverage.js';
+import type { TestRun } from './run-tests.js';
+import type { AdjudicationOutcome, SelectionOutcome, SelectionVerdict, TestOutcome } from './test-outcome.js';
+
+const DETAIL = '    ';
+const ITEM = '      ';
+
+export function renderTestRun(run: TestRun): string {
+  const lines = run.outcomes.flatMap(renderOutcome);
+  // A failure's details already end with a blank line.
+  if (lines.at(-1) !== '') lines.push('');
+  lines.push(...renderCoverage(run.coverage), '', summaryLine(run.outcomes));
+  return `${lines.join('\n')}\n`;
+}
+
+function summaryLine(outcomes: readonly TestOutcome[]): string {
+  const passed = outcomes.filter((o) => o.passed).length;
+  return `${passed} passed, ${outcomes.length - passed} failed`;
+}
+
+function renderOutcome(outcome: TestOutcome): string[] {
+  const header = `${outcome.passed ? '✓' : '✗'} ${outcome.name} (${outcome.file}:${outcome.line})`;
+  if (outcome.passed) return [header];
+  return [header, ...(outcome.kind === 'adjudication' ? adjudicationDiff(outcome) : selectionDiff(outcome)), ''];
+}
+
+// ── Adjudication ─────────────────────────────────────────────────────────────────────────
+
+function adjudicationDiff(outcome: AdjudicationOutcome): string[] {
+  const expected = outcome.expected.rule === null ? outcome.expected.status : `${outcome.expected.status} by ${outcome.expected.rule}`;
+  const lines = [`${DETAIL}expected  ${expected}`];
+  if (outcome.decision === null) return [...lines, `${DETAIL}actual    error: ${outcome.error ?? 'no decision'}`];
+  return [...lines, `${DETAIL}actual    ${describeDecision(outcome.decision)}`, ...decisionExplanation(outcome.decision)];
+}
+
+function describeDecision(decision: Decision): string {
+  const aggregation = decision.decision_metadata.aggregation_outcome;
+  const byRule = aggregation.winning_rule === null ? ` (${aggregation.basis})` : ` by ${aggregation.winning_rule}`;
+  if (!aggregation.error_floor_applied) return `${decision.status}${byRule}`;
+  return `${decision.status} (raised by the error floor from ${aggregation.status}${byRule})`;
+}
+
+function decisionExplanation(decision: Decision): string[] {
+  const metadata = decision.decision_metadata;
+  const width = Math.max(0, ...metadata.matched_rule_outcomes.map((m) => m.rule_id.length));
+  const matched = metadata.matched_rule_outcomes.map((m) => {
+    const why = m.suppressed_by !== null ? `suppressed by ${m.suppressed_by}` : m.reason !== null ? JSON.stringify(m.reason) : '';
+    return `${ITEM}${m.rule_id.padEnd(width)}  ${m.outcome.padEnd(10)}  ${m.severity}  ${why}`.trimEnd();
+  });
+  return [
+    ...section('matched rules', matched, 'none'),
+    ...section('errored predicates', metadata.errored_predicates.map((e) => `${ITEM}${e.rule_id}  ${e.kind}${e.phase === null ? '' : ` in ${e.phase}`}: ${e.message}`)),
+    ...section('errored derivations', metadata.errored_derivations.map((e) => `${ITEM}${e.attribute}  ${e.kind}: ${e.message}`)),
+    ...section('context errors', metadata.context_errors.map((e) => `${ITEM}${e.path}: ${e.message}`)),
+  ];
+}
+
+// ── Selection ────────────────────────────────────────────────────────────────────────────
+
+function selectionDiff(outcome: SelectionOutcome): string[] {
+  const lines = [`${DETAIL}expected  ${describeVerdict(outcome.expected)}`];
+  if (outcome.selection === null) return [...lines, ...engineError(outcome.error)];
+  return [...lines, `${DETAIL}actual    ${describeVerdict(outcome.selection)}`, ...selectionExplanation(outcome.selection)];
+}
+
+function describeVerdict(verdict: SelectionVerdict): string {
+  return verdict.status === 'SELECTED' ? `selected ${JSON.stringify(verdict.selected_action)}` : verdict.status;
+}
+
+function engineError(error: SelectionError | null): string[] {
+  if (error === null) return [`${DETAIL}actual    no selection`];
+  return [`${DETAIL}actual    error ${error.code}: ${error.message}`, ...error.problems.map((p) => `${ITEM}${p.path}: ${p.message}`)];
+}
+
+function selectionExplanation(selection: Selection): string[] {
+  const { evaluate_guardrails: guardrails, score_and_rank: scoring } = selection.stages;
+  const scores = new Map(scoring.scores.map((s) => [s.action_id, s]));
+  const width = Math.max(0, ...scoring.scores.map((s) => s.action_id.length));
+  const ranking = scoring.ranking.map((r) => {
+    const keys = r.tie_break_keys.map((k) => JSON.stringify(k)).join(', ') || 'none';
+    return `${ITEM}${r.rank}. ${r.action_id.padEnd(width)}  ${scoreText(scores.get(r.action_id)!)}  (keys ${keys})`;
+  });
+  const unranked = scoring.ranking.length === 0 ? scoring.scores.map((s) => `${ITEM}${s.action_id.padEnd(width)}  ${scoreText(s)}`) : [];
+  return [
+    ...section('ranking', ranking),
+    ...section('scores', unranked),
+    ...section('rejected', guardrails.rejected.map((r) => `${ITEM}${r.action_id}  by ${r.violated_guardrails.join(', ')}`)),
+    ...section('errors', selection.errors.map((e) => `${ITEM}${e.source}${e.action_id === null ? '' : ` (${e.action_id})`}: ${e.message}`)),
+  ];
+}
+
+function scoreText(score: ActionScore): string {
+  const parts = score.objectives.map((o) => `${o.name} ${o.contribution === null ? 'failed' : formatNumber(o.contribution)}`).join(' + ');
+  const risk = score.execution_risk_penalty > 0 ? ` − risk ${formatNumber(score.execution_risk_penalty)}` : '';
+  return `${score.final_score === null ? '?' : formatNumber(score.final_score)} = ${parts || '0'}${risk}`;
+}
+
+/** Six decimals at most: enough to tell scores apart, without floating-point noise. */
+function formatNumber(value: number): string {
+  return String(Number(value.toFixed(6)));
+}
+
+// ── Coverage ─────────────────────────────────────────────────────────────────────────────
+
+function renderCoverage(coverage: Coverage): string[] {
+  const { rules, guardrails } = coverage;
+  const lines = ['coverage', `  rule coverage: ${rules.covered}/${rules.total} (${rules.percent}%)`];
+  lines.push(...section('uncovered rules', rules.uncovered.map((u) => `${DETAIL}${u.action}: ${u.rules.join(', ')}`), undefined, '  '));
+  if (guardrails.total > 0) lines.push(`  guardrails fired: ${guardrails.covered}/${guardrails.total} (${guardrails.percent}%)`);
+  lines.push(...section('guardrails that never fired (information)', guardrails.never_fired.map((n) => `${DETAIL}${n.scenario}: ${n.guardrails.join(', ')}`), undefined, '  '));
+  return lines;
+}
+
+/** A titled list; nothing when it is empty, unless `empty` says what to print instead. */
+function section(title: string, items: readonly string[], empty?: string, indent = DETAIL): string[] {
+  if (items.length > 0) return [`${indent}${title}`, ...items];
+  return empty === undefined ? [] : [`${indent}${title}: ${empty}`];
+}

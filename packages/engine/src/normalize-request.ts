@@ -1,0 +1,104 @@
+/**
+ * Stage 1 for selection: a request is checked against its scenario and turned into the
+ * complete, module-form request the extension computes on. Every problem is collected (not
+ * just the first), each with its JSON path, so a client can fix a request in one round.
+ *
+ * Signals: a supplied value must fit the signal's type and is converted (timestamps and
+ * durations to ms); an absent one takes its declared default, or null when its type is
+ * optional, and is listed in `defaults_applied`; an absent required one, or an undeclared
+ * one, is a problem. Actions: `action_id` a non-empty string unique in the request, `type`
+ * an action type of the scenario, and no field that type does not declare (field values are
+ * passed as given: ABI 2 records only the field names of an action type). Conditions: strings.
+ */
+import { convertValue, describe, isPlainObject } from './convert-value.js';
+import type { ScenarioSpec } from './scenario-catalog.js';
+import type { RequestProblem } from './selection-error.js';
+import type { CandidateAction, NormalizedRequest, SelectionRequest } from './selection-request.js';
+
+export type NormalizeResult = { readonly ok: true; readonly request: NormalizedRequest } | { readonly ok: false; readonly problems: readonly RequestProblem[] };
+
+export function normalizeRequest(scenario: ScenarioSpec, request: SelectionRequest): NormalizeResult {
+  const problems: RequestProblem[] = [];
+  const { signals, defaultsApplied } = normalizeSignals(scenario, request.signals, problems);
+  const actions = normalizeActions(scenario, request.actions, problems);
+  const conditions = normalizeConditions(request.conditions, problems);
+  if (problems.length > 0) return { ok: false, problems };
+  return { ok: true, request: { scenario: scenario.id, signals, defaults_applied: defaultsApplied, actions, conditions } };
+}
+
+function normalizeSignals(scenario: ScenarioSpec, supplied: unknown, problems: RequestProblem[]) {
+  const signals: Record<string, unknown> = {};
+  const defaultsApplied: string[] = [];
+  const given = supplied === undefined ? {} : supplied;
+  if (!isPlainObject(given)) {
+    problems.push({ path: 'signals', message: `expected an object, found ${describe(given)}` });
+    return { signals, defaultsApplied };
+  }
+  for (const signal of scenario.signals) {
+    const path = `signals.${signal.name}`;
+    const value = Object.hasOwn(given, signal.name) ? given[signal.name] : undefined;
+    if (value !== undefined) {
+      signals[signal.name] = convertValue(value, signal.type, path, problems);
+    } else if (signal.hasDefault || signal.type.kind === 'optional') {
+      signals[signal.name] = signal.hasDefault ? convertValue(signal.defaultValue, signal.type, path, problems) : null;
+      defaultsApplied.push(signal.name);
+    } else {
+      problems.push({ path, message: `\`${signal.name}\` is required: it has no default` });
+    }
+  }
+  for (const name of Object.keys(given)) {
+    if (!scenario.signals.some((s) => s.name === name)) {
+      problems.push({ path: `signals.${name}`, message: `\`${name}\` is not a signal of scenario \`${scenario.id}\`` });
+    }
+  }
+  return { signals, defaultsApplied };
+}
+
+function normalizeActions(scenario: ScenarioSpec, actions: unknown, problems: RequestProblem[]): CandidateAction[] {
+  if (!Array.isArray(actions)) {
+    problems.push({ path: 'actions', message: `expected a list of actions, found ${describe(actions)}` });
+    return [];
+  }
+  const firstIndex = new Map<string, number>();
+  actions.forEach((action: unknown, i) => {
+    const path = `actions[${i}]`;
+    if (!isPlainObject(action)) {
+      problems.push({ path, message: `expected an action object such as { "action_id": "a1", "type": "…" }, found ${describe(action)}` });
+      return;
+    }
+    const id = action['action_id'];
+    if (typeof id !== 'string' || id === '') {
+      problems.push({ path: `${path}.action_id`, message: `expected a non-empty string, found ${describe(id)}` });
+    } else if (firstIndex.has(id)) {
+      problems.push({ path: `${path}.action_id`, message: `duplicate action_id ${JSON.stringify(id)}, already used by actions[${firstIndex.get(id)}]` });
+    } else {
+      firstIndex.set(id, i);
+    }
+    checkActionType(scenario, action, path, problems);
+  });
+  return actions as CandidateAction[];
+}
+
+function checkActionType(scenario: ScenarioSpec, action: Record<string, unknown>, path: string, problems: RequestProblem[]): void {
+  const type = action['type'];
+  const fields = typeof type === 'string' ? scenario.actionTypes.get(type) : undefined;
+  if (fields === undefined) {
+    const known = [...scenario.actionTypes.keys()].join(', ');
+    problems.push({ path: `${path}.type`, message: `expected an action type of scenario \`${scenario.id}\` (${known}), found ${describe(type)}` });
+    return;
+  }
+  for (const name of Object.keys(action)) {
+    if (name !== 'action_id' && name !== 'type' && !fields.includes(name)) {
+      problems.push({ path: `${path}.${name}`, message: `\`${name}\` is not a field of action type \`${String(type)}\`` });
+    }
+  }
+}
+
+function normalizeConditions(conditions: unknown, problems: RequestProblem[]): string[] {
+  if (conditions === undefined) return [];
+  if (!Array.isArray(conditions) || !conditions.every((c): c is string => typeof c === 'string')) {
+    problems.push({ path: 'conditions', message: `expected a list of condition names, found ${describe(conditions)}` });
+    return [];
+  }
+  return [...new Set(conditions)];
+}
