@@ -13,4 +13,4 @@ export type { LoadedModule, ActionEvaluator } from './load/loaded-module.js';
 export { loadModule, DEFAULT_MEMORY_LIMIT_MB, type BundleToLoad, type Isolation, type SandboxOptions, type LoadResult } from './load/load-module.js';
 export { ModuleLoader, type RoutingKey, type LoadError, type LoadErrorCode, type ModuleLookup, type ModuleLoaderOptions } from './load/module-loader.js';
 export { DirectoryModuleStore, type ModuleStore } from './load/module-store.js';
-export { durationMs, timestampMs, isoTimestamp } from './context/wire-values.js';
+export { durationMs, timestampMs } from './context/wire-values.js';

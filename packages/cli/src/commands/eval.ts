@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { checkModuleBinding, decide, loadModule, loadTrustConfig, readBundleFiles, verifyBundle, type BundleToLoad, type Isolation } from '@adec/runtime';
+import { checkModuleBinding, decide, loadModule, loadTrustConfig, readBundleFiles, timestampMs, verifyBundle, type BundleToLoad, type Isolation } from '@adec/runtime';
 import { choiceOption, parseBundleCommand, requiredOption } from '../bundle-command.js';
 import { EXIT, type CliIo, type ExitCode } from '../io.js';
 import { UsageError } from '../usage-error.js';
@@ -101,7 +101,7 @@ async function readContext(source: string, io: CliIo): Promise<Read<{ value: unk
 
 function parseRequestTime(value: string | boolean | undefined): number | undefined {
   if (typeof value !== 'string') return undefined;
-  const ms = Date.parse(value);
-  if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || !Number.isFinite(ms)) throw new UsageError(`invalid --request-time \`${value}\`: expected an RFC 3339 timestamp such as 2026-03-01T09:00:00Z\n\n${evalUsage}`);
+  const ms = timestampMs(value);
+  if (ms === undefined) throw new UsageError(`invalid --request-time \`${value}\`: expected an RFC 3339 timestamp such as 2026-03-01T09:00:00Z\n\n${evalUsage}`);
   return ms;
 }

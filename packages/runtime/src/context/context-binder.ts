@@ -49,7 +49,12 @@ type Converter = (value: unknown, path: string, problems: string[][]) => unknown
 export function compileContextBinder(schema: unknown, system: readonly string[]): ContextBinder {
   const root = schema as Schema;
   const properties = Object.entries(root.properties ?? {});
-  const converters = properties.map(([name, property]) => [name, converter(property), property] as const);
+  const converters = properties.map(([name, property]) => {
+    const convert = converter(property);
+    // A default is converted once and shared by every request that omits it, so it is frozen.
+    const fallback = property.default === undefined ? undefined : deepFreeze(convert(property.default, name, []));
+    return [name, convert, fallback] as const;
+  });
   const required = new Set(root.required ?? []);
   const known = new Set(properties.map(([name]) => name));
   const systemNames = new Set(system);
@@ -61,10 +66,10 @@ export function compileContextBinder(schema: unknown, system: readonly string[])
     const input = supplied as Record<string, unknown>;
     const problems: BindingProblem[] = [];
     const values: Record<string, unknown> = {};
-    for (const [name, convert, property] of converters) {
+    for (const [name, convert, fallback] of converters) {
       const value = Object.hasOwn(input, name) ? input[name] : undefined;
       if (value === undefined) {
-        if (property.default !== undefined) values[name] = convert(structuredClone(property.default), name, []);
+        if (fallback !== undefined) values[name] = fallback;
         else if (required.has(name)) problems.push({ attribute: name, path: name, message: `\`${name}\` is required` });
         else values[name] = null;
         continue;
@@ -86,6 +91,14 @@ export function compileContextBinder(schema: unknown, system: readonly string[])
     }
     return problems.length === 0 ? { ok: true, values } : { ok: false, problems: problems.sort(byPath) };
   };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object') {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 function byPath(a: BindingProblem, b: BindingProblem): number {

@@ -14,8 +14,8 @@ export function timestampMs(text: string): number | undefined {
   const [month, day, hour, minute, second] = [parts[2], parts[3], parts[4], parts[5], parts[6]].map(Number) as [number, number, number, number, number];
   if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return undefined;
   const ms = Date.parse(text.toUpperCase());
-  // Date.parse rolls 2026-02-31 over to March; a round trip of the date part catches it.
   if (!Number.isFinite(ms)) return undefined;
+  // Date.parse rolls 2026-02-31 over to March; a round trip of the date part catches it.
   const offsetMinutes = parts[8]!.toUpperCase() === 'Z' ? 0 : offsetOf(parts[8]!);
   const local = new Date(ms + offsetMinutes * 60_000);
   return local.getUTCDate() === day && local.getUTCMonth() + 1 === month ? ms : undefined;

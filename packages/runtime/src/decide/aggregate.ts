@@ -61,6 +61,8 @@ function bind(mode: AggregationMode, status: Status, candidates: readonly RuleSp
   return { mode, status, winning_rule: winner.id, tier: winner.severity, basis };
 }
 
+const MOST_RESTRICTIVE_FIRST = [...STATUSES].reverse();
+
 function byCumulativeWeight(
   mode: AggregationMode,
   matched: readonly RuleSpec[],
@@ -70,7 +72,7 @@ function byCumulativeWeight(
 ): AggregationOutcome {
   // From the most restrictive status down: the first whose cumulative weight reaches `needed`.
   let weight = 0;
-  for (const status of [...STATUSES].reverse()) {
+  for (const status of MOST_RESTRICTIVE_FIRST) {
     for (const rule of matched) if (rule.outcome === status) weight += weightOf(rule);
     if (weight >= needed && matched.some((rule) => rule.outcome === status)) return bind(mode, status, matched, 'RULE_MATCH');
   }

@@ -20,19 +20,18 @@ export interface Suppression {
   readonly chain: readonly SuppressionLink[];
 }
 
+const NOTHING_SUPPRESSED: ReadonlyMap<string, string> = new Map();
+
 export function applySuppression(matched: readonly RuleSpec[]): Suppression {
-  const matchedIds = new Set(matched.map((rule) => rule.id));
+  // The common case on the decision path: no matched rule suppresses anything.
+  if (!matched.some((rule) => rule.suppresses.length > 0)) return { effective: matched, suppressedBy: NOTHING_SUPPRESSED, chain: [] };
+  const suppressible = new Set(matched.filter((rule) => rule.severity !== 't1').map((rule) => rule.id));
   const suppressedBy = new Map<string, string>();
   const chain: SuppressionLink[] = [];
   for (const rule of matched) {
-    if (rule.suppresses.length === 0) continue;
-    const removed = rule.suppresses.filter((id) => matchedIds.has(id) && !isTier1(matched, id));
+    const removed = rule.suppresses.filter((id) => suppressible.has(id));
     for (const id of removed) if (!suppressedBy.has(id)) suppressedBy.set(id, rule.id);
     if (removed.length > 0) chain.push({ rule_id: rule.id, suppressed: removed });
   }
   return { effective: matched.filter((rule) => !suppressedBy.has(rule.id)), suppressedBy, chain };
-}
-
-function isTier1(matched: readonly RuleSpec[], id: string): boolean {
-  return matched.some((rule) => rule.id === id && rule.severity === 't1');
 }

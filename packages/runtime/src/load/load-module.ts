@@ -59,13 +59,7 @@ type Started = { ok: true; evaluator: ActionEvaluator; metadataJson: string } | 
 
 function startInProcess(options: { source: string; memoryLimitMb: number; filename: string; extensions: readonly string[] }): Started {
   const created = IsolateSandbox.create(options.source, options);
-  if (!created.ok) return created;
-  const metadata = created.sandbox.call('__adec_metadata', [], 1_000);
-  if (!metadata.ok) {
-    created.sandbox.dispose();
-    return { ok: false, message: metadata.message };
-  }
-  return { ok: true, evaluator: new InProcessEvaluator(created.sandbox), metadataJson: metadata.value };
+  return created.ok ? { ok: true, evaluator: new InProcessEvaluator(created.sandbox), metadataJson: created.metadataJson } : created;
 }
 
 type ModuleParts = Omit<LoadedModule, 'evaluator'>;

@@ -63,11 +63,6 @@ export class ModuleLoader {
     return { ok: false, error: { code: 'UNKNOWN_ACTION', message: `${describeWorld(key)} has no action \`${key.action}\` (actions: ${actions})` } };
   }
 
-  /** The routing keys' worlds currently loaded (or loading). */
-  get loaded(): readonly string[] {
-    return [...this.#worlds.keys()];
-  }
-
   /** Releases the module of `key`'s world and its sandbox; the next request loads it again. */
   async unload(key: Omit<RoutingKey, 'action'>): Promise<boolean> {
     const world = worldKey(key);

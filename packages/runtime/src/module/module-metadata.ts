@@ -125,8 +125,9 @@ function readAction(name: string, raw: Raw, classify: Classification, suppresses
   const where = `_ACTIONS.${name}`;
   const predicateTimeoutMs = timeout(raw['predicate_timeout_ms'], `${where}.predicate_timeout_ms`);
   const ruleTimeouts = raw['rule_timeout_ms'] === undefined ? {} : object(raw['rule_timeout_ms'], `${where}.rule_timeout_ms`);
-  const aggregation = readAggregation(object(raw['aggregation'], `${where}.aggregation`), where);
-  const weights = aggregation.mode === 'weighted_sum_threshold' ? object(object(raw['aggregation'], where)['weights'] ?? {}, `${where}.aggregation.weights`) : {};
+  const rawAggregation = object(raw['aggregation'], `${where}.aggregation`);
+  const aggregation = readAggregation(rawAggregation, where);
+  const weights = aggregation.mode === 'weighted_sum_threshold' ? object(rawAggregation['weights'] ?? {}, `${where}.aggregation.weights`) : {};
   const rules = strings(raw['rules'], `${where}.rules`).map((id): RuleSpec => ({
     id,
     ...classify(id),

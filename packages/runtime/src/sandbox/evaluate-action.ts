@@ -31,8 +31,6 @@ export interface ActionEvaluation {
   readonly failedDerivations: readonly FailedDerivation[];
   /** One per rule of the action, in evaluation order. */
   readonly rules: readonly RuleEvaluation[];
-  /** True when the one-crossing path failed and results come from the attribution pass. */
-  readonly attributed: boolean;
 }
 
 /** What evaluation needs from a sandbox: JSON text in, JSON text out, under a time limit. */
@@ -49,16 +47,21 @@ interface WireRules {
 const NOT_APPLICABLE: RuleEvaluation = { state: 'not_applicable' };
 const UNMATCHED: RuleEvaluation = { state: 'unmatched' };
 
+/** The time limit of the one crossing: every derivation's and every rule's own limit, summed. */
+export function crossingLimitMs(spec: ActionSpec): number {
+  let limit = spec.computed.length * spec.predicateTimeoutMs;
+  for (const rule of spec.rules) limit += rule.timeoutMs;
+  return limit;
+}
+
 export function evaluateAction(sandbox: SandboxCalls, spec: ActionSpec, ctxJson: string): ActionEvaluation {
-  const limit = spec.computed.length * spec.predicateTimeoutMs + spec.rules.reduce((sum, rule) => sum + rule.timeoutMs, 0);
-  const crossing = sandbox.call('__adec_evaluate', [spec.name, ctxJson], limit);
+  const crossing = sandbox.call('__adec_evaluate', [spec.name, ctxJson], crossingLimitMs(spec));
   if (!crossing.ok) return evaluateStepwise(sandbox, spec, ctxJson);
   const wire = JSON.parse(crossing.value) as WireRules & { computed: Record<string, unknown>; failed: Record<string, string> };
   return {
     computed: wire.computed,
     failedDerivations: Object.entries(wire.failed).map(([attribute, message]) => ({ attribute, kind: 'exception', message })),
     rules: decodeRules(wire),
-    attributed: false,
   };
 }
 
@@ -89,7 +92,7 @@ export function evaluateStepwise(sandbox: SandboxCalls, spec: ActionSpec, ctxJso
     if (!crossing.ok) return { state: 'errored', kind: crossing.kind, phase: null, message: crossing.message };
     return decodeRules(JSON.parse(crossing.value) as WireRules)[0]!;
   });
-  return { computed, failedDerivations, rules, attributed: true };
+  return { computed, failedDerivations, rules };
 }
 
 function decodeRules(wire: WireRules): RuleEvaluation[] {

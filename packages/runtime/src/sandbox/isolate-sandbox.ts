@@ -38,9 +38,11 @@ interface LiveIsolate {
   readonly entries: Map<string, ivm.Reference<(...args: string[]) => string>>;
 }
 
+/** Copying the module's static tables out is plain data work; a module that needs longer is broken. */
+const METADATA_TIME_LIMIT_MS = 1_000;
+
 export class IsolateSandbox {
   #live: LiveIsolate | undefined;
-  #rebuilds = 0;
 
   private constructor(
     private readonly source: string,
@@ -48,23 +50,22 @@ export class IsolateSandbox {
   ) {}
 
   /**
-   * Compiles and runs the bundle in a fresh isolate. A bundle whose top level throws, or that
-   * does not define the module, is refused with the error as a value.
+   * Compiles and runs the bundle in a fresh isolate and reads the module's static tables (the
+   * JSON `module-metadata.ts` parses). A bundle whose top level throws, that does not define
+   * the module, or whose tables cannot be read is refused with the error as a value.
    */
-  static create(source: string, options: IsolateOptions): { ok: true; sandbox: IsolateSandbox } | { ok: false; message: string } {
+  static create(source: string, options: IsolateOptions): { ok: true; sandbox: IsolateSandbox; metadataJson: string } | { ok: false; message: string } {
     const sandbox = new IsolateSandbox(source, options);
     try {
       sandbox.#live = sandbox.#start();
-      return { ok: true, sandbox };
     } catch (error) {
       sandbox.dispose();
       return { ok: false, message: `the bundle could not be loaded into an isolate: ${(error as Error).message}` };
     }
-  }
-
-  /** How many times the isolate was rebuilt after a termination or memory exhaustion. */
-  get rebuilds(): number {
-    return this.#rebuilds;
+    const metadata = sandbox.call('__adec_metadata', [], METADATA_TIME_LIMIT_MS);
+    if (metadata.ok) return { ok: true, sandbox, metadataJson: metadata.value };
+    sandbox.dispose();
+    return { ok: false, message: `the module's tables could not be read: ${metadata.message}` };
   }
 
   /** Calls an entry point (a global function of the isolate) with text arguments under a time limit. */
@@ -88,10 +89,7 @@ export class IsolateSandbox {
   }
 
   #ensureLive(): LiveIsolate {
-    if (this.#live === undefined) {
-      this.#live = this.#start();
-      this.#rebuilds += 1;
-    }
+    this.#live ??= this.#start();
     return this.#live;
   }
 

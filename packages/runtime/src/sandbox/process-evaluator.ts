@@ -12,7 +12,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { ActionEvaluator } from '../load/loaded-module.js';
 import type { ActionSpec } from '../module/module-metadata.js';
-import type { ActionEvaluation, RuleEvaluation } from './evaluate-action.js';
+import { crossingLimitMs, type ActionEvaluation, type RuleEvaluation } from './evaluate-action.js';
 import type { CrossingResult } from './isolate-sandbox.js';
 import type { SandboxRequest } from './sandbox-process.js';
 
@@ -37,7 +37,6 @@ export class ProcessEvaluator implements ActionEvaluator {
   #child: ChildProcess | undefined;
   #nextId = 1;
   #queue: Promise<unknown> = Promise.resolve();
-  #restarts = 0;
   #disposed = false;
 
   private constructor(private readonly options: ProcessSandboxOptions) {}
@@ -49,11 +48,6 @@ export class ProcessEvaluator implements ActionEvaluator {
     if (loaded.ok) return { ok: true, evaluator, metadataJson: loaded.metadataJson };
     await evaluator.dispose();
     return loaded;
-  }
-
-  /** How many times the sandbox process was restarted after dying or hanging. */
-  get restarts(): number {
-    return this.#restarts;
   }
 
   evaluate(spec: ActionSpec, ctxJson: string): Promise<ActionEvaluation> {
@@ -102,12 +96,11 @@ export class ProcessEvaluator implements ActionEvaluator {
         rules.push({ state: 'errored', kind: 'crash', phase: null, message: `${message}; the sandbox process was restarted` });
       }
     }
-    return { computed: last?.computed ?? {}, failedDerivations: last?.failedDerivations ?? [], rules, attributed: true };
+    return { computed: last?.computed ?? {}, failedDerivations: last?.failedDerivations ?? [], rules };
   }
 
   async #restartIfNeeded(): Promise<boolean> {
     if (this.#child !== undefined) return true;
-    this.#restarts += 1;
     return (await this.#load()).ok;
   }
 
@@ -159,6 +152,5 @@ export class ProcessEvaluator implements ActionEvaluator {
 
 /** Twice the one-crossing limit (the in-process attribution pass may follow it), plus grace. */
 function watchdogFor(spec: ActionSpec): number {
-  const limit = spec.computed.length * spec.predicateTimeoutMs + spec.rules.reduce((sum, rule) => sum + rule.timeoutMs, 0);
-  return 2 * limit + WATCHDOG_GRACE_MS;
+  return 2 * crossingLimitMs(spec) + WATCHDOG_GRACE_MS;
 }

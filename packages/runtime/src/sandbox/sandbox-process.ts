@@ -43,11 +43,9 @@ function handle(message: SandboxRequest): Record<string, unknown> {
     const created = IsolateSandbox.create(message.load.source, message.load);
     if (!created.ok) return { id: message.id, error: created.message };
     sandbox = created.sandbox;
-    const metadata = sandbox.call('__adec_metadata', [], 1_000);
-    if (!metadata.ok) return { id: message.id, error: metadata.message };
-    const parsed = parseModuleMetadata(metadata.value);
+    const parsed = parseModuleMetadata(created.metadataJson);
     if (parsed.ok) specs = parsed.metadata.actions;
-    return { id: message.id, metadata: metadata.value };
+    return { id: message.id, metadata: created.metadataJson };
   }
   if (sandbox === undefined) return { id: message.id, error: 'no module is loaded in this sandbox process' };
   if ('call' in message) return { id: message.id, crossing: sandbox.call(message.call.entry, message.call.args, message.call.timeLimitMs) };
