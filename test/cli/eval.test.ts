@@ -57,7 +57,7 @@ describe('adec eval', () => {
     expect(decision.work_frame).toMatchObject({ next_action: 'gather_evidence_and_retry', missing_evidence: ['dependent_age', 'relationship'] });
     expect(decision.decision_metadata.context_errors).toEqual([
       { attribute: 'dependent_age', path: 'dependent_age', message: '`dependent_age` is required' },
-      { attribute: 'relationship', path: 'relationship', message: 'expected one of "child", "stepchild", "spouse", "domestic_partner", found "cousin"' },
+      { attribute: 'relationship', path: 'relationship', message: 'expected one of "child", "stepchild", "spouse", "domestic_partner", found string "cousin"' },
     ]);
     expect(decision.decision_metadata.predicate_traces).toEqual([]);
   });

@@ -10,7 +10,7 @@
  * an action type of the scenario, and no field that type does not declare (field values are
  * passed as given: ABI 2 records only the field names of an action type). Conditions: strings.
  */
-import { convertValue, describe, isPlainObject } from './convert-value.js';
+import { describeValue as describe } from '@adec/runtime';
 import type { ScenarioSpec } from './scenario-catalog.js';
 import type { RequestProblem } from './selection-error.js';
 import type { CandidateAction, NormalizedRequest, SelectionRequest } from './selection-request.js';
@@ -38,9 +38,9 @@ function normalizeSignals(scenario: ScenarioSpec, supplied: unknown, problems: R
     const path = `signals.${signal.name}`;
     const value = Object.hasOwn(given, signal.name) ? given[signal.name] : undefined;
     if (value !== undefined) {
-      signals[signal.name] = convertValue(value, signal.type, path, problems);
-    } else if (signal.hasDefault || signal.type.kind === 'optional') {
-      signals[signal.name] = signal.hasDefault ? convertValue(signal.defaultValue, signal.type, path, problems) : null;
+      signals[signal.name] = signal.convert(value, path, problems);
+    } else if (signal.hasDefault || signal.optional) {
+      signals[signal.name] = signal.hasDefault ? signal.convert(signal.defaultValue, path, problems) : null;
       defaultsApplied.push(signal.name);
     } else {
       problems.push({ path, message: `\`${signal.name}\` is required: it has no default` });
@@ -92,6 +92,10 @@ function checkActionType(scenario: ScenarioSpec, action: Record<string, unknown>
       problems.push({ path: `${path}.${name}`, message: `\`${name}\` is not a field of action type \`${String(type)}\`` });
     }
   }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 function normalizeConditions(conditions: unknown, problems: RequestProblem[]): string[] {

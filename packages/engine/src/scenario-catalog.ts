@@ -1,15 +1,18 @@
 /**
  * What the host needs to know about a module's scenarios to validate a selection request:
- * each scenario's version, its signals (type and default) and its action types' fields. Read
- * from the isolate once per loaded module (`__adec_scenarios`) and kept for the module's life.
+ * each scenario's version, its signals (a converter compiled from the JSON Schema the compiler
+ * emits for each signal, and the default) and its action types' fields. Read from the isolate
+ * once per loaded module (`__adec_scenarios`) and kept for the module's life.
  */
-import type { LoadedModule } from '@adec/runtime';
+import { compileValueConverter, type LoadedModule, type ValueConverter, type ValueSchema } from '@adec/runtime';
 import { selectionError, type SelectionError } from './selection-error.js';
-import { parseValueType, type ValueType } from './value-type.js';
 
 export interface SignalSpec {
   readonly name: string;
-  readonly type: ValueType;
+  /** Validates a wire value of the signal and converts it to the module's form. */
+  readonly convert: ValueConverter;
+  /** The signal's type is `T?`: absent means null. */
+  readonly optional: boolean;
   /** Whether the scenario declares a default (wire form in `defaultValue`). */
   readonly hasDefault: boolean;
   readonly defaultValue: unknown;
@@ -30,7 +33,7 @@ type CatalogResult = { readonly ok: true; readonly catalog: ScenarioCatalog } | 
 
 interface RawScenario {
   readonly version: string;
-  readonly signals: readonly { readonly name: string; readonly type: string; readonly default?: unknown }[];
+  readonly signals: readonly { readonly name: string; readonly schema?: ValueSchema; readonly default?: unknown }[];
   readonly action_types: readonly { readonly name: string; readonly fields: readonly string[] }[];
 }
 
@@ -58,11 +61,17 @@ function parseCatalog(raw: Record<string, RawScenario>): CatalogResult {
   for (const [id, scenario] of Object.entries(raw)) {
     const signals: SignalSpec[] = [];
     for (const signal of scenario.signals) {
-      const type = parseValueType(signal.type);
-      if (type === undefined) {
-        return failure('MODULE_UNSUPPORTED', `signal \`${signal.name}\` of scenario \`${id}\` has the type \`${signal.type}\`, which this engine cannot read`);
+      const schema = signal.schema;
+      if (schema === null || typeof schema !== 'object') {
+        return failure('MODULE_UNSUPPORTED', `signal \`${signal.name}\` of scenario \`${id}\` has no schema: the module was built by a compiler older than this engine`);
       }
-      signals.push({ name: signal.name, type, hasDefault: Object.hasOwn(signal, 'default'), defaultValue: signal.default });
+      signals.push({
+        name: signal.name,
+        convert: compileValueConverter(schema),
+        optional: Array.isArray(schema.anyOf),
+        hasDefault: Object.hasOwn(signal, 'default'),
+        defaultValue: signal.default,
+      });
     }
     const actionTypes = new Map(scenario.action_types.map((t) => [t.name, t.fields] as const));
     catalog.set(id, { id, version: scenario.version, signals, actionTypes });

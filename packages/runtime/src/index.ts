@@ -14,3 +14,4 @@ export { loadModule, DEFAULT_MEMORY_LIMIT_MB, type BundleToLoad, type Isolation,
 export { ModuleLoader, type RoutingKey, type LoadError, type LoadErrorCode, type ModuleLookup, type ModuleLoaderOptions } from './load/module-loader.js';
 export { DirectoryModuleStore, type ModuleStore } from './load/module-store.js';
 export { durationMs, timestampMs } from './context/wire-values.js';
+export { compileValueConverter, describeValue, type ValueConverter, type ValueProblem, type ValueSchema } from './context/value-converter.js';

@@ -8,6 +8,7 @@
  *   (`{ action_id, type, ...fields }`, as tests write it): guardrail `when(env)`, block `predicate(env, action)`,
  *   cap `limit(env, action)`, objective `score(env, action)`, tie-break `key(env, action)`.
  */
+import { schemaJson, typeSchema } from '../manifest/json-schema.js';
 import { formatType, type CheckedGuardrail, type CheckedScenario, type CheckedWorld } from '../model/index.js';
 import { arrayCode, entry, jsonCode, objectCode, type Code } from './code-literal.js';
 import type { ExprEmitter, ExprScope } from './emit-expr.js';
@@ -40,6 +41,9 @@ function scenarioData(scenario: CheckedScenario, t: ScenarioTypeNames, emitter: 
           objectCode([
             entry('name', JSON.stringify(s.name)),
             entry('type', JSON.stringify(formatType(s.type))),
+            // The wire form a selection request must give, so a host validates and converts
+            // signals without reading type text back.
+            entry('schema', jsonCode(schemaJson(typeSchema(s.type)))),
             s.defaultValue === undefined ? undefined : entry('default', jsonCode(s.defaultValue)),
           ]),
         ),
