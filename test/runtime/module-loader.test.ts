@@ -79,6 +79,8 @@ describe('loading a verified bundle', () => {
     if (!first.ok) throw new Error(first.error.message);
     expect(await loader.unload(ADD_DEPENDENT)).toBe(true);
     await expect(decide(first.module, { action: 'add_dependent', context: CHILD })).rejects.toThrow(/unloaded/);
+    // Nor does any other call start the released sandbox process again.
+    await expect(Promise.resolve(first.module.evaluator.call('__adec_metadata', [], 1_000))).rejects.toThrow(/unloaded/);
     const second = await loader.get(ADD_DEPENDENT);
     expect(reads()).toBe(2);
     expect(second.ok && second.module).not.toBe(first.module);

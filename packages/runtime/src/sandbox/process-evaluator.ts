@@ -59,6 +59,7 @@ export class ProcessEvaluator implements ActionEvaluator {
   /** A call to another entry point; a dead or hung process is a `crash` and is restarted. */
   call(entry: string, args: readonly string[], timeLimitMs: number): Promise<CrossingResult> {
     const run = this.#queue.then(async (): Promise<CrossingResult> => {
+      this.#assertLive();
       if (!(await this.#restartIfNeeded())) return { ok: false, kind: 'exception', message: 'the sandbox process could not be restarted' };
       const outcome = await this.#request({ call: { entry, args, timeLimitMs } }, 2 * timeLimitMs + WATCHDOG_GRACE_MS);
       if (outcome.ok) return outcome.reply.crossing ?? { ok: false, kind: 'exception', message: outcome.reply.error ?? 'no reply' };
@@ -74,8 +75,13 @@ export class ProcessEvaluator implements ActionEvaluator {
     this.#child = undefined;
   }
 
-  async #evaluate(spec: ActionSpec, ctxJson: string): Promise<ActionEvaluation> {
+  /** A disposed evaluator never starts a process again. */
+  #assertLive(): void {
     if (this.#disposed) throw new Error('the module was unloaded');
+  }
+
+  async #evaluate(spec: ActionSpec, ctxJson: string): Promise<ActionEvaluation> {
+    this.#assertLive();
     const outcome = await this.#request({ evaluate: { action: spec.name, ctxJson } }, watchdogFor(spec));
     if (outcome.ok && outcome.reply.evaluation !== undefined) return outcome.reply.evaluation;
     return this.#attributeCrash(spec, ctxJson, outcome.ok ? (outcome.reply.error ?? 'no evaluation') : outcome.message);
