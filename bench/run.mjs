@@ -1,15 +1,17 @@
 /**
  * adec benchmarks. `npm run bench` runs everything and rewrites bench/RESULTS.md;
  * `npm run bench -- --quick` runs a small version of each section to keep the harness
- * working (CI), printing results without rewriting the report.
+ * working (CI: the engines' agreement is checked in full, times are printed, never asserted),
+ * without rewriting the report.
  *
- * Sections land with the issues that make them measurable: compile, the runtime's warm decide
- * and cold load (now), then peer engines and HTTP.
+ * Sections: warm decide against peer engines, compile, cold load. HTTP joins them when the
+ * decision service exists.
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { runCompileBench } from './compile/compile-bench.mjs';
-import { runRuntimeBench, RUNTIME_TARGETS } from './runtime/runtime-bench.mjs';
+import { ADEC_IN_PROCESS, DECIDE_TARGETS, FLOOR, PEERS, runDecideBench } from './decide/decide-bench.mjs';
+import { COLD_LOAD_TARGET_MS, runColdLoadBench } from './runtime/cold-load-bench.mjs';
 import { describeMachine } from './lib/machine.mjs';
 
 const quick = process.argv.includes('--quick');
@@ -39,32 +41,68 @@ function phaseTable(rows) {
   return lines.join('\n');
 }
 
-const us = (value) => (value >= 100 ? value.toFixed(0) : value.toFixed(1));
+const us = (value) => (value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2));
+const times = (ratio) => `${ratio >= 10 ? ratio.toFixed(0) : ratio.toFixed(1)}×`;
 
-function warmTable(rows) {
-  const lines = ['| decide() of a 50-rule action | p50 | p99 | mean | decisions/s | target p50 | met |', '| --- | ---: | ---: | ---: | ---: | ---: | :---: |'];
-  for (const row of rows) {
-    lines.push(`| ${row.name} | ${us(row.p50Us)} µs | ${us(row.p99Us)} µs | ${us(row.meanUs)} µs | ${Math.round(row.opsPerSec).toLocaleString('en')} | < ${RUNTIME_TARGETS.warmP50Us} µs | ${row.p50Us < RUNTIME_TARGETS.warmP50Us ? 'yes' : '**no**'} |`);
+/** adec's in-process decide against each engine, as "adec is N× faster/slower". */
+function versusAdec(row, adec) {
+  if (row.name === adec.name) return '–';
+  const ratio = row.p50Us / adec.p50Us;
+  return ratio >= 1 ? `adec ${times(ratio)} faster` : `adec ${times(1 / ratio)} slower`;
+}
+
+function decideTable(size) {
+  const adec = size.results.find((row) => row.name === ADEC_IN_PROCESS);
+  const lines = [
+    `| ${size.rules} rules | p50 | p99 | mean ± rme | decisions/s | vs adec in-process (p50) |`,
+    '| --- | ---: | ---: | ---: | ---: | :--- |',
+  ];
+  for (const row of size.results) {
+    lines.push(`| ${row.name} | ${us(row.p50Us)} µs | ${us(row.p99Us)} µs | ${us(row.meanUs)} µs ± ${row.rmePercent.toFixed(1)}% | ${Math.round(row.opsPerSec).toLocaleString('en')} | ${versusAdec(row, adec)} |`);
   }
   return lines.join('\n');
+}
+
+/** The issue targets, read off the 50-rule results of this run. */
+function decideTargets(sizes) {
+  const size = sizes.find((s) => s.rules === DECIDE_TARGETS.rules);
+  const p50 = (name) => size.results.find((row) => row.name === name).p50Us;
+  const adec = p50(ADEC_IN_PROCESS);
+  const fastestPeer = size.results.filter((row) => PEERS.includes(row.name)).sort((a, b) => a.p50Us - b.p50Us)[0];
+  const overPeer = fastestPeer.p50Us / adec;
+  const overFloor = adec / p50(FLOOR);
+  const met = (ok) => (ok ? 'yes' : '**no**');
+  return [
+    `| target at ${DECIDE_TARGETS.rules} rules (p50 ratios, this run) | measured | target | met |`,
+    '| --- | ---: | ---: | :---: |',
+    `| adec faster than the fastest peer (${fastestPeer.name}) | ${times(overPeer)} | ≥ ${DECIDE_TARGETS.overFastestPeer}× | ${met(overPeer >= DECIDE_TARGETS.overFastestPeer)} |`,
+    `| adec's time over the plain-JavaScript floor | ${times(overFloor)} | ≤ ${DECIDE_TARGETS.overFloor}× | ${met(overFloor <= DECIDE_TARGETS.overFloor)} |`,
+    `| adec in-process p50 | ${us(adec)} µs | < ${DECIDE_TARGETS.p50Us} µs | ${met(adec < DECIDE_TARGETS.p50Us)} |`,
+  ].join('\n');
 }
 
 function coldTable(rows) {
   const lines = ['| cold load of the 1,000-rule world | runs | median | min – max | target | met |', '| --- | ---: | ---: | ---: | ---: | :---: |'];
   for (const row of rows) {
-    lines.push(`| ${row.isolation} | ${row.ms.n} | ${ms(row.ms.median)} ms | ${ms(row.ms.min)} – ${ms(row.ms.max)} ms | < ${RUNTIME_TARGETS.coldLoadMs} ms | ${row.ms.median < RUNTIME_TARGETS.coldLoadMs ? 'yes' : '**no**'} |`);
+    lines.push(`| ${row.isolation} | ${row.ms.n} | ${ms(row.ms.median)} ms | ${ms(row.ms.min)} – ${ms(row.ms.max)} ms | < ${COLD_LOAD_TARGET_MS} ms | ${row.ms.median < COLD_LOAD_TARGET_MS ? 'yes' : '**no**'} |`);
   }
   return lines.join('\n');
 }
 
 const machine = describeMachine();
 console.error(`adec bench${quick ? ' (quick)' : ''} on ${machine.cpu} × ${machine.cores}, Node ${machine.node}`);
+
+const decideSizes = await runDecideBench({ quick });
+const decideReport = `${decideSizes.map(decideTable).join('\n\n')}\n\n${decideTargets(decideSizes)}`;
+console.log(`\n## Decide, warm, in process: adec and peer engines\n\n${decideReport}\n`);
+
 const compile = runCompileBench({ quick });
 const compileReport = `${compileTable(compile)}\n\nTime per phase inside the build process (medians; \`check\` includes parsing and the\nwarnings analysis; \`generate\` includes loading TypeScript, the forbidden-construct check and\nthe type check of the generated module):\n\n${phaseTable(compile)}`;
 console.log(`\n## Compile: adec build\n\n${compileReport}\n`);
-const runtime = await runRuntimeBench({ quick });
-const runtimeReport = `${warmTable(runtime.warm)}\n\n${coldTable(runtime.cold)}`;
-console.log(`\n## Runtime: decide and load\n\n${runtimeReport}\n`);
+
+const cold = await runColdLoadBench({ quick });
+const coldReport = coldTable(cold.rows);
+console.log(`\n## Cold load\n\n${coldReport}\n`);
 
 if (!quick) {
   const report = `# adec benchmark results
@@ -78,11 +116,38 @@ Regenerated by \`npm run bench\`; do not edit by hand.
 - OS: ${machine.os}
 - Node: ${machine.node}
 
+## Decide, warm, in process: adec and peer engines
+
+One logic, five engines (\`bench/lib/synthetic-rules.mjs\` → \`bench/peers/\`): one action of
+10, 50 or 500 rules, each rule a region filter plus an enum equality, a numeric range and one
+of list membership, string contains, an optional attribute with a default, or a lower bound;
+\`winner_takes_all\` over tiers t1–t3. 256 varied requests in rotation; tinybench, warm-up, then
+1.5 s of samples per engine.
+
+- **adec** is \`decide()\` on a signed, approved, verified bundle: context binding against the
+  manifest's schema, one crossing into the isolated-vm sandbox that filters and evaluates every
+  predicate under its time limit, suppression, aggregation, work_frame and the whole
+  \`decision_metadata\` (a trace per rule). \`in-process\` keeps the isolate in the host process;
+  the default, \`process\`, keeps it in a supervised child process so that a fatal V8 error
+  cannot take the host down, at the price of an IPC round trip.
+- **The floor** is the same predicates as plain JavaScript functions, no sandbox, no metadata.
+- **Cedar** (\`@cedar-policy/cedar-wasm\`): one \`permit\` per rule, policy set preparsed,
+  \`statefulIsAuthorized\` per request; the satisfied policies are the matched rules.
+- **GoRules ZEN** (\`@gorules/zen-engine\`): one decision table, hit policy \`collect\`.
+- **json-rules-engine**: one engine rule per rule, \`engine.run\` per request.
+
+The peers report which rules matched; the same few lines of JavaScript
+(\`bench/peers/winner-takes-all.mjs\`) turn that into a status and a winning rule. **Before
+timing, every engine's matched rules, status and winning rule are compared with adec's on every
+request** (${decideSizes.map((size) => `${size.rules} rules: ${size.agreed}/${size.agreed}`).join(', ')} agree);
+a disagreement stops the run.
+
+${decideReport}
+
 ## Compile: \`adec build\` of generated worlds
 
 Each run is a fresh process building a synthetic world (\`bench/lib/synthetic-world.mjs\`:
-50 rules per action mixing enum equality, numeric ranges, list membership, string contains
-and an optional attribute) from source to \`module.ts\`, \`bundle.js\`, \`manifest.json\` and
+50 rules per action) from source to \`module.ts\`, \`bundle.js\`, \`manifest.json\` and
 \`types.d.ts\`: parse, check (with warnings analysis), generate with ts-morph, type-check the
 generated module with the TypeScript compiler API, bundle with esbuild, hash. Wall time is
 measured from process spawn to exit, so Node start-up is included; peak RSS is the build
@@ -90,26 +155,7 @@ process's maximum resident set size.
 
 ${compileReport}
 
-## Runtime: warm \`decide()\` and cold load
-
-The 1,000-rule synthetic world above, built, signed and approved, loaded through the
-\`ModuleLoader\` from a directory store. **Warm decide** is the full composition root on the
-first action (50 rules, each with \`applies_when\`): context binding against the manifest's
-schema, one crossing into the isolate that derives, filters and evaluates every predicate,
-suppression, aggregation, work_frame and the whole \`decision_metadata\` (traces included);
-256 varied requests in rotation, measured with tinybench (warm-up, then 3 s of samples).
-**Cold load** is \`loader.get()\` on an empty cache: read the files, verify hash, signature and
-approval, start the sandbox, compile the ${(runtime.bundleBytes / 1024).toFixed(0)} KiB bundle,
-read and check its metadata, compile the context binders.
-
-Two isolation modes (packages/runtime/README.md, "Isolation"): \`in-process\` keeps the
-isolate in the host process; \`process\` (the default) keeps it in a supervised child process,
-so a fatal V8 error in isolated-vm cannot take the host down, at the price of an IPC round
-trip per decision and a process start per load.
-
-${runtimeReport}
-
-### Where the time goes, and what was tried
+### Where the build time goes, and what was tried
 
 - **Type-checking the generated module** (inside \`generate\`) is the largest cost at every size:
   loading TypeScript and its ES2022 lib files, then checking a module of roughly 12 lines per
@@ -132,6 +178,20 @@ ${runtimeReport}
 - **Not yet done:** a content-addressed cache of per-action type-check results (CI caches
   would then re-check only changed actions), and checking actions in parallel on machines with
   more cores.
+
+## Cold load
+
+The 1,000-rule world above, built, signed and approved, loaded through the \`ModuleLoader\`
+from a directory store: \`loader.get()\` on an empty cache reads the files, verifies hash,
+signature and approval, starts the sandbox, compiles the ${(cold.bundleBytes / 1024).toFixed(0)} KiB
+bundle, reads and checks its metadata and compiles the context binders. In \`process\`
+isolation the sandbox is a fresh child process, whose start dominates.
+
+${coldReport}
+
+## HTTP
+
+Not measured yet: the decision service does not exist. This section lands with it.
 `;
   writeFileSync(RESULTS, report);
   console.error(`wrote ${RESULTS}`);

@@ -1,0 +1,123 @@
+/**
+ * Warm decide, in process, adec against peer engines (issue 4): the same synthetic rules
+ * (bench/lib/synthetic-rules.mjs) as one action of 10, 50 and 500 rules, expressed in each
+ * engine's own language, on the same 256 varied requests.
+ *
+ * Before anything is timed, every engine must agree with adec on every request: the same
+ * matched rules, the same status, the same winning rule. A disagreement stops the run, so a
+ * reported ratio always compares engines that computed the same answers.
+ */
+import { fileURLToPath } from 'node:url';
+import { Bench } from 'tinybench';
+import { decide, DirectoryModuleStore, ModuleLoader } from '../../packages/runtime/dist/index.js';
+import { prepareCedar } from '../peers/cedar.mjs';
+import { prepareFloor } from '../peers/floor.mjs';
+import { prepareJsonRulesEngine } from '../peers/json-rules-engine.mjs';
+import { evaluationOrder, winnerTakesAll } from '../peers/winner-takes-all.mjs';
+import { prepareZen } from '../peers/zen.mjs';
+import { publishSynthetic } from '../lib/publish-synthetic.mjs';
+import { syntheticContexts, syntheticRules } from '../lib/synthetic-rules.mjs';
+
+export const RULE_COUNTS = [10, 50, 500];
+const REQUESTS = 256;
+const ISOLATIONS = ['in-process', 'process'];
+export const ADEC_IN_PROCESS = 'adec decide(), in-process isolate';
+export const FLOOR = 'plain JavaScript (floor)';
+export const PEERS = ['Cedar (cedar-wasm)', 'GoRules ZEN (zen-engine)', 'json-rules-engine'];
+/** Issue 4's ratios and issue 3's latency target, all at 50 rules. */
+export const DECIDE_TARGETS = { rules: 50, overFastestPeer: 5, overFloor: 5, p50Us: 20 };
+
+/** An engine under test: `decide` returns `{ status, winningRule, matched }`, sync or async. */
+async function adecEngines(ruleCount, closers) {
+  const store = fileURLToPath(new URL(`../.work/decide-store-${ruleCount}/`, import.meta.url));
+  const published = await publishSynthetic(store, ruleCount, { rulesPerAction: ruleCount });
+  const engines = [];
+  for (const isolation of ISOLATIONS) {
+    const loader = new ModuleLoader({ store: new DirectoryModuleStore(store), trust: published.trust, sandbox: { isolation } });
+    closers.push(() => loader.close());
+    const lookup = await loader.get(published.key);
+    if (!lookup.ok) throw new Error(lookup.error.message);
+    const request = { action: published.key.action, context: undefined };
+    engines.push({
+      name: isolation === 'in-process' ? ADEC_IN_PROCESS : 'adec decide(), sandbox process (default)',
+      async decide(context) {
+        request.context = context;
+        const result = await decide(lookup.module, request);
+        if (!result.ok) throw new Error(result.error.message);
+        return result.decision;
+      },
+      summary: (decision) => ({ status: decision.status, winningRule: decision.decision_metadata.aggregation_outcome.winning_rule, matched: decision.decision_metadata.matched_rules }),
+    });
+  }
+  return engines;
+}
+
+/** A peer that reports matched rules, completed by the shared winner-takes-all. */
+function matchingEngine(peer, order) {
+  const isAsync = peer.matched(syntheticContexts(1)[0]) instanceof Promise;
+  return {
+    name: peer.name,
+    decide: isAsync
+      ? async (context) => { const matched = await peer.matched(context); return { ...winnerTakesAll(order, matched), matched }; }
+      : (context) => { const matched = peer.matched(context); return { ...winnerTakesAll(order, matched), matched }; },
+    summary: (decision) => decision,
+  };
+}
+
+const canonical = ({ status, winningRule, matched }) => JSON.stringify({ status, winningRule, matched: [...matched].sort() });
+
+/** Throws on the first request where an engine's decision differs from adec's. */
+export async function assertAgreement(engines, contexts) {
+  const [reference, ...others] = engines;
+  for (const [index, context] of contexts.entries()) {
+    const expected = canonical(reference.summary(await reference.decide(context)));
+    for (const engine of others) {
+      const actual = canonical(engine.summary(await engine.decide(context)));
+      if (actual !== expected) {
+        throw new Error(`${engine.name} disagrees with ${reference.name} on request ${index} ${JSON.stringify(context)}:\n  expected ${expected}\n  actual   ${actual}`);
+      }
+    }
+  }
+}
+
+async function measure(engines, contexts, quick) {
+  const bench = new Bench({ time: quick ? 100 : 1500, warmupTime: quick ? 20 : 300 });
+  for (const engine of engines) {
+    let i = 0;
+    const next = () => contexts[i++ % contexts.length];
+    bench.add(engine.name, engine.decide.constructor.name === 'AsyncFunction' ? async () => { await engine.decide(next()); } : () => { engine.decide(next()); });
+  }
+  await bench.run();
+  return bench.tasks.map((task) => ({
+    name: task.name,
+    p50Us: task.result.latency.p50 * 1000,
+    p99Us: task.result.latency.p99 * 1000,
+    meanUs: task.result.latency.mean * 1000,
+    rmePercent: task.result.latency.rme,
+    opsPerSec: task.result.throughput.mean,
+  }));
+}
+
+/**
+ * @returns {Promise<Array<{ rules: number, agreed: number, results: Awaited<ReturnType<typeof measure>> }>>}
+ *   per rule count; `quick` checks agreement fully but times only briefly
+ */
+export async function runDecideBench({ quick }) {
+  const contexts = syntheticContexts(REQUESTS);
+  const sizes = [];
+  for (const ruleCount of RULE_COUNTS) {
+    const closers = [];
+    try {
+      const rules = syntheticRules(ruleCount);
+      const order = evaluationOrder(rules);
+      const peers = await Promise.all([prepareFloor(rules), prepareCedar(rules), prepareZen(rules), prepareJsonRulesEngine(rules)]);
+      const engines = [...(await adecEngines(ruleCount, closers)), ...peers.map((peer) => matchingEngine(peer, order))];
+      await assertAgreement(engines, contexts);
+      console.error(`decide, ${ruleCount} rules: ${engines.length} engines agree on all ${contexts.length} requests`);
+      sizes.push({ rules: ruleCount, agreed: contexts.length, results: await measure(engines, contexts, quick) });
+    } finally {
+      await Promise.all(closers.map((close) => close()));
+    }
+  }
+  return sizes;
+}

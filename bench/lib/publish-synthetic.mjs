@@ -1,0 +1,34 @@
+/**
+ * Builds a synthetic world and publishes it, signed and approved, into a directory store, the
+ * way a host receives a bundle from CI: everything the runtime benchmarks load goes through
+ * verification, so nothing is measured on a path a real host would not take.
+ */
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildWorld } from '../../packages/compiler/dist/index.js';
+import { approveModule, formatSignatureFile, signManifest, trustConfig } from '../../packages/runtime/dist/index.js';
+import { syntheticActionName, syntheticWorld } from './synthetic-world.mjs';
+
+/**
+ * @param {string} store the store's root directory; emptied first
+ * @returns {Promise<{ trust: object, key: { org: string, domain: string, version: string, action: string }, bundleBytes: number }>}
+ */
+export async function publishSynthetic(store, ruleCount, { rulesPerAction = 50 } = {}) {
+  const world = syntheticWorld(ruleCount, { rulesPerAction });
+  const result = await buildWorld({ root: 'synthetic', files: Object.entries(world.files).map(([path, text]) => ({ path: `synthetic/${path}`, text })) });
+  if (result.artifacts === undefined) throw new Error(`the synthetic world does not build: ${result.diagnostics.map((d) => d.message).join('; ')}`);
+  const { bundle, manifestJson, manifest } = result.artifacts;
+  const signer = generateKeyPairSync('ed25519');
+  const approver = generateKeyPairSync('ed25519');
+  rmSync(store, { recursive: true, force: true });
+  const dir = join(store, manifest.world.org, manifest.world.domain, manifest.world.version);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'bundle.js'), bundle);
+  writeFileSync(join(dir, 'manifest.json'), manifestJson);
+  writeFileSync(join(dir, 'signature.json'), formatSignatureFile(signManifest(Buffer.from(manifestJson), signer.privateKey)));
+  writeFileSync(join(dir, 'approval.json'), formatSignatureFile(approveModule(manifest.module_hash, approver.privateKey)));
+  const trust = trustConfig({ signingKeys: [signer.publicKey], approvalKeys: [approver.publicKey] });
+  const { org, domain, version } = manifest.world;
+  return { trust, key: { org, domain, version, action: syntheticActionName(0) }, bundleBytes: bundle.length };
+}
