@@ -39,7 +39,18 @@ export function durationMs(value: unknown): number | undefined {
   return Number.isSafeInteger(ms) ? ms : undefined;
 }
 
-/** The wire form of a timestamp the module computed with (for traces a human reads). */
+let lastMs = Number.NaN;
+let lastIso = '';
+
+/**
+ * The wire form of a timestamp the module computed with (for traces a human reads). Under load
+ * many decisions share a millisecond, so the last conversion is kept: formatting a Date costs
+ * about as much as binding a whole context.
+ */
 export function isoTimestamp(ms: number): string {
-  return new Date(ms).toISOString();
+  if (ms !== lastMs) {
+    lastIso = new Date(ms).toISOString();
+    lastMs = ms;
+  }
+  return lastIso;
 }

@@ -35,25 +35,28 @@ export type DecideResult =
   | { readonly ok: true; readonly decision: Decision }
   | { readonly ok: false; readonly error: { readonly code: 'UNKNOWN_ACTION'; readonly message: string } };
 
-export async function decide(module: LoadedModule, request: DecisionRequest, entry: EntryValues = {}): Promise<DecideResult> {
+export function decide(module: LoadedModule, request: DecisionRequest, entry: EntryValues = {}): Promise<DecideResult> {
   const spec = module.metadata.actions.get(request.action);
   if (spec === undefined) {
     const known = [...module.metadata.actions.keys()].join(', ') || 'none';
     const { org, domain, version } = module.metadata.world;
-    return { ok: false, error: { code: 'UNKNOWN_ACTION', message: `module ${org}/${domain}@${version} has no action \`${request.action}\` (actions: ${known})` } };
+    return Promise.resolve({ ok: false, error: { code: 'UNKNOWN_ACTION', message: `module ${org}/${domain}@${version} has no action \`${request.action}\` (actions: ${known})` } });
   }
   const requestId = entry.requestId ?? randomUUID();
   const requestTime = entry.requestTime ?? Date.now();
   const header = { request_id: requestId, request_time: isoTimestamp(requestTime), module: moduleReference(module, spec) };
 
   const bound = module.binders.get(spec.name)!(request.context);
-  if (!bound.ok) return { ok: true, decision: refuseContext(spec, bound.problems, header) };
+  if (!bound.ok) return Promise.resolve({ ok: true, decision: refuseContext(spec, bound.problems, header) });
 
   const ctx = bound.values;
   const system: Record<string, unknown> = { request_time: requestTime, request_id: requestId, authenticated_caller: entry.authenticatedCaller ?? null };
   for (const name of spec.system) ctx[name] = system[name] ?? null;
-  const evaluation = await module.evaluator.evaluate(spec, JSON.stringify(ctx));
-  return { ok: true, decision: compose(spec, ctx, evaluation, header) };
+  // In-process evaluation is synchronous: composing right away spares a hop through the
+  // microtask queue, a measurable share of a decision that takes microseconds.
+  const evaluation = module.evaluator.evaluate(spec, JSON.stringify(ctx));
+  if (evaluation instanceof Promise) return evaluation.then((done) => ({ ok: true, decision: compose(spec, ctx, done, header) }));
+  return Promise.resolve({ ok: true, decision: compose(spec, ctx, evaluation, header) });
 }
 
 type Header = Pick<DecisionMetadata, 'request_id' | 'request_time' | 'module'>;
@@ -90,6 +93,7 @@ function compose(spec: ActionSpec, ctx: Record<string, unknown>, evaluation: Act
   const reasons: (string | null)[] = [];
   const errored: ErroredPredicate[] = [];
   const traces: PredicateTrace[] = new Array(spec.rules.length);
+  const inputs = spec.readSets.map((names) => inputsOf(names, values));
   for (let i = 0; i < spec.rules.length; i++) {
     const rule = spec.rules[i]!;
     const result = evaluation.rules[i]!;
@@ -99,7 +103,7 @@ function compose(spec: ActionSpec, ctx: Record<string, unknown>, evaluation: Act
     } else if (result.state === 'errored') {
       errored.push({ rule_id: rule.id, kind: result.kind, phase: result.phase, message: result.message });
     }
-    traces[i] = { rule_id: rule.id, result: result.state, inputs: inputsOf(rule, values) };
+    traces[i] = { rule_id: rule.id, result: result.state, inputs: inputs[rule.readSet]! };
   }
 
   const suppression = applySuppression(matched);
@@ -126,8 +130,9 @@ function compose(spec: ActionSpec, ctx: Record<string, unknown>, evaluation: Act
   };
 }
 
-function inputsOf(rule: RuleSpec, values: Readonly<Record<string, unknown>>): Record<string, unknown> {
+/** The values of one read set, shared by the traces of every rule that reads it, hence frozen. */
+function inputsOf(names: readonly string[], values: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
   const inputs: Record<string, unknown> = {};
-  for (const name of rule.reads) if (Object.hasOwn(values, name)) inputs[name] = values[name];
-  return inputs;
+  for (const name of names) if (Object.hasOwn(values, name)) inputs[name] = values[name];
+  return Object.freeze(inputs);
 }

@@ -41,8 +41,8 @@ export interface RuleSpec {
   readonly severity: Tier;
   /** Rules this one removes from the matched set when it matches (never a t1 rule). */
   readonly suppresses: readonly string[];
-  /** Context attributes the rule reads: its trace records their values. */
-  readonly reads: readonly string[];
+  /** The context attributes the rule reads (its trace records their values), as an index into the action's `readSets`. */
+  readonly readSet: number;
   readonly timeoutMs: number;
   /** weighted_sum_threshold only; 1 unless the rule says otherwise. */
   readonly weight: number;
@@ -52,6 +52,11 @@ export interface ActionSpec {
   readonly name: string;
   /** Evaluation order: t1, t2, t3, declaration order within a tier. */
   readonly rules: readonly RuleSpec[];
+  /**
+   * The distinct `reads` of the action's rules. Rules usually share a few sets, so a decision
+   * records the values of each set once and every trace of that set refers to the same record.
+   */
+  readonly readSets: readonly (readonly string[])[];
   readonly aggregation: Aggregation;
   readonly workFrames: Readonly<Partial<Record<Status, WorkFrameTemplate>>>;
   readonly computed: readonly string[];
@@ -128,17 +133,19 @@ function readAction(name: string, raw: Raw, classify: Classification, suppresses
   const rawAggregation = object(raw['aggregation'], `${where}.aggregation`);
   const aggregation = readAggregation(rawAggregation, where);
   const weights = aggregation.mode === 'weighted_sum_threshold' ? object(rawAggregation['weights'] ?? {}, `${where}.aggregation.weights`) : {};
+  const readSets = new ReadSets();
   const rules = strings(raw['rules'], `${where}.rules`).map((id): RuleSpec => ({
     id,
     ...classify(id),
     suppresses: Object.hasOwn(suppresses, id) ? strings(suppresses[id], `_RULE_SUPPRESSES.${id}`) : [],
-    reads: Object.hasOwn(reads, id) ? strings(reads[id], `_RULE_READS.${id}`) : [],
+    readSet: readSets.intern(Object.hasOwn(reads, id) ? strings(reads[id], `_RULE_READS.${id}`) : []),
     timeoutMs: Object.hasOwn(ruleTimeouts, id) ? timeout(ruleTimeouts[id], `${where}.rule_timeout_ms.${id}`) : predicateTimeoutMs,
     weight: Object.hasOwn(weights, id) ? number(weights[id], `weights.${id}`) : 1,
   }));
   return {
     name,
     rules,
+    readSets: readSets.sets,
     aggregation,
     workFrames: raw['work_frames'] === undefined ? {} : readWorkFrames(object(raw['work_frames'], `${where}.work_frames`), where),
     computed: optionalStrings(raw['computed'], `${where}.computed`),
@@ -146,6 +153,24 @@ function readAction(name: string, raw: Raw, classify: Classification, suppresses
     system: optionalStrings(raw['system'], `${where}.system`),
     predicateTimeoutMs,
   };
+}
+
+/** Distinct read sets, in order of first use; equal sets become one shared array. */
+class ReadSets {
+  readonly sets: (readonly string[])[] = [];
+  readonly #index = new Map<string, number>();
+
+  /** The index of `reads` among the sets, added if new. */
+  intern(reads: readonly string[]): number {
+    // Names are identifiers, so a NUL separator cannot make two different sets collide.
+    const key = reads.join('\0');
+    let readSet = this.#index.get(key);
+    if (readSet === undefined) {
+      readSet = this.sets.push(Object.freeze([...reads])) - 1;
+      this.#index.set(key, readSet);
+    }
+    return readSet;
+  }
 }
 
 function readAggregation(raw: Raw, where: string): Aggregation {

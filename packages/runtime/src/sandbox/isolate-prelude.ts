@@ -80,14 +80,18 @@ export const EVALUATOR_AFTER_BUNDLE = `"use strict";
     }
   };
 
-  // Appends the rule's state character; pushes its reason or error message onto details.
-  const evaluateRule = (id, ctx, details) => {
+  // Each rule's filter and predicate, looked up once here rather than by id on every request.
+  const entryOf = (id) => freeze({ id, filter: hasOwn(filters, id) ? filters[id] : undefined, predicate: predicates[id] });
+  const entries = new Map(Object.keys(predicates).map((id) => [id, entryOf(id)]));
+  const plans = new Map(Object.keys(actions).map((action) => [action, freeze(actions[action].rules.map((id) => entries.get(id)))]));
+
+  // Returns the rule's state character; pushes its reason or error message onto details.
+  const evaluateRule = (entry, ctx, details) => {
     let state = "3";
     try {
-      const filter = hasOwn(filters, id) ? filters[id] : undefined;
-      if (filter !== undefined && filter(ctx) !== true) return "0";
+      if (entry.filter !== undefined && entry.filter(ctx) !== true) return "0";
       state = "4";
-      const result = predicates[id](ctx);
+      const result = entry.predicate(ctx);
       if (result === null || typeof result !== "object" || result.matched !== true) return "1";
       const reason = result.reason;
       details.push(typeof reason === "string" ? reason : null);
@@ -98,10 +102,10 @@ export const EVALUATOR_AFTER_BUNDLE = `"use strict";
     }
   };
 
-  const rulesOf = (ctx, ids) => {
+  const rulesOf = (ctx, plan) => {
     let states = "";
     const details = [];
-    for (let i = 0; i < ids.length; i++) states += evaluateRule(ids[i], ctx, details);
+    for (let i = 0; i < plan.length; i++) states += evaluateRule(plan[i], ctx, details);
     return { states, details };
   };
 
@@ -113,7 +117,7 @@ export const EVALUATOR_AFTER_BUNDLE = `"use strict";
     const names = spec.computed || [];
     for (let i = 0; i < names.length; i++) deriveOne(action, ctx, failed, names[i], computed);
     deepFreeze(ctx);
-    const { states, details } = rulesOf(ctx, spec.rules);
+    const { states, details } = rulesOf(ctx, plans.get(action));
     return stringify({ computed, failed, states, details });
   };
 
@@ -131,7 +135,7 @@ export const EVALUATOR_AFTER_BUNDLE = `"use strict";
     const ctx = parse(ctxJson);
     markFailed(ctx, parse(failedJson));
     deepFreeze(ctx);
-    return stringify(rulesOf(ctx, parse(idsJson)));
+    return stringify(rulesOf(ctx, parse(idsJson).map((id) => entries.get(id))));
   };
 
   // The module's static data, copied out once at load.
