@@ -3,9 +3,11 @@
  * key with single-flight loading, and unload that releases the sandbox. Real signed bundles,
  * real supervised sandbox processes.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { decide, DirectoryModuleStore, ModuleLoader, type ModuleStore, type RoutingKey } from '@adec/runtime';
 import { asTestBundle, buildFixture, injectIntoBundle, publish, testKeys, type TestBundle, type TestKeys } from '../support/runtime.js';
@@ -145,5 +147,79 @@ describe('refusals', () => {
     const lookup = await loader.get({ ...ADD_DEPENDENT, version: '1.5.0' });
     expect(lookup.ok ? undefined : lookup.error).toMatchObject({ code: 'MODULE_INVALID', message: expect.stringMatching(/returned .*1\.4\.0.* for module acme\/hr\.benefits@1\.5\.0/) });
     rmSync(root, { recursive: true });
+  });
+});
+
+/** Live child processes of this process, from /proc (Linux): what a host operator would see. */
+function childPids(): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        // Fields after the parenthesised command: state, ppid, …; a zombie is already gone.
+        const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        return Number(ppid) === process.pid && state !== 'Z';
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+async function eventually(check: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('the condition did not hold in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('spare sandbox processes', () => {
+  test('a loader keeps one booted process ahead of need, loads into it, boots the next, and close() stops them all', async () => {
+    const before = childPids();
+    const loader = loaderFor(new DirectoryModuleStore(storeWith(benefits).root));
+    await loader.ready();
+    const spare = childPids().filter((pid) => !before.includes(pid));
+    expect(spare).toHaveLength(1);
+
+    const lookup = await loader.get(ADD_DEPENDENT);
+    if (!lookup.ok) throw new Error(lookup.error.message);
+    await loader.ready();
+    const running = childPids().filter((pid) => !before.includes(pid));
+    // The spare now runs the module, and a new spare stands by.
+    expect(running).toHaveLength(2);
+    expect(running).toContain(spare[0]);
+    const result = await decide(lookup.module, { action: 'add_dependent', context: CHILD });
+    expect(result.ok && result.decision.status).toBe('GREEN');
+
+    await loader.close();
+    await eventually(() => childPids().filter((pid) => !before.includes(pid)).length === 0);
+  });
+
+  test('spareProcesses: 0 starts no process until a module loads', async () => {
+    const before = childPids();
+    const loader = new ModuleLoader({ store: new DirectoryModuleStore(storeWith(benefits).root), trust: keys.trust, sandbox: { spareProcesses: 0 } });
+    loaders.push(loader);
+    await loader.ready();
+    expect(childPids().filter((pid) => !before.includes(pid))).toEqual([]);
+    const lookup = await loader.get(ADD_DEPENDENT);
+    expect(lookup.ok).toBe(true);
+    expect(childPids().filter((pid) => !before.includes(pid))).toHaveLength(1);
+  });
+
+  test('an idle spare does not keep the host alive', () => {
+    const script = `
+      import { DirectoryModuleStore, ModuleLoader } from './packages/runtime/dist/index.js';
+      const loader = new ModuleLoader({ store: new DirectoryModuleStore('.'), trust: { signingKeys: new Map(), approvalKeys: new Map(), requireApproval: true } });
+      await loader.ready();
+      console.log('ready');`;
+    const started = Date.now();
+    const run = spawnSync(process.execPath, ['--no-node-snapshot', '--input-type=module', '-e', script], { cwd: fileURLToPath(new URL('../../', import.meta.url)), encoding: 'utf8', timeout: 20_000 });
+    expect(run.stderr).toBe('');
+    expect(run.stdout.trim()).toBe('ready');
+    expect(run.status).toBe(0);
+    // Exits on its own once its work is done, rather than being killed by the timeout.
+    expect(Date.now() - started).toBeLessThan(15_000);
   });
 });

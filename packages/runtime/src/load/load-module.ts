@@ -9,6 +9,7 @@ import { parseModuleMetadata, type ModuleMetadata } from '../module/module-metad
 import { IsolateSandbox } from '../sandbox/isolate-sandbox.js';
 import { InProcessEvaluator } from '../sandbox/in-process-evaluator.js';
 import { ProcessEvaluator } from '../sandbox/process-evaluator.js';
+import type { SandboxProcessPool } from '../sandbox/sandbox-process-pool.js';
 import type { ActionEvaluator, LoadedModule } from './loaded-module.js';
 
 /** What loading needs from a verified bundle (trust/verify-bundle.ts produces it). */
@@ -29,6 +30,11 @@ export interface SandboxOptions {
   readonly isolation?: Isolation;
   /** Trusted scripts that add entry points to the isolate (see IsolateOptions.extensions). */
   readonly extensions?: readonly string[];
+  /**
+   * `process` isolation, in a ModuleLoader: how many sandbox processes to keep booted ahead of
+   * need (default 1), so a load or a crash restart does not wait ~200 ms for a process to start.
+   */
+  readonly spareProcesses?: number;
 }
 
 export type Isolation = 'process' | 'in-process';
@@ -37,13 +43,17 @@ export const DEFAULT_MEMORY_LIMIT_MB = 32;
 
 export type LoadResult = { readonly ok: true; readonly module: LoadedModule } | { readonly ok: false; readonly code: 'MODULE_INVALID'; readonly message: string };
 
-/** Starts a sandbox holding the bundle and assembles the module around it. */
-export async function loadModule(bundle: BundleToLoad, options: SandboxOptions = {}): Promise<LoadResult> {
+/**
+ * Starts a sandbox holding the bundle and assembles the module around it. `processes` supplies
+ * booted sandbox processes in `process` isolation; without it each sandbox forks its own.
+ */
+export async function loadModule(bundle: BundleToLoad, options: SandboxOptions = {}, processes?: SandboxProcessPool): Promise<LoadResult> {
   const sandboxOptions = {
     source: bundle.bundleSource,
     memoryLimitMb: options.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB,
     filename: `bundle-${bundle.moduleHash}.js`,
     extensions: options.extensions ?? [],
+    ...(processes && { processes }),
   };
   const started = (options.isolation ?? 'process') === 'process' ? await ProcessEvaluator.start(sandboxOptions) : startInProcess(sandboxOptions);
   if (!started.ok) return { ok: false, code: 'MODULE_INVALID', message: started.message };

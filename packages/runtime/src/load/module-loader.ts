@@ -12,6 +12,7 @@
 import type { TrustConfig } from '../trust/trust-config.js';
 import type { VerificationCode } from '../trust/verification-failure.js';
 import { verifyBundle } from '../trust/verify-bundle.js';
+import { SandboxProcessPool } from '../sandbox/sandbox-process-pool.js';
 import { loadModule, type SandboxOptions } from './load-module.js';
 import type { LoadedModule } from './loaded-module.js';
 import type { ModuleStore } from './module-store.js';
@@ -43,7 +44,17 @@ export class ModuleLoader {
   /** Loads in flight or done, by world (org, domain, version). */
   readonly #worlds = new Map<string, Promise<ModuleLookup>>();
 
-  constructor(private readonly options: ModuleLoaderOptions) {}
+  /** Booted sandbox processes, in `process` isolation, started with the loader (host start). */
+  readonly #processes: SandboxProcessPool | undefined;
+
+  constructor(private readonly options: ModuleLoaderOptions) {
+    if ((options.sandbox?.isolation ?? 'process') === 'process') this.#processes = new SandboxProcessPool(options.sandbox?.spareProcesses ?? 1);
+  }
+
+  /** Resolves when the spare sandbox processes have booted (e.g. before a host reports ready). */
+  async ready(): Promise<void> {
+    await this.#processes?.ready();
+  }
 
   /** The module serving `key`, loading it on a miss. */
   async get(key: RoutingKey): Promise<ModuleLookup> {
@@ -74,8 +85,9 @@ export class ModuleLoader {
     return true;
   }
 
-  /** Unloads everything. */
+  /** Unloads everything and stops the spare sandbox processes. */
   async close(): Promise<void> {
+    this.#processes?.close();
     const worlds = [...this.#worlds.values()];
     this.#worlds.clear();
     await Promise.all(worlds.map(async (load) => {
@@ -93,7 +105,7 @@ export class ModuleLoader {
     if (routedWorld?.['org'] !== key.org || routedWorld['domain'] !== key.domain || routedWorld['version'] !== key.version) {
       return { ok: false, error: { code: 'MODULE_INVALID', message: `the store returned ${JSON.stringify(routedWorld)} for ${describeWorld(key)}` } };
     }
-    const loaded = await loadModule(verified.bundle, this.options.sandbox);
+    const loaded = await loadModule(verified.bundle, this.options.sandbox, this.#processes);
     return loaded.ok ? { ok: true, module: loaded.module } : { ok: false, error: { code: loaded.code, message: `${describeWorld(key)}: ${loaded.message}` } };
   }
 }

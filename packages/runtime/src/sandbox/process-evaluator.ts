@@ -8,16 +8,13 @@
  * verified source, and the rules of the request are re-run one per request, so the failure is
  * pinned on exactly the rule that causes it (kind `crash`) and every other result is exact.
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import type { ActionEvaluator } from '../load/loaded-module.js';
 import type { ActionSpec } from '../module/module-metadata.js';
 import { crossingLimitMs, type ActionEvaluation, type RuleEvaluation } from './evaluate-action.js';
 import type { CrossingResult } from './isolate-sandbox.js';
 import type { SandboxRequest } from './sandbox-process.js';
-
-// Two levels below the package root in both src/ and dist/; the entry only exists compiled.
-const ENTRY = fileURLToPath(new URL('../../dist/sandbox/sandbox-process.js', import.meta.url));
+import { forkSandboxProcess, type SandboxProcessPool } from './sandbox-process-pool.js';
 
 /** Added to a request's own time limits before the watchdog gives up on the process. */
 const WATCHDOG_GRACE_MS = 1_000;
@@ -28,6 +25,8 @@ export interface ProcessSandboxOptions {
   readonly memoryLimitMb: number;
   readonly filename: string;
   readonly extensions?: readonly string[];
+  /** Where processes come from: booted spares when given, else a fresh fork each time. */
+  readonly processes?: SandboxProcessPool;
 }
 
 type Reply = { id: number; metadata?: string; evaluation?: ActionEvaluation; crossing?: CrossingResult; error?: string };
@@ -113,13 +112,13 @@ export class ProcessEvaluator implements ActionEvaluator {
   async #load(): Promise<{ ok: true; metadataJson: string } | { ok: false; message: string }> {
     const { source, memoryLimitMb, filename, extensions } = this.options;
     const outcome = await this.#request({ load: { source, memoryLimitMb, filename, ...(extensions && { extensions }) } }, LOAD_TIMEOUT_MS);
+    this.options.processes?.refill();
     if (!outcome.ok) return outcome;
     return outcome.reply.metadata !== undefined ? { ok: true, metadataJson: outcome.reply.metadata } : { ok: false, message: outcome.reply.error ?? 'the sandbox process did not load the module' };
   }
 
   #spawn(): ChildProcess {
-    const child = fork(ENTRY, [], { execArgv: ['--no-node-snapshot'], serialization: 'json', stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
-    child.stderr?.resume();
+    const child = this.options.processes?.take() ?? forkSandboxProcess();
     child.on('exit', () => {
       if (this.#child === child) this.#child = undefined;
     });

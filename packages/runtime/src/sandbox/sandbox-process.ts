@@ -6,7 +6,8 @@
  * the whole process (measured: `new Array(2 ** 30).fill(1)` under a 32 MiB limit). Running the
  * isolate here means such a failure kills only this process; the host restarts it.
  *
- * Protocol (JSON over the IPC channel), one request at a time:
+ * Protocol (JSON over the IPC channel), one request at a time, after the process announces
+ * that it has booted with READY_MESSAGE (sandbox-process-pool.ts):
  *   → { id, load: { source, memoryLimitMb, filename } }      ← { id, metadata } | { id, error }
  *   → { id, evaluate: { action, ctxJson, only? } }            ← { id, evaluation }
  *   → { id, call: { entry, args, timeLimitMs } }             ← { id, crossing }
@@ -16,6 +17,7 @@
 import { evaluateAction, evaluateStepwise } from './evaluate-action.js';
 import { IsolateSandbox } from './isolate-sandbox.js';
 import { parseModuleMetadata, type ActionSpec } from '../module/module-metadata.js';
+import { READY_MESSAGE } from './sandbox-process-pool.js';
 
 export interface LoadMessage {
   readonly id: number;
@@ -35,7 +37,17 @@ export interface CallMessage {
 export type SandboxRequest = LoadMessage | EvaluateMessage | CallMessage;
 
 let sandbox: IsolateSandbox | undefined;
-let specs: ReadonlyMap<string, ActionSpec> = new Map();
+let metadataJson = '';
+let parsedSpecs: ReadonlyMap<string, ActionSpec> | undefined;
+
+/** The action specs, parsed on first use: the load replies first, so the host is not kept waiting. */
+function specs(): ReadonlyMap<string, ActionSpec> {
+  if (parsedSpecs === undefined) {
+    const parsed = parseModuleMetadata(metadataJson);
+    parsedSpecs = parsed.ok ? parsed.metadata.actions : new Map();
+  }
+  return parsedSpecs;
+}
 
 function handle(message: SandboxRequest): Record<string, unknown> {
   if ('load' in message) {
@@ -43,14 +55,16 @@ function handle(message: SandboxRequest): Record<string, unknown> {
     const created = IsolateSandbox.create(message.load.source, message.load);
     if (!created.ok) return { id: message.id, error: created.message };
     sandbox = created.sandbox;
-    const parsed = parseModuleMetadata(created.metadataJson);
-    if (parsed.ok) specs = parsed.metadata.actions;
+    metadataJson = created.metadataJson;
+    parsedSpecs = undefined;
+    // Parsed while the host assembles its side of the module, before the first decision.
+    setImmediate(specs);
     return { id: message.id, metadata: created.metadataJson };
   }
   if (sandbox === undefined) return { id: message.id, error: 'no module is loaded in this sandbox process' };
   if ('call' in message) return { id: message.id, crossing: sandbox.call(message.call.entry, message.call.args, message.call.timeLimitMs) };
   const { action, ctxJson, only } = message.evaluate;
-  const spec = specs.get(action);
+  const spec = specs().get(action);
   if (spec === undefined) return { id: message.id, error: `no action ${action} in the loaded module` };
   if (only === undefined) return { id: message.id, evaluation: evaluateAction(sandbox, spec, ctxJson) };
   return { id: message.id, evaluation: evaluateStepwise(sandbox, { ...spec, rules: spec.rules.filter((rule) => only.includes(rule.id)) }, ctxJson) };
@@ -61,3 +75,14 @@ process.on('message', (message: SandboxRequest) => {
 });
 // The host went away: nothing left to serve.
 process.on('disconnect', () => process.exit(0));
+
+/**
+ * Before announcing readiness, load an empty module once: the first isolate of a process costs
+ * extra (isolated-vm's set-up, the evaluator's code not yet optimised), and a spare process
+ * pays that while idle rather than during the load a host is waiting for.
+ */
+const EMPTY_MODULE = 'var __adec_module = { _ABI_VERSION: 2, _WORLD: {}, _ACTIONS: {}, _RULE_FUNCTIONS: {}, _RULE_SEVERITY: {} };';
+const warmUp = IsolateSandbox.create(EMPTY_MODULE, { memoryLimitMb: 8, filename: 'adec:warm-up' });
+if (warmUp.ok) warmUp.sandbox.dispose();
+// A spare whose host went away while it booted has nobody to tell.
+if (process.connected) process.send!(READY_MESSAGE);

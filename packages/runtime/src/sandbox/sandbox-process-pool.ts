@@ -1,0 +1,90 @@
+/**
+ * Sandbox processes booted ahead of need. Starting one (a Node process that loads isolated-vm
+ * and the evaluator) takes about 200 ms, several times the cost of verifying and compiling a
+ * 1,000-rule bundle. A host keeps spares booted, so loading a module, or restarting its
+ * sandbox after a crash, takes a process that is already up instead of waiting for one.
+ *
+ * A spare does not keep the host alive (it is unreferenced until taken) and exits by itself when
+ * the host goes away (sandbox-process.ts exits on disconnect).
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+
+// Two levels below the package root in both src/ and dist/; the entry only exists compiled.
+const ENTRY = fileURLToPath(new URL('../../dist/sandbox/sandbox-process.js', import.meta.url));
+
+/** The first message of a sandbox process: it is booted and listening. */
+export const READY_MESSAGE = 'adec:sandbox-ready';
+
+export function forkSandboxProcess(): ChildProcess {
+  // No stdio but the IPC channel: an open pipe would keep an idle spare's host alive, and a
+  // sandbox has nothing to say outside its replies.
+  return fork(ENTRY, [], { execArgv: ['--no-node-snapshot'], serialization: 'json', stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
+}
+
+interface Spare {
+  readonly child: ChildProcess;
+  /** Resolves when the process has booted, or has died trying. */
+  readonly booted: Promise<void>;
+}
+
+export class SandboxProcessPool {
+  #spares: Spare[] = [];
+  #closed = false;
+
+  /** @param size how many booted processes to keep ready */
+  constructor(private readonly size: number) {
+    this.refill();
+  }
+
+  /**
+   * A live sandbox process: a spare when one is ready or booting, else a fresh fork. The caller
+   * calls `refill` once it has loaded its module: a replacement booting during the load would
+   * compete with it for the CPU.
+   */
+  take(): ChildProcess {
+    let spare: Spare | undefined;
+    while ((spare = this.#spares.shift()) !== undefined && !isAlive(spare.child));
+    if (spare === undefined) return forkSandboxProcess();
+    // Taken while booting it is still referenced; taken idle, it must be referenced again.
+    spare.child.ref();
+    spare.child.channel?.ref();
+    return spare.child;
+  }
+
+  /** Resolves when every spare has booted: a host can wait for it before reporting ready. */
+  async ready(): Promise<void> {
+    await Promise.all(this.#spares.map((spare) => spare.booted));
+  }
+
+  /** Stops the spares; processes already taken belong to their evaluators. */
+  close(): void {
+    this.#closed = true;
+    for (const spare of this.#spares.splice(0)) spare.child.kill('SIGKILL');
+  }
+
+  /** Boots spares until there are `size` of them again. */
+  refill(): void {
+    this.#spares = this.#spares.filter((spare) => isAlive(spare.child));
+    while (!this.#closed && this.#spares.length < this.size) {
+      const child = forkSandboxProcess();
+      // Referenced while booting, so a host awaiting `ready()` is not left with an empty event
+      // loop; once idle, a spare must not keep the host alive (unless it was taken meanwhile).
+      const settle = () => {
+        if (this.#spares.some((spare) => spare.child === child)) idle(child);
+      };
+      const booted = Promise.race([once(child, 'message'), once(child, 'exit')]).then(settle, settle);
+      this.#spares.push({ child, booted });
+    }
+  }
+}
+
+function idle(child: ChildProcess): void {
+  child.unref();
+  child.channel?.unref();
+}
+
+function isAlive(child: ChildProcess): boolean {
+  return child.connected && child.exitCode === null && child.signalCode === null;
+}
