@@ -76,13 +76,5 @@ process.on('message', (message: SandboxRequest) => {
 // The host went away: nothing left to serve.
 process.on('disconnect', () => process.exit(0));
 
-/**
- * Before announcing readiness, load an empty module once: the first isolate of a process costs
- * extra (isolated-vm's set-up, the evaluator's code not yet optimised), and a spare process
- * pays that while idle rather than during the load a host is waiting for.
- */
-const EMPTY_MODULE = 'var __adec_module = { _ABI_VERSION: 2, _WORLD: {}, _ACTIONS: {}, _RULE_FUNCTIONS: {}, _RULE_SEVERITY: {} };';
-const warmUp = IsolateSandbox.create(EMPTY_MODULE, { memoryLimitMb: 8, filename: 'adec:warm-up' });
-if (warmUp.ok) warmUp.sandbox.dispose();
 // A spare whose host went away while it booted has nobody to tell.
 if (process.connected) process.send!(READY_MESSAGE);
