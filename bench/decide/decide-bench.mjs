@@ -15,8 +15,10 @@ import { prepareFloor } from '../peers/floor.mjs';
 import { prepareJsonRulesEngine } from '../peers/json-rules-engine.mjs';
 import { evaluationOrder, winnerTakesAll } from '../peers/winner-takes-all.mjs';
 import { prepareZen } from '../peers/zen.mjs';
+import { profileDecide } from './adec-profile.mjs';
 import { publishSynthetic } from '../lib/publish-synthetic.mjs';
 import { syntheticContexts, syntheticRules } from '../lib/synthetic-rules.mjs';
+import { syntheticActionName } from '../lib/synthetic-world.mjs';
 
 export const RULE_COUNTS = [10, 50, 500];
 const REQUESTS = 256;
@@ -27,7 +29,10 @@ export const PEERS = ['Cedar (cedar-wasm)', 'GoRules ZEN (zen-engine)', 'json-ru
 /** Issue 4's ratios and issue 3's latency target, all at 50 rules. */
 export const DECIDE_TARGETS = { rules: 50, overFastestPeer: 5, overFloor: 5, p50Us: 20 };
 
-/** An engine under test: `decide` returns `{ status, winningRule, matched }`, sync or async. */
+/**
+ * adec's engines, one per isolation; `module` is kept for the profile. An engine under test has
+ * a `decide` (sync or async) and a `summary` giving `{ status, winningRule, matched }`.
+ */
 async function adecEngines(ruleCount, closers) {
   const store = fileURLToPath(new URL(`../.work/decide-store-${ruleCount}/`, import.meta.url));
   const published = await publishSynthetic(store, ruleCount, { rulesPerAction: ruleCount });
@@ -37,12 +42,12 @@ async function adecEngines(ruleCount, closers) {
     closers.push(() => loader.close());
     const lookup = await loader.get(published.key);
     if (!lookup.ok) throw new Error(lookup.error.message);
-    const request = { action: published.key.action, context: undefined };
+    const { action } = published.key;
     engines.push({
+      module: lookup.module,
       name: isolation === 'in-process' ? ADEC_IN_PROCESS : 'adec decide(), sandbox process (default)',
       async decide(context) {
-        request.context = context;
-        const result = await decide(lookup.module, request);
+        const result = await decide(lookup.module, { action, context });
         if (!result.ok) throw new Error(result.error.message);
         return result.decision;
       },
@@ -114,7 +119,10 @@ export async function runDecideBench({ quick }) {
       const engines = [...(await adecEngines(ruleCount, closers)), ...peers.map((peer) => matchingEngine(peer, order))];
       await assertAgreement(engines, contexts);
       console.error(`decide, ${ruleCount} rules: ${engines.length} engines agree on all ${contexts.length} requests`);
-      sizes.push({ rules: ruleCount, agreed: contexts.length, results: await measure(engines, contexts, quick) });
+      const results = await measure(engines, contexts, quick);
+      const inProcess = engines.find((engine) => engine.name === ADEC_IN_PROCESS);
+      const profile = ruleCount === DECIDE_TARGETS.rules ? await profileDecide(inProcess.module, syntheticActionName(0), contexts, { quick }) : undefined;
+      sizes.push({ rules: ruleCount, agreed: contexts.length, results, profile });
     } finally {
       await Promise.all(closers.map((close) => close()));
     }
