@@ -197,6 +197,29 @@ describe('spare sandbox processes', () => {
     await eventually(() => childPids().filter((pid) => !before.includes(pid)).length === 0);
   });
 
+  test('a sandbox process killed by a fatal V8 error is replaced by the spare, and a new spare boots', async () => {
+    // The only way to kill a sandbox process from a predicate: an allocation V8 cannot survive.
+    const fatal = injectIntoBundle(benefits, 'm._RULE_FUNCTIONS.dependent_already_covered = () => ({ matched: new Array(2 ** 30).fill(1).length > 0 });');
+    const before = childPids();
+    const loader = loaderFor(new DirectoryModuleStore(storeWith(fatal).root));
+    const lookup = await loader.get(ADD_DEPENDENT);
+    if (!lookup.ok) throw new Error(lookup.error.message);
+    await loader.ready();
+    const first = childPids().filter((pid) => !before.includes(pid));
+    expect(first).toHaveLength(2);
+
+    const crashed = await decide(lookup.module, { action: 'add_dependent', context: CHILD });
+    expect(crashed.ok && crashed.decision.decision_metadata.errored_predicates.map((e) => [e.rule_id, e.kind])).toEqual([['dependent_already_covered', 'crash']]);
+    await loader.ready();
+    const after = childPids().filter((pid) => !before.includes(pid));
+    // Each crash (the decision, then the rule alone while attributing) killed a process; spares
+    // took over, and there is again one process for the module and one standing by.
+    expect(after).toHaveLength(2);
+    expect(after.some((pid) => !first.includes(pid))).toBe(true);
+    const again = await decide(lookup.module, { action: 'add_dependent', context: { ...CHILD, already_on_plan: false } });
+    expect(again.ok && again.decision.status).toBe('YELLOW');
+  }, 60_000);
+
   test('spareProcesses: 0 starts no process until a module loads', async () => {
     const before = childPids();
     const loader = new ModuleLoader({ store: new DirectoryModuleStore(storeWith(benefits).root), trust: keys.trust, sandbox: { spareProcesses: 0 } });
