@@ -12,7 +12,7 @@ import { aggregate } from './aggregate.js';
 import type { Decision, DecisionMetadata, ErroredPredicate, MatchedRuleOutcome, ModuleReference, PredicateTrace } from './decision.js';
 import { mostRestrictive } from './status.js';
 import { applySuppression } from './suppress.js';
-import { buildWorkFrame } from './work-frame.js';
+import { buildWorkFrame, standardWorkFrame } from './work-frame.js';
 
 export interface DecisionRequest {
   readonly action: string;
@@ -59,11 +59,20 @@ export function decide(module: LoadedModule, request: DecisionRequest, entry: En
   return Promise.resolve({ ok: true, decision: compose(spec, ctx, evaluation, header) });
 }
 
+// Copied field by field into each decision: an object spread here costs more than all the traces.
 type Header = Pick<DecisionMetadata, 'request_id' | 'request_time' | 'module'>;
 
+const moduleReferences = new WeakMap<ActionSpec, ModuleReference>();
+
+/** The same for every decision of the action (a spec belongs to one module): built once, shared, frozen. */
 function moduleReference(module: LoadedModule, spec: ActionSpec): ModuleReference {
-  const { org, domain, world, version } = module.metadata.world;
-  return { org, domain, world, version, action: spec.name, abi_version: module.metadata.abiVersion, module_hash: module.moduleHash };
+  let reference = moduleReferences.get(spec);
+  if (reference === undefined) {
+    const { org, domain, world, version } = module.metadata.world;
+    reference = Object.freeze({ org, domain, world, version, action: spec.name, abi_version: module.metadata.abiVersion, module_hash: module.moduleHash });
+    moduleReferences.set(spec, reference);
+  }
+  return reference;
 }
 
 /** Invalid or missing supplied values: YELLOW, gather evidence and retry, no predicate run. */
@@ -81,7 +90,9 @@ function refuseContext(spec: ActionSpec, problems: DecisionMetadata['context_err
       errored_predicates: [],
       errored_derivations: [],
       context_errors: problems,
-      ...header,
+      request_id: header.request_id,
+      request_time: header.request_time,
+      module: header.module,
     },
   };
 }
@@ -115,17 +126,26 @@ function compose(spec: ActionSpec, ctx: Record<string, unknown>, evaluation: Act
   );
   return {
     status,
-    work_frame: buildWorkFrame(status, spec.name, spec.workFrames[status]),
+    work_frame: standardWorkFrame(spec, status),
     decision_metadata: {
       matched_rules: matched.map((rule) => rule.id),
       matched_rule_outcomes: matchedOutcomes,
       suppression_chain: suppression.chain,
-      aggregation_outcome: { ...outcome, error_floor_applied: status !== outcome.status },
+      aggregation_outcome: {
+        mode: outcome.mode,
+        status: outcome.status,
+        winning_rule: outcome.winning_rule,
+        tier: outcome.tier,
+        basis: outcome.basis,
+        error_floor_applied: status !== outcome.status,
+      },
       predicate_traces: traces,
       errored_predicates: errored,
       errored_derivations: evaluation.failedDerivations,
       context_errors: [],
-      ...header,
+      request_id: header.request_id,
+      request_time: header.request_time,
+      module: header.module,
     },
   };
 }

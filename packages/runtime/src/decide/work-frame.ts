@@ -3,7 +3,7 @@
  * decision. Each field comes from the action's `on STATUS` template when it sets one, else
  * from the per-status default below; `missing_evidence` always comes from context binding.
  */
-import type { WorkFrameTemplate } from '../module/module-metadata.js';
+import type { ActionSpec, WorkFrameTemplate } from '../module/module-metadata.js';
 import type { Status } from './status.js';
 
 export interface WorkFrame {
@@ -50,4 +50,23 @@ export function buildWorkFrame(
 ): WorkFrame {
   const base = { ...defaultFrame(status, action), ...template, missing_evidence: missingEvidence };
   return missingEvidence.length > 0 ? { ...base, next_action: GATHER_EVIDENCE_AND_RETRY } : base;
+}
+
+const standardFrames = new WeakMap<ActionSpec, Map<Status, WorkFrame>>();
+
+/**
+ * The work_frame of a decision whose context bound: the same for every such decision of the
+ * action with this status, so it is built once per action and status and shared, frozen.
+ */
+export function standardWorkFrame(spec: ActionSpec, status: Status): WorkFrame {
+  let frames = standardFrames.get(spec);
+  if (frames === undefined) standardFrames.set(spec, (frames = new Map()));
+  let frame = frames.get(status);
+  if (frame === undefined) frames.set(status, (frame = deepFreeze(buildWorkFrame(status, spec.name, spec.workFrames[status]))));
+  return frame;
+}
+
+function deepFreeze(frame: WorkFrame): WorkFrame {
+  for (const value of Object.values(frame)) if (Array.isArray(value)) Object.freeze(value);
+  return Object.freeze(frame);
 }

@@ -1,8 +1,10 @@
 /**
- * `decision_metadata.predicate_traces`: one trace per rule in evaluation order, with its result
- * and the values of exactly the attributes it reads, as its predicate saw them (defaults
- * applied, timestamps in ms, computed values included). Rules that read the same attributes
- * share one frozen record per decision.
+ * The records a decision holds. `decision_metadata.predicate_traces`: one trace per rule in
+ * evaluation order, with its result and the values of exactly the attributes it reads, as its
+ * predicate saw them (defaults applied, computed values included); rules that read the same
+ * attributes share one frozen record per decision. Parts that are the same for every decision
+ * of an action (its work_frame for a status, the module reference) are shared and frozen, so no
+ * consumer can change what the next decision returns.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { buildWorld } from '@adec/compiler';
@@ -97,4 +99,24 @@ test('rules reading the same attributes share one frozen record of their values'
   } finally {
     await shared.evaluator.dispose();
   }
+});
+
+test('the work_frame and module reference of an action are shared between decisions, frozen, and never altered', async () => {
+  const request = { action: 'add_dependent', context: { relationship: 'child', dependent_age: 10, documents: ['birth_certificate'] } };
+  const first = await decide(module, request);
+  const second = await decide(module, request);
+  if (!first.ok || !second.ok) throw new Error('decide failed');
+  expect(second.decision.work_frame).toBe(first.decision.work_frame);
+  expect(second.decision.decision_metadata.module).toBe(first.decision.decision_metadata.module);
+  expect(() => (first.decision.work_frame.allowed_actions as string[]).push('delete_everything')).toThrow(TypeError);
+  expect(() => Object.assign(first.decision.decision_metadata.module, { module_hash: 'sha256:forged' })).toThrow(TypeError);
+  expect(second.decision.work_frame).toEqual({
+    mode: 'proceed',
+    next_action: 'execute_action',
+    allowed_actions: ['add_dependent'],
+    forbidden_actions: [],
+    required_output: [],
+    missing_evidence: [],
+    next_human_owner: null,
+  });
 });
