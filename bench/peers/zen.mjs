@@ -4,7 +4,7 @@
  * is "any"), and the `collect` hit policy returns every matching row, each giving its rule id.
  *
  * The decision is created once, so a request pays for evaluation only: moving the context into
- * the native engine, running the table and returning the collected rows. zen-engine 0.54 offers
+ * the native engine, running the table and returning the collected rows. zen-engine 0.52 offers
  * no synchronous way to evaluate a decision, so `matched` returns a Promise.
  */
 import { ZenEngine } from '@gorules/zen-engine';
