@@ -106,6 +106,19 @@ describe('invalid actions and conditions', () => {
       { actions: [{ action_id: 'c1', type: 'call', minutes: 5, label: 'x', effort: 3 }] },
       [{ path: 'actions[0].effort', message: '`effort` is not a field of action type `call`' }],
     ],
+    [
+      'a field value that does not fit its type',
+      { actions: [{ action_id: 't1', type: 'task', effort: '3', priority: 'urgent', label: 'x' }] },
+      [
+        { path: 'actions[0].effort', message: 'expected a whole number, found string "3"' },
+        { path: 'actions[0].priority', message: 'expected one of "low", "high", found string "urgent"' },
+      ],
+    ],
+    [
+      'a missing field of its type',
+      { actions: [{ action_id: 'c1', type: 'call', label: 'x' }] },
+      [{ path: 'actions[0].minutes', message: '`minutes` is required for action type `call`' }],
+    ],
     ['conditions that are not names', { conditions: ['offline_mode', 1] }, [{ path: 'conditions', message: 'expected a list of condition names, found a list' }]],
   ])('%s', async (_, request, problems) => {
     expect(await problemsOf(request as Record<string, unknown>)).toEqual(problems);

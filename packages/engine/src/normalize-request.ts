@@ -7,8 +7,9 @@
  * durations to ms); an absent one takes its declared default, or null when its type is
  * optional, and is listed in `defaults_applied`; an absent required one, or an undeclared
  * one, is a problem. Actions: `action_id` a non-empty string unique in the request, `type`
- * an action type of the scenario, and no field that type does not declare (field values are
- * passed as given: ABI 2 records only the field names of an action type). Conditions: strings.
+ * an action type of the scenario, every field of that type present (absent means null for a
+ * `T?` field) with a value that fits its type, converted like a signal, and no field the type
+ * does not declare. Conditions: strings.
  */
 import { describeValue as describe } from '@adec/runtime';
 import type { ScenarioSpec } from './scenario-catalog.js';
@@ -60,6 +61,7 @@ function normalizeActions(scenario: ScenarioSpec, actions: unknown, problems: Re
     return [];
   }
   const firstIndex = new Map<string, number>();
+  const normalized: CandidateAction[] = [];
   actions.forEach((action: unknown, i) => {
     const path = `actions[${i}]`;
     if (!isPlainObject(action)) {
@@ -74,24 +76,35 @@ function normalizeActions(scenario: ScenarioSpec, actions: unknown, problems: Re
     } else {
       firstIndex.set(id, i);
     }
-    checkActionType(scenario, action, path, problems);
+    const fields = normalizeFields(scenario, action, path, problems);
+    if (fields !== undefined) normalized.push({ action_id: id as string, type: action['type'] as string, ...fields });
   });
-  return actions as CandidateAction[];
+  return normalized;
 }
 
-function checkActionType(scenario: ScenarioSpec, action: Record<string, unknown>, path: string, problems: RequestProblem[]): void {
+/** The action's fields in module form, or undefined when its type is unknown. */
+function normalizeFields(scenario: ScenarioSpec, action: Record<string, unknown>, path: string, problems: RequestProblem[]): Record<string, unknown> | undefined {
   const type = action['type'];
   const fields = typeof type === 'string' ? scenario.actionTypes.get(type) : undefined;
   if (fields === undefined) {
     const known = [...scenario.actionTypes.keys()].join(', ');
     problems.push({ path: `${path}.type`, message: `expected an action type of scenario \`${scenario.id}\` (${known}), found ${describe(type)}` });
-    return;
+    return undefined;
+  }
+  const values: Record<string, unknown> = {};
+  for (const field of fields) {
+    const fieldPath = `${path}.${field.name}`;
+    const value = Object.hasOwn(action, field.name) ? action[field.name] : undefined;
+    if (value !== undefined) values[field.name] = field.convert(value, fieldPath, problems);
+    else if (field.optional) values[field.name] = null;
+    else problems.push({ path: fieldPath, message: `\`${field.name}\` is required for action type \`${type}\`` });
   }
   for (const name of Object.keys(action)) {
-    if (name !== 'action_id' && name !== 'type' && !fields.includes(name)) {
+    if (name !== 'action_id' && name !== 'type' && !fields.some((field) => field.name === name)) {
       problems.push({ path: `${path}.${name}`, message: `\`${name}\` is not a field of action type \`${String(type)}\`` });
     }
   }
+  return values;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -1,7 +1,8 @@
 /**
  * What the host needs to know about a module's scenarios to validate a selection request:
  * each scenario's version, its signals (a converter compiled from the JSON Schema the compiler
- * emits for each signal, and the default) and its action types' fields. Read from the isolate
+ * emits for each signal, and the default) and its action types' fields (a converter each, from
+ * the same kind of schema). Read from the isolate
  * once per loaded module (`__adec_scenarios`) and kept for the module's life.
  */
 import { compileValueConverter, type LoadedModule, type ValueConverter, type ValueSchema } from '@adec/runtime';
@@ -18,13 +19,21 @@ export interface SignalSpec {
   readonly defaultValue: unknown;
 }
 
+export interface FieldSpec {
+  readonly name: string;
+  /** Validates a wire value of the field and converts it to the module's form. */
+  readonly convert: ValueConverter;
+  /** The field's type is `T?`: absent means null. */
+  readonly optional: boolean;
+}
+
 export interface ScenarioSpec {
   readonly id: string;
   readonly version: string;
   /** In declaration order. */
   readonly signals: readonly SignalSpec[];
-  /** Action type → the names of its fields. */
-  readonly actionTypes: ReadonlyMap<string, readonly string[]>;
+  /** Action type → its fields, in declaration order. */
+  readonly actionTypes: ReadonlyMap<string, readonly FieldSpec[]>;
 }
 
 export type ScenarioCatalog = ReadonlyMap<string, ScenarioSpec>;
@@ -34,7 +43,7 @@ type CatalogResult = { readonly ok: true; readonly catalog: ScenarioCatalog } | 
 interface RawScenario {
   readonly version: string;
   readonly signals: readonly { readonly name: string; readonly schema?: ValueSchema; readonly default?: unknown }[];
-  readonly action_types: readonly { readonly name: string; readonly fields: readonly string[] }[];
+  readonly action_types: readonly { readonly name: string; readonly fields: readonly string[]; readonly schemas?: Readonly<Record<string, ValueSchema>> }[];
 }
 
 const catalogs = new WeakMap<LoadedModule, ScenarioCatalog>();
@@ -62,9 +71,7 @@ function parseCatalog(raw: Record<string, RawScenario>): CatalogResult {
     const signals: SignalSpec[] = [];
     for (const signal of scenario.signals) {
       const schema = signal.schema;
-      if (schema === null || typeof schema !== 'object') {
-        return failure('MODULE_UNSUPPORTED', `signal \`${signal.name}\` of scenario \`${id}\` has no schema: the module was built by a compiler older than this engine`);
-      }
+      if (!isSchema(schema)) return olderCompiler(`signal \`${signal.name}\` of scenario \`${id}\``);
       signals.push({
         name: signal.name,
         convert: compileValueConverter(schema),
@@ -73,10 +80,27 @@ function parseCatalog(raw: Record<string, RawScenario>): CatalogResult {
         defaultValue: signal.default,
       });
     }
-    const actionTypes = new Map(scenario.action_types.map((t) => [t.name, t.fields] as const));
+    const actionTypes = new Map<string, FieldSpec[]>();
+    for (const type of scenario.action_types) {
+      const fields: FieldSpec[] = [];
+      for (const name of type.fields) {
+        const schema = type.schemas?.[name];
+        if (!isSchema(schema)) return olderCompiler(`field \`${name}\` of action type \`${type.name}\` in scenario \`${id}\``);
+        fields.push({ name, convert: compileValueConverter(schema), optional: Array.isArray(schema.anyOf) });
+      }
+      actionTypes.set(type.name, fields);
+    }
     catalog.set(id, { id, version: scenario.version, signals, actionTypes });
   }
   return { ok: true, catalog };
+}
+
+function isSchema(schema: unknown): schema is ValueSchema {
+  return schema !== null && typeof schema === 'object';
+}
+
+function olderCompiler(what: string): CatalogResult {
+  return failure('MODULE_UNSUPPORTED', `${what} has no schema: the module was built by a compiler older than this engine`);
 }
 
 function failure(code: SelectionError['code'], message: string): CatalogResult {

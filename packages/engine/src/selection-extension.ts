@@ -308,7 +308,7 @@ __adec_extend((module, { messageOf }) => {
       described[id] = {
         version: scenario.version,
         signals: scenario.signals,
-        action_types: scenario.action_types.map((type) => ({ name: type.name, fields: type.fields })),
+        action_types: scenario.action_types.map((type) => ({ name: type.name, fields: type.fields, schemas: type.schemas })),
       };
     }
     return stringify(described);

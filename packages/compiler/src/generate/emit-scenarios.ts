@@ -68,6 +68,8 @@ function scenarioData(scenario: CheckedScenario, t: ScenarioTypeNames, emitter: 
           objectCode([
             entry('name', JSON.stringify(a.name)),
             entry('fields', jsonCode(a.fields.map((f) => f.name))),
+            // Each field's wire form, as for signals: a host validates and converts fields too.
+            entry('schemas', jsonCode(Object.fromEntries(a.fields.map((f) => [f.name, schemaJson(typeSchema(f.type))])))),
             entry('skill', a.skill === undefined ? 'null' : JSON.stringify(a.skill)),
           ]),
         ),
