@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 
 /** The machine a benchmark ran on, for the report header. */
@@ -10,4 +11,11 @@ export function describeMachine() {
     os: `${os.type()} ${os.release()} ${os.arch()}`,
     node: process.version,
   };
+}
+
+/** The installed versions of the peer engines, so a report says exactly what it measured. */
+export function peerVersions() {
+  // Read from disk: not every package exports its package.json.
+  const versionOf = (name) => JSON.parse(readFileSync(new URL(`../../node_modules/${name}/package.json`, import.meta.url), 'utf8')).version;
+  return ['@cedar-policy/cedar-wasm', '@gorules/zen-engine', 'json-rules-engine'].map((name) => `${name} ${versionOf(name)}`);
 }
