@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { moduleHashOf } from '@adec/runtime';
 import { runCli } from '../../packages/cli/test/run-cli.js';
 import { buildBenefits, buildOtherBundle, copyBundle, flipByte, readJson, tempDir, writeKeyPair, writeTrustFile, type KeyPairFiles } from './trust-fixtures.js';
+import { jsonError } from '../support/json-error.js';
 
 let pristine: string;
 let otherBundle: string;
@@ -357,12 +358,3 @@ describe('adec verify', () => {
     expect(run.stderr).toContain('usage: adec verify <bundle> --trust <trust.json>');
   });
 });
-
-function jsonError(text: string): string {
-  try {
-    JSON.parse(text);
-  } catch (error) {
-    return (error as Error).message;
-  }
-  throw new Error(`${JSON.stringify(text)} is valid JSON`);
-}

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { approveModule, generateKey, keyId, loadTrustConfig, parseKey, readPrivateKeyFile, signManifest, trustConfig } from '@adec/runtime';
 import { tempDir, writeKeyPair, writeTrustFile, type KeyPairFiles } from './trust-fixtures.js';
+import { jsonError } from '../support/json-error.js';
 
 const pem = (key: KeyObject) => key.export({ format: 'pem', type: key.type === 'private' ? 'pkcs8' : 'spki' }).toString();
 const jwkText = (key: KeyObject) => JSON.stringify(key.export({ format: 'jwk' }));
@@ -239,12 +240,3 @@ describe('JWK and PEM forms of one key', () => {
     expect(signManifest(new Uint8Array([1]), fromPem).key_id).toBe(keyId(createPublicKey(privateKey)));
   });
 });
-
-function jsonError(text: string): string {
-  try {
-    JSON.parse(text);
-  } catch (error) {
-    return (error as Error).message;
-  }
-  throw new Error(`${text} is valid JSON`);
-}

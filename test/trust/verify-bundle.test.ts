@@ -23,6 +23,7 @@ import {
   type VerificationResult,
 } from '@adec/runtime';
 import { buildBenefits, buildOtherBundle, copyBundle, tempDir, writeKeyPair, writeTrustFile, type KeyPairFiles } from './trust-fixtures.js';
+import { jsonError } from '../support/json-error.js';
 
 const bytes = (text: string) => new Uint8Array(Buffer.from(text, 'utf8'));
 const json = (value: unknown) => bytes(formatSignatureFile(value as never));
@@ -425,12 +426,3 @@ describe('verifyBundle on arbitrary corruption', () => {
     );
   });
 });
-
-function jsonError(text: string): string {
-  try {
-    JSON.parse(text);
-  } catch (error) {
-    return (error as Error).message;
-  }
-  throw new Error(`${text} is valid JSON`);
-}
