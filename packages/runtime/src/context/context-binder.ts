@@ -8,6 +8,7 @@
  * belongs to (for `missing_evidence`), its JSON path and a message a client can act on.
  * Each attribute's value goes through value-converter.ts.
  */
+import { deepFreeze } from '../deep-freeze.js';
 import { compileValueConverter, describeValue, type ValueProblem, type ValueSchema } from './value-converter.js';
 
 export interface BindingProblem {
@@ -71,14 +72,6 @@ export function compileContextBinder(schema: unknown, system: readonly string[])
     }
     return problems.length === 0 ? { ok: true, values } : { ok: false, problems: problems.sort(byPath) };
   };
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object') {
-    for (const inner of Object.values(value)) deepFreeze(inner);
-    Object.freeze(value);
-  }
-  return value;
 }
 
 function byPath(a: BindingProblem, b: BindingProblem): number {

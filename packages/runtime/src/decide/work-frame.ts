@@ -3,6 +3,7 @@
  * decision. Each field comes from the action's `on STATUS` template when it sets one, else
  * from the per-status default below; `missing_evidence` always comes from context binding.
  */
+import { deepFreeze } from '../deep-freeze.js';
 import type { ActionSpec, WorkFrameTemplate } from '../module/module-metadata.js';
 import type { Status } from './status.js';
 
@@ -64,9 +65,4 @@ export function standardWorkFrame(spec: ActionSpec, status: Status): WorkFrame {
   let frame = frames.get(status);
   if (frame === undefined) frames.set(status, (frame = deepFreeze(buildWorkFrame(status, spec.name, spec.workFrames[status]))));
   return frame;
-}
-
-function deepFreeze(frame: WorkFrame): WorkFrame {
-  for (const value of Object.values(frame)) if (Array.isArray(value)) Object.freeze(value);
-  return Object.freeze(frame);
 }

@@ -44,8 +44,8 @@ export class SandboxProcessPool {
    * compete with it for the CPU.
    */
   take(): ChildProcess {
-    let spare: Spare | undefined;
-    while ((spare = this.#spares.shift()) !== undefined && !isAlive(spare.child));
+    this.#spares = this.#spares.filter((candidate) => isAlive(candidate.child));
+    const spare = this.#spares.shift();
     if (spare === undefined) return forkSandboxProcess();
     // Taken while booting it is still referenced; taken idle, it must be referenced again.
     spare.child.ref();
