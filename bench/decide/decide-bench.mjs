@@ -57,12 +57,14 @@ async function adecEngines(ruleCount, closers) {
   return engines;
 }
 
+/** Whether `fn` is an `async` function: such engines are timed awaiting each call. */
+const isAsync = (fn) => fn.constructor.name === 'AsyncFunction';
+
 /** A peer that reports matched rules, completed by the shared winner-takes-all. */
 function matchingEngine(peer, order) {
-  const isAsync = peer.matched(syntheticContexts(1)[0]) instanceof Promise;
   return {
     name: peer.name,
-    decide: isAsync
+    decide: isAsync(peer.matched)
       ? async (context) => { const matched = await peer.matched(context); return { ...winnerTakesAll(order, matched), matched }; }
       : (context) => { const matched = peer.matched(context); return { ...winnerTakesAll(order, matched), matched }; },
     summary: (decision) => decision,
@@ -90,7 +92,7 @@ async function measure(engines, contexts, quick) {
   for (const engine of engines) {
     let i = 0;
     const next = () => contexts[i++ % contexts.length];
-    bench.add(engine.name, engine.decide.constructor.name === 'AsyncFunction' ? async () => { await engine.decide(next()); } : () => { engine.decide(next()); });
+    bench.add(engine.name, isAsync(engine.decide) ? async () => { await engine.decide(next()); } : () => { engine.decide(next()); });
   }
   await bench.run();
   return bench.tasks.map((task) => ({
