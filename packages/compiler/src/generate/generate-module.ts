@@ -4,15 +4,7 @@
  * (types) and pre-laid-out text (data and functions), so identical input gives byte-identical
  * output that is already formatted.
  */
-import {
-  IndentationText,
-  NewLineKind,
-  Project,
-  QuoteKind,
-  StructureKind,
-  type StatementStructures,
-  type WriterFunction,
-} from 'ts-morph';
+import type { StatementStructures, WriterFunction } from 'ts-morph';
 import type { CheckedWorld } from '../model/index.js';
 import { ABI_VERSION } from './abi-version.js';
 import { entry, objectCode, renderCode, type Code } from './code-literal.js';
@@ -23,6 +15,7 @@ import { emitSkillSections } from './emit-skills.js';
 import { abiTypes, actionContextInterface, assignTypeNames, scenarioTypes, skillTypes } from './module-types.js';
 import { lineCommentText } from './naming.js';
 import { helperSources } from './runtime-helpers.js';
+import { IndentationText, NewLineKind, Project, QuoteKind, StructureKind } from './ts-morph.js';
 
 
 export interface ModuleProvenance {

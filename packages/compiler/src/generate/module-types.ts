@@ -3,15 +3,10 @@
  * evaluation environment (action context, scenario signals/state/action, skill input), so
  * every generated function has typed parameters and the module checks under `--strict`.
  */
-import {
-  StructureKind,
-  type InterfaceDeclarationStructure,
-  type OptionalKind,
-  type PropertySignatureStructure,
-  type TypeAliasDeclarationStructure,
-} from 'ts-morph';
+import type { InterfaceDeclarationStructure, OptionalKind, PropertySignatureStructure, TypeAliasDeclarationStructure } from 'ts-morph';
 import { formatType, type CheckedAction, type CheckedScenario, type CheckedSkill, type CheckedWorld, type RecordField, type Type } from '../model/index.js';
 import { docCommentText, pascalCase, propertyKey, TypeNamer } from './naming.js';
+import { StructureKind } from './ts-morph.js';
 import { tsType } from './ts-type.js';
 
 /** Type names of one world's environments, handed out once so every section agrees. */

@@ -1,32 +1,12 @@
 /**
  * Type-checks a generated module in memory (pipeline step 3). A module that fails here is a
  * bug in adec's code generator, never the author's mistake: the checker already accepted the
- * world. Options match the sandbox: strict, `noUncheckedIndexedAccess`, ES2022 library only
- * (no DOM, no @types), so a generated reference to a host API fails to type-check.
- *
- * Cost: one long-lived in-memory ts-morph project is reused across calls, so the ES2022 lib
- * files are parsed and bound once per process (the document registry hands the same lib
- * SourceFiles to every new program); each call parses and checks only the module itself.
+ * world. The program and its options are module-program.ts's.
  */
-import { Project, ts } from 'ts-morph';
+import type { Diagnostic } from 'typescript-native/unstable/sync';
+import type { SourceFile } from 'typescript-native/unstable/ast';
 import { forbiddenConstructsIn } from './forbidden-constructs.js';
-
-const MODULE_FILE = '/adec/module.ts';
-
-const OPTIONS: ts.CompilerOptions = {
-  strict: true,
-  noUncheckedIndexedAccess: true,
-  noImplicitReturns: true,
-  noFallthroughCasesInSwitch: true,
-  target: ts.ScriptTarget.ES2022,
-  module: ts.ModuleKind.ES2022,
-  lib: ['lib.es2022.d.ts'],
-  types: [],
-  noEmit: true,
-  skipLibCheck: true,
-};
-
-let project: Project | undefined;
+import { MODULE_FILE, moduleProgram } from './module-program.js';
 
 /** `line:col message` for each problem, in position order; empty when the module is clean. */
 export function typecheckModule(source: string): readonly string[] {
@@ -41,24 +21,16 @@ export function verifyGeneratedModule(source: string): readonly string[] {
   return inspectModule(source, forbiddenConstructsIn);
 }
 
-function inspectModule(source: string, staticCheck: (file: ts.SourceFile) => readonly string[]): readonly string[] {
-  project ??= new Project({ useInMemoryFileSystem: true, compilerOptions: OPTIONS });
-  const file = project.createSourceFile(MODULE_FILE, source, { overwrite: true });
+function inspectModule(source: string, staticCheck: (file: SourceFile) => readonly string[]): readonly string[] {
+  let program;
   try {
-    const program = project.getProgram().compilerObject;
-    const compiled = program.getSourceFile(MODULE_FILE) ?? file.compilerNode;
-    const forbidden = staticCheck(compiled);
-    const diagnostics = [
-      ...program.getOptionsDiagnostics(),
-      ...program.getGlobalDiagnostics(),
-      ...program.getSyntacticDiagnostics(compiled),
-      ...program.getSemanticDiagnostics(compiled),
-    ];
-    return [...forbidden, ...diagnostics.filter((d) => !isNarrowedLiteralComparison(d)).map(formatDiagnostic)];
-  } finally {
-    // Leave the project holding only lib files, so a later call starts from the same state.
-    file.delete();
+    program = moduleProgram(source);
+  } catch (error) {
+    return [`the TypeScript checker could not run: ${(error as Error).message}`];
   }
+  const forbidden = staticCheck(program.sourceFile);
+  const diagnostics = program.diagnostics().filter((d) => !isNarrowedLiteralComparison(d));
+  return [...forbidden, ...diagnostics.map((d) => formatDiagnostic(d, program.sourceFile))];
 }
 
 /**
@@ -69,9 +41,9 @@ function inspectModule(source: string, staticCheck: (file: ts.SourceFile) => rea
  * module must compile; a comparison of unrelated base types (`number` with `string`), which
  * would be a generator bug, is still reported.
  */
-function isNarrowedLiteralComparison(d: ts.Diagnostic): boolean {
+function isNarrowedLiteralComparison(d: Diagnostic): boolean {
   if (d.code !== 2367) return false;
-  const types = /the types '(.+)' and '(.+)' have no overlap/.exec(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+  const types = /the types '(.+)' and '(.+)' have no overlap/.exec(d.text);
   return types !== null && LITERAL_UNION.test(types[1]!) && LITERAL_UNION.test(types[2]!);
 }
 
@@ -79,9 +51,15 @@ function isNarrowedLiteralComparison(d: ts.Diagnostic): boolean {
 const LITERAL = String.raw`(?:"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?|true|false)`;
 const LITERAL_UNION = new RegExp(`^${LITERAL}(?: \\| ${LITERAL})*$`);
 
-function formatDiagnostic(d: ts.Diagnostic): string {
-  const message = ts.flattenDiagnosticMessageText(d.messageText, '\n');
-  if (d.file === undefined || d.start === undefined) return `TS${d.code}: ${message}`;
-  const { line, character } = d.file.getLineAndCharacterOfPosition(d.start);
+function formatDiagnostic(d: Diagnostic, file: SourceFile): string {
+  const message = flattenMessage(d, '');
+  if (d.fileName === undefined) return `TS${d.code}: ${message}`;
+  if (d.fileName !== MODULE_FILE) return `${d.fileName}: ${message} (TS${d.code})`;
+  const { line, character } = file.getLineAndCharacterOfPosition(d.pos);
   return `${line + 1}:${character + 1} ${message} (TS${d.code})`;
+}
+
+/** A message and its chain of explanations, each level indented two more spaces (as `tsc` prints them). */
+function flattenMessage(d: Diagnostic, indent: string): string {
+  return [d.text, ...(d.messageChain ?? []).map((next) => `\n${indent}  ${flattenMessage(next, `${indent}  `)}`)].join('');
 }

@@ -67,4 +67,25 @@ describe('findForbiddenConstructs', () => {
     ].join('\n');
     expect(findForbiddenConstructs(source)).toEqual([]);
   });
+
+  it.each([
+    ['const d = D\\u0061te.now();', 'Date'],
+    ['const d = \\u{44}ate.now();', 'Date'],
+    ['const e = ({} as any)["\\x65val"];', '["eval"]'],
+    ['const e = ({} as any)["\\u0065val"];', '["eval"]'],
+    ['const e = ({} as any)["ev\\\nal"];', '["eval"]'],
+  ])('sees through escapes that spell a forbidden name: %s', (snippet, construct) => {
+    expect(findForbiddenConstructs(snippet)).toEqual([expect.stringContaining(`\`${construct}\``)]);
+  });
+
+  it('finds a construct deep inside a generated module, on its own line', () => {
+    const source = generateModule(BENEFITS_WORLD, PROVENANCE);
+    const lines = source.split('\n');
+    const index = lines.findIndex((line) => line.includes('const matched: boolean = '));
+    lines[index] = lines[index]!.replace('const matched: boolean = ', 'const matched: boolean = Date.now() > 0 && ');
+    const column = lines[index]!.indexOf('Date') + 1;
+    expect(findForbiddenConstructs(lines.join('\n'))).toEqual([
+      `${index + 1}:${column} forbidden construct \`Date\`: reads the clock (non-deterministic) (line ${index + 1})`,
+    ]);
+  });
 });
