@@ -28,7 +28,8 @@ function buildOnce(dir) {
   const out = `${dir}-build`;
   rmSync(out, { recursive: true, force: true });
   const started = process.hrtime.bigint();
-  const child = spawnSync(process.execPath, ['--no-node-snapshot', join(HERE, 'timed-build.mjs'), dir, out], {
+  // No --no-node-snapshot: the launcher starts `build` without it (only eval and test need it).
+  const child = spawnSync(process.execPath, [join(HERE, 'timed-build.mjs'), dir, out], {
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
   });

@@ -1,27 +1,36 @@
-// Runs one `adec build` in this process and reports its peak memory and the time of each
-// build phase, so the parent can time the whole process (node start-up included, as a user
-// waits for it) and the report can show where the time goes.
-import { buildWorld, isWorldLoadError, loadWorld, writeBuild } from '../../packages/compiler/dist/index.js';
+// Runs `adec build <world> --out <dir>` in this process, through the CLI's own entry point as
+// the launcher does for `build` (in a Node started without flags), and reports its exit code,
+// peak memory and the time of each phase. The phases are read off the CLI's progress lines,
+// which it prints to a terminal: stderr is given here as a terminal that records when each
+// line arrives. The parent times the whole process, Node start-up included, as a user waits.
+import { main } from '../../packages/cli/dist/index.js';
 
 const [world, out] = process.argv.slice(2);
 const phases = {};
-let current;
+let current = 'load';
 let startedAt = performance.now();
 const mark = (phase) => {
   const now = performance.now();
-  if (current !== undefined) phases[current] = (phases[current] ?? 0) + (now - startedAt);
+  phases[current] = (phases[current] ?? 0) + (now - startedAt);
   current = phase;
   startedAt = now;
 };
 
-mark('load');
-const sources = await loadWorld(world);
-if (isWorldLoadError(sources)) throw new Error(sources.problem);
-const result = await buildWorld(sources, { onPhase: mark });
-mark('write');
-if (result.artifacts !== undefined) await writeBuild(result.artifacts, out);
+let stderr = '';
+const PROGRESS = /^\x1b\[2m(\w+)…\x1b\[0m\n$/;
+const code = await main(['build', world, '--out', out], {
+  stdout: { write: () => true },
+  stderr: {
+    isTTY: true,
+    write: (text) => {
+      const phase = PROGRESS.exec(text)?.[1];
+      if (phase !== undefined) mark(phase === 'manifest' ? 'manifest and write' : phase);
+      else stderr += text;
+      return true;
+    },
+  },
+  cwd: process.cwd(),
+});
 mark(undefined);
-const errors = result.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.code} ${d.message}`);
-process.stdout.write(
-  `${JSON.stringify({ code: result.artifacts === undefined ? 1 : 0, maxRssKb: process.resourceUsage().maxRSS, phases, warnings: result.diagnostics.length - errors.length, stderr: errors.slice(0, 5).join('\n') })}\n`,
-);
+const warnings = Number(/(\d+) warnings?\n*$/.exec(stderr)?.[1] ?? 0);
+process.stdout.write(`${JSON.stringify({ code, maxRssKb: process.resourceUsage().maxRSS, phases, warnings, stderr: code === 0 ? '' : stderr.slice(0, 2000) })}\n`);

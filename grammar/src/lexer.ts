@@ -6,17 +6,27 @@
  * not turn into a cascade of syntax errors.
  */
 import { diagnostic, type Diagnostic } from '@adec/diagnostics';
-import type { IToken } from 'chevrotain';
+import type { IToken, Lexer as ChevrotainLexer } from 'chevrotain';
 import { Lexer } from './chevrotain.js';
 import type { LineMap } from './line-map.js';
 import { allTokens, Duration, NumberToken, UnterminatedBlockComment, UnterminatedString } from './tokens.js';
 
-const lexer = new Lexer(allTokens, {
-  // Offsets only: lines and columns are computed by LineMap for the few spans that need them.
-  positionTracking: 'onlyOffset',
-  // Keywords use `longer_alt`; the lexer still builds its first-character optimization.
-  ensureOptimizations: false,
-});
+/**
+ * The lexer of the language's tokens. `validate` runs Chevrotain's checks of the token
+ * definitions (unreachable patterns, missing groups), half the construction time: off in
+ * production, on in grammar/test/lexer-validation.test.ts, which fails on any token defect.
+ */
+export function createLexer(options: { readonly validate?: boolean } = {}): ChevrotainLexer {
+  return new Lexer(allTokens, {
+    // Offsets only: lines and columns are computed by LineMap for the few spans that need them.
+    positionTracking: 'onlyOffset',
+    // Keywords use `longer_alt`; the lexer still builds its first-character optimization.
+    ensureOptimizations: false,
+    skipValidations: !options.validate,
+  });
+}
+
+const lexer = createLexer();
 
 export interface LexResult {
   readonly tokens: IToken[];

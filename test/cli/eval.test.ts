@@ -2,13 +2,17 @@
  * `adec eval <bundle> --action A --context file|-`: one decision as JSON, from a real bundle
  * on disk, in a real sandbox.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { main } from '@adec/cli';
 import { runCli } from '../../packages/cli/test/run-cli.js';
 import { asTestBundle, buildFixture, publish, testKeys } from '../support/runtime.js';
+
+const LAUNCHER = fileURLToPath(new URL('../../packages/cli/bin/adec.js', import.meta.url));
 
 let workspace: string;
 let bundleDir: string;
@@ -92,4 +96,16 @@ describe('adec eval', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(message);
   });
+
+  test('through the installed launcher: stdin, exit codes and output reach the caller of `adec eval`', () => {
+    // The launcher re-runs eval in a Node process started with --no-node-snapshot (isolated-vm).
+    const run = (args: string[], input: string) => spawnSync(LAUNCHER, args, { cwd: workspace, input, encoding: 'utf8', timeout: 30_000 });
+    const decided = run(['eval', bundleDir, '--action', 'add_dependent', '--context', '-'], JSON.stringify({ relationship: 'child', dependent_age: 27, documents: [] }));
+    expect(decided.status).toBe(0);
+    expect(JSON.parse(decided.stdout)).toMatchObject({ status: 'RED', decision_metadata: { aggregation_outcome: { winning_rule: 'ineligible_over_age' } } });
+    const unknown = run(['eval', bundleDir, '--action', 'add_pet', '--context', '-'], '{}');
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toMatch(/UNKNOWN_ACTION/);
+  });
 });
+

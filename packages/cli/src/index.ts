@@ -3,14 +3,6 @@
  * dispatches and turns usage errors into exit code 2.
  */
 import { COMPILER_VERSION } from '@adec/compiler';
-import { approveCommand, approveUsage } from './commands/approve.js';
-import { buildCommand, buildUsage } from './commands/build.js';
-import { checkCommand, checkUsage } from './commands/check.js';
-import { evalCommand, evalUsage } from './commands/eval.js';
-import { keygenCommand, keygenUsage } from './commands/keygen.js';
-import { signCommand, signUsage } from './commands/sign.js';
-import { testCommand, testUsage } from './commands/test.js';
-import { verifyCommand, verifyUsage } from './commands/verify.js';
 import { EXIT, type CliIo, type ExitCode } from './io.js';
 import { UsageError } from './usage-error.js';
 
@@ -19,21 +11,53 @@ export { EXIT } from './io.js';
 
 type Command = (args: readonly string[], io: CliIo) => Promise<ExitCode>;
 
-interface CommandEntry {
+interface CommandModule {
   readonly run: Command;
-  readonly summary: string;
   readonly usage: string;
 }
 
+interface CommandEntry {
+  readonly summary: string;
+  /**
+   * The command's module, loaded when the command runs: `adec build` never loads the
+   * runtime and its sandbox, and every command starts without the others' modules.
+   */
+  readonly load: () => Promise<CommandModule>;
+}
+
 const COMMANDS: Readonly<Record<string, CommandEntry>> = {
-  check: { run: checkCommand, usage: checkUsage, summary: 'parse and type-check a world, report diagnostics' },
-  build: { run: buildCommand, usage: buildUsage, summary: 'build a world into a content-hashed bundle + manifest' },
-  keygen: { run: keygenCommand, usage: keygenUsage, summary: 'generate an Ed25519 key pair (JWK or PEM) for signing or approval' },
-  sign: { run: signCommand, usage: signUsage, summary: "sign a bundle's manifest (writes signature.json)" },
-  approve: { run: approveCommand, usage: approveUsage, summary: "approve a bundle's module hash with an operator key (writes approval.json)" },
-  verify: { run: verifyCommand, usage: verifyUsage, summary: "check a bundle's hash, signature and approval against a trust file" },
-  test: { run: testCommand, usage: testUsage, summary: "run a world's golden tests and report rule coverage" },
-  eval: { run: evalCommand, usage: evalUsage, summary: 'decide one request against a bundle and print the decision as JSON' },
+  check: {
+    summary: 'parse and type-check a world, report diagnostics',
+    load: async () => import('./commands/check.js').then((m) => ({ run: m.checkCommand, usage: m.checkUsage })),
+  },
+  build: {
+    summary: 'build a world into a content-hashed bundle + manifest',
+    load: async () => import('./commands/build.js').then((m) => ({ run: m.buildCommand, usage: m.buildUsage })),
+  },
+  keygen: {
+    summary: 'generate an Ed25519 key pair (JWK or PEM) for signing or approval',
+    load: async () => import('./commands/keygen.js').then((m) => ({ run: m.keygenCommand, usage: m.keygenUsage })),
+  },
+  sign: {
+    summary: "sign a bundle's manifest (writes signature.json)",
+    load: async () => import('./commands/sign.js').then((m) => ({ run: m.signCommand, usage: m.signUsage })),
+  },
+  approve: {
+    summary: "approve a bundle's module hash with an operator key (writes approval.json)",
+    load: async () => import('./commands/approve.js').then((m) => ({ run: m.approveCommand, usage: m.approveUsage })),
+  },
+  verify: {
+    summary: "check a bundle's hash, signature and approval against a trust file",
+    load: async () => import('./commands/verify.js').then((m) => ({ run: m.verifyCommand, usage: m.verifyUsage })),
+  },
+  test: {
+    summary: "run a world's golden tests and report rule coverage",
+    load: async () => import('./commands/test.js').then((m) => ({ run: m.testCommand, usage: m.testUsage })),
+  },
+  eval: {
+    summary: 'decide one request against a bundle and print the decision as JSON',
+    load: async () => import('./commands/eval.js').then((m) => ({ run: m.evalCommand, usage: m.evalUsage })),
+  },
 };
 
 export const usage = `usage: adec <command> [options]
@@ -57,11 +81,12 @@ export async function main(argv: readonly string[], io: CliIo): Promise<ExitCode
     io.stdout.write(`adec ${COMPILER_VERSION}\n`);
     return EXIT.ok;
   }
-  const command = COMMANDS[name];
-  if (command === undefined) {
+  const entry = COMMANDS[name];
+  if (entry === undefined) {
     io.stderr.write(`adec: unknown command \`${name}\`\n\n${usage}\n`);
     return EXIT.usage;
   }
+  const command = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
     io.stdout.write(`${command.usage}\n`);
     return EXIT.ok;

@@ -7,7 +7,11 @@
  * header is carried over as a banner, since esbuild drops ordinary comments. esbuild output
  * is a pure function of its input and options, so identical input gives identical bytes.
  */
-import { build } from 'esbuild';
+import { createRequire } from 'node:module';
+
+// Required, not imported: importing a CommonJS package from an ES module makes Node scan its
+// source for export names, time every `adec` process paid (see generate/ts-morph.ts).
+const { build } = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
 
 /** The global the bundle defines; the runtime reads the ABI exports from it. */
 export const BUNDLE_GLOBAL_NAME = '__adec_module';

@@ -38,7 +38,7 @@ const CONFIG = JSON.stringify({
 });
 
 export interface ModuleProgram {
-  /** The module's syntax tree. */
+  /** The module's syntax tree, fetched from the checker on first use. */
   readonly sourceFile: SourceFile;
   /** Option, global, syntax and type errors, in that order. */
   diagnostics(): readonly Diagnostic[];
@@ -68,12 +68,15 @@ class CheckerSession {
         ? this.#api.updateSnapshot({ openProject: CONFIG_FILE })
         : this.#api.updateSnapshot({ fileChanges: { changed: [MODULE_FILE] } });
     previous?.dispose();
-    const project = this.#snapshot.getProject(CONFIG_FILE);
-    const sourceFile = project?.program.getSourceFile(MODULE_FILE);
-    if (project === undefined || sourceFile === undefined) throw new Error('the TypeScript checker did not load the module');
-    const { program } = project;
+    const program = this.#snapshot.getProject(CONFIG_FILE)?.program;
+    if (program === undefined) throw new Error('the TypeScript checker did not open the module project');
+    let sourceFile: SourceFile | undefined;
     return {
-      sourceFile,
+      get sourceFile() {
+        sourceFile ??= program.getSourceFile(MODULE_FILE);
+        if (sourceFile === undefined) throw new Error('the TypeScript checker did not load the module');
+        return sourceFile;
+      },
       diagnostics: () => [
         ...program.getProgramDiagnostics(),
         ...program.getGlobalDiagnostics(),
