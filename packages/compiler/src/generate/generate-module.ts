@@ -8,7 +8,7 @@ import type { StatementStructures, WriterFunction } from 'ts-morph';
 import type { CheckedWorld } from '../model/index.js';
 import { ABI_VERSION } from './abi-version.js';
 import { entry, objectCode, renderCode, type Code } from './code-literal.js';
-import { emitActionSections } from './emit-actions.js';
+import { emitActionSections, SHARED_RULE_RESULTS } from './emit-actions.js';
 import { ExprEmitter } from './emit-expr.js';
 import { emitScenarios } from './emit-scenarios.js';
 import { emitSkillSections } from './emit-skills.js';
@@ -86,6 +86,7 @@ export function generateModule(world: CheckedWorld, provenance: ModuleProvenance
       type: 'Readonly<Record<string, ActionEntry>>',
       doc: 'Per action: rule ids in evaluation order (t1, t2, t3), aggregation, work_frame templates per status, context attribute names by source (derive `computed` in order) and timeouts.',
     }),
+    SHARED_RULE_RESULTS,
     constant('_RULE_FUNCTIONS', actions.ruleFunctions, {
       doc: 'Rule predicates: pure and match-only; `reason` only when matched.',
       type: 'Readonly<Record<string, RulePredicate>>',

@@ -81,8 +81,8 @@ describe('findForbiddenConstructs', () => {
   it('finds a construct deep inside a generated module, on its own line', () => {
     const source = generateModule(BENEFITS_WORLD, PROVENANCE);
     const lines = source.split('\n');
-    const index = lines.findIndex((line) => line.includes('const matched: boolean = '));
-    lines[index] = lines[index]!.replace('const matched: boolean = ', 'const matched: boolean = Date.now() > 0 && ');
+    const index = lines.findIndex((line) => line.includes(' satisfies boolean ? '));
+    lines[index] = lines[index]!.replace(' satisfies boolean ? ', ' && Date.now() > 0 satisfies boolean ? ');
     const column = lines[index]!.indexOf('Date') + 1;
     expect(findForbiddenConstructs(lines.join('\n'))).toEqual([
       `${index + 1}:${column} forbidden construct \`Date\`: reads the clock (non-deterministic) (line ${index + 1})`,

@@ -44,11 +44,12 @@ describe('generateModule', () => {
     expect(source).toContain(
       [
         '  // rules.adec:20 — rule ineligible_over_age (RED, t1)',
-        '  ineligible_over_age: (ctx: AddDependentContext): RuleResult => {',
-        '    const matched: boolean = ctx.relationship === "child" && ctx.over_age && !(ctx.full_time_student ?? false);',
+        '  ineligible_over_age: (ctx: AddDependentContext): RuleResult =>',
+        '    (ctx.relationship === "child" && ctx.over_age && !(ctx.full_time_student ?? false)) satisfies boolean ? { matched: true, reason: `Children aged 26 or more are not eligible` } : NOT_MATCHED,',
       ].join('\n'),
     );
-    expect(source).toContain('return matched ? { matched, reason: `Dependent is ${String(ctx.dependent_age)}; student status needs proof` } : { matched };');
+    expect(source).toContain('{ matched: true, reason: `Dependent is ${String(ctx.dependent_age)}; student status needs proof` } : NOT_MATCHED,');
+    expect(source).toContain('const NOT_MATCHED: RuleResult = Object.freeze({ matched: false });');
     expect(source).toContain('  student_extension: ["dependent_age", "full_time_student", "over_age", "relationship"],');
   });
 
@@ -108,7 +109,7 @@ describe('generateModule', () => {
   it('quotes ids that are not identifiers and never writes a plain __proto__ key', () => {
     const odd = withRule({ ...INELIGIBLE_OVER_AGE, id: '__proto__' });
     const text = generateModule(odd, PROVENANCE);
-    expect(text).toContain('["__proto__"]: (ctx: AddDependentContext): RuleResult => {');
+    expect(text).toContain('["__proto__"]: (ctx: AddDependentContext): RuleResult =>\n');
     expect(typecheckModule(text)).toEqual([]);
   });
 
@@ -116,7 +117,7 @@ describe('generateModule', () => {
     const broken = withRule({ ...INELIGIBLE_OVER_AGE, when: lit(42) });
     const problems = typecheckModule(generateModule(broken, PROVENANCE));
     expect(problems.length).toBeGreaterThan(0);
-    expect(problems.join('\n')).toMatch(/^\d+:\d+ Type 'number' is not assignable to type 'boolean'/m);
+    expect(problems.join('\n')).toMatch(/^\d+:\d+ Type 'number' does not satisfy the expected type 'boolean'\. \(TS1360\)$/m);
   });
 });
 

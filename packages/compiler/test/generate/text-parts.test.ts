@@ -25,7 +25,7 @@ describe('text that looks like a placeholder', () => {
     const { world, diagnostics } = checkSources({ root: 'w', files: [{ path: 'w/main.adec', text: WORLD }] });
     if (world === undefined) throw new Error(JSON.stringify(diagnostics));
     const source = generateModule(world, { compilerVersion: '0.1.0', sources: ['main.adec'] });
-    expect(source).toContain('const matched: boolean = ctx.note === "// @adec-part 0";');
+    expect(source).toContain('(ctx.note === "// @adec-part 0") satisfies boolean');
     expect(source).toContain('reason: `// @adec-part 1 is ${ctx.note}`');
     expect(source).toContain('readonly note: "// @adec-part 0" | "plain";');
     expect(source).not.toMatch(/^\/\/ @adec-part \d+$/m);
