@@ -14,7 +14,8 @@ import type { ActionSpec } from '../module/module-metadata.js';
 import { crossingLimitMs, type ActionEvaluation, type RuleEvaluation } from './evaluate-action.js';
 import type { CrossingResult } from './isolate-sandbox.js';
 import type { SandboxRequest } from './sandbox-process.js';
-import { forkSandboxProcess, type SandboxProcessPool } from './sandbox-process-pool.js';
+import { writeFrame } from './bulk-frames.js';
+import { bulkPipe, forkSandboxProcess, type SandboxProcessPool } from './sandbox-process-pool.js';
 
 /** Added to a request's own time limits before the watchdog gives up on the process. */
 const WATCHDOG_GRACE_MS = 1_000;
@@ -111,7 +112,7 @@ export class ProcessEvaluator implements ActionEvaluator {
 
   async #load(): Promise<{ ok: true; metadataJson: string } | { ok: false; message: string }> {
     const { source, memoryLimitMb, filename, extensions } = this.options;
-    const outcome = await this.#request({ load: { source, memoryLimitMb, filename, ...(extensions && { extensions }) } }, LOAD_TIMEOUT_MS);
+    const outcome = await this.#request({ load: { memoryLimitMb, filename, ...(extensions && { extensions }) } }, LOAD_TIMEOUT_MS, source);
     this.options.processes?.refill();
     if (!outcome.ok) return outcome;
     return outcome.reply.metadata !== undefined ? { ok: true, metadataJson: outcome.reply.metadata } : { ok: false, message: outcome.reply.error ?? 'the sandbox process did not load the module' };
@@ -126,8 +127,11 @@ export class ProcessEvaluator implements ActionEvaluator {
     return child;
   }
 
-  /** Sends one request and waits for its reply, the process's death, or the watchdog. */
-  #request(body: Omit<SandboxRequest, 'id'>, watchdogMs: number): Promise<Outcome> {
+  /**
+   * Sends one request, and `bulk` as a frame after it (the bundle of a load), and waits for
+   * the reply, the process's death, or the watchdog.
+   */
+  #request(body: Omit<SandboxRequest, 'id'>, watchdogMs: number, bulk?: string): Promise<Outcome> {
     const child = this.#child ?? this.#spawn();
     const id = this.#nextId++;
     return new Promise<Outcome>((resolve) => {
@@ -151,6 +155,7 @@ export class ProcessEvaluator implements ActionEvaluator {
       child.on('message', onMessage);
       child.on('exit', onExit);
       child.send({ id, ...body });
+      if (bulk !== undefined) writeFrame(bulkPipe(child), bulk);
     });
   }
 }

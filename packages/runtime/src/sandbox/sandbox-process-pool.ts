@@ -8,8 +8,10 @@
  * the host goes away (sandbox-process.ts exits on disconnect).
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import type { Socket } from 'node:net';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { BULK_FD } from './bulk-frames.js';
 
 // Two levels below the package root in both src/ and dist/; the entry only exists compiled.
 const ENTRY = fileURLToPath(new URL('../../dist/sandbox/sandbox-process.js', import.meta.url));
@@ -18,9 +20,17 @@ const ENTRY = fileURLToPath(new URL('../../dist/sandbox/sandbox-process.js', imp
 export const READY_MESSAGE = 'adec:sandbox-ready';
 
 export function forkSandboxProcess(): ChildProcess {
-  // No stdio but the IPC channel: an open pipe would keep an idle spare's host alive, and a
-  // sandbox has nothing to say outside its replies.
-  return fork(ENTRY, [], { execArgv: ['--no-node-snapshot'], serialization: 'json', stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
+  // No stdio but the IPC channel and the bulk pipe (bulk-frames.ts): a sandbox has nothing to
+  // say outside its replies. An open pipe keeps the host alive, so idle spares unref both.
+  const child = fork(ENTRY, [], { execArgv: ['--no-node-snapshot'], serialization: 'json', stdio: ['ignore', 'ignore', 'ignore', 'ipc', 'pipe'] });
+  // A write to a process that just died fails here; the death itself is reported by 'exit'.
+  bulkPipe(child).on('error', () => {});
+  return child;
+}
+
+/** The pipe a sandbox process reads frames from. */
+export function bulkPipe(child: ChildProcess): Socket {
+  return child.stdio[BULK_FD] as Socket;
 }
 
 interface Spare {
@@ -50,6 +60,7 @@ export class SandboxProcessPool {
     // Taken while booting it is still referenced; taken idle, it must be referenced again.
     spare.child.ref();
     spare.child.channel?.ref();
+    bulkPipe(spare.child).ref();
     return spare.child;
   }
 
@@ -83,6 +94,7 @@ export class SandboxProcessPool {
 function idle(child: ChildProcess): void {
   child.unref();
   child.channel?.unref();
+  bulkPipe(child).unref();
 }
 
 function isAlive(child: ChildProcess): boolean {

@@ -8,12 +8,15 @@
  *
  * Protocol (JSON over the IPC channel), one request at a time, after the process announces
  * that it has booted with READY_MESSAGE (sandbox-process-pool.ts):
- *   → { id, load: { source, memoryLimitMb, filename } }      ← { id, metadata } | { id, error }
+ *   → { id, load: { memoryLimitMb, filename } }              ← { id, metadata } | { id, error }
+ *     followed by the bundle's source as a frame on the bulk pipe (bulk-frames.ts)
  *   → { id, evaluate: { action, ctxJson, only? } }            ← { id, evaluation }
  *   → { id, call: { entry, args, timeLimitMs } }             ← { id, crossing }
  * `only` runs exactly those rules, one crossing each (crash attribution). The process reads
  * the action specs from the module once at load, so a request carries only its context.
  */
+import { Socket } from 'node:net';
+import { BULK_FD, FrameReader } from './bulk-frames.js';
 import { evaluateAction, evaluateStepwise } from './evaluate-action.js';
 import { IsolateSandbox } from './isolate-sandbox.js';
 import { parseModuleMetadata, type ActionSpec } from '../module/module-metadata.js';
@@ -21,7 +24,7 @@ import { READY_MESSAGE } from './sandbox-process-pool.js';
 
 export interface LoadMessage {
   readonly id: number;
-  readonly load: { readonly source: string; readonly memoryLimitMb: number; readonly filename: string; readonly extensions?: readonly string[] };
+  readonly load: { readonly memoryLimitMb: number; readonly filename: string; readonly extensions?: readonly string[] };
 }
 
 export interface EvaluateMessage {
@@ -36,6 +39,7 @@ export interface CallMessage {
 
 export type SandboxRequest = LoadMessage | EvaluateMessage | CallMessage;
 
+const frames = new FrameReader(new Socket({ fd: BULK_FD, readable: true, writable: false }));
 let sandbox: IsolateSandbox | undefined;
 let metadataJson = '';
 let parsedSpecs: ReadonlyMap<string, ActionSpec> | undefined;
@@ -49,10 +53,11 @@ function specs(): ReadonlyMap<string, ActionSpec> {
   return parsedSpecs;
 }
 
-function handle(message: SandboxRequest): Record<string, unknown> {
+async function handle(message: SandboxRequest): Promise<Record<string, unknown>> {
   if ('load' in message) {
+    const source = await frames.next();
     sandbox?.dispose();
-    const created = IsolateSandbox.create(message.load.source, message.load);
+    const created = IsolateSandbox.create(source, message.load);
     if (!created.ok) return { id: message.id, error: created.message };
     sandbox = created.sandbox;
     metadataJson = created.metadataJson;
@@ -71,7 +76,7 @@ function handle(message: SandboxRequest): Record<string, unknown> {
 }
 
 process.on('message', (message: SandboxRequest) => {
-  process.send!(handle(message));
+  void handle(message).then((reply) => process.send!(reply));
 });
 // The host went away: nothing left to serve.
 process.on('disconnect', () => process.exit(0));
