@@ -14,9 +14,12 @@ export const COLD_LOAD_TARGET_MS = 50;
 /**
  * Each row loads the world `runs` times into an empty cache. A host keeps sandbox processes
  * booted ahead of need (ModuleLoader, `spareProcesses`), so the `process` row waits for the
- * spare before timing a load; the last row times a load on a loader created that instant,
- * which includes starting the process, as the first load after a host starts would.
+ * spare and then SETTLE_MS before timing a load, as a load on a host that has been up for a
+ * moment finds it (the pause lets the process unloaded by the previous run finish exiting);
+ * the last row times a load on a loader created that instant, which includes starting the
+ * process, as the first load after a host starts would.
  */
+const SETTLE_MS = 100;
 const SCENARIOS = [
   { name: 'in-process', isolation: 'in-process', hostStarted: true },
   { name: 'process (default), spare sandbox process booted', isolation: 'process', hostStarted: true },
@@ -41,6 +44,7 @@ async function coldLoad(published, quick) {
       const loader = newLoader();
       for (let run = 0; run < runs; run++) {
         await loader.ready();
+        await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
         samples.push(await timedGet(loader, published.key));
         await loader.unload(published.key);
       }

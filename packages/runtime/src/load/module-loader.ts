@@ -13,7 +13,7 @@ import type { TrustConfig } from '../trust/trust-config.js';
 import type { VerificationCode } from '../trust/verification-failure.js';
 import { verifyBundle } from '../trust/verify-bundle.js';
 import { SandboxProcessPool } from '../sandbox/sandbox-process-pool.js';
-import { loadModule, type SandboxOptions } from './load-module.js';
+import { DEFAULT_MEMORY_LIMIT_MB, loadModule, type SandboxOptions } from './load-module.js';
 import type { LoadedModule } from './loaded-module.js';
 import type { ModuleStore } from './module-store.js';
 
@@ -48,7 +48,9 @@ export class ModuleLoader {
   readonly #processes: SandboxProcessPool | undefined;
 
   constructor(private readonly options: ModuleLoaderOptions) {
-    if ((options.sandbox?.isolation ?? 'process') === 'process') this.#processes = new SandboxProcessPool(options.sandbox?.spareProcesses ?? 1);
+    if ((options.sandbox?.isolation ?? 'process') === 'process') {
+      this.#processes = new SandboxProcessPool(options.sandbox?.spareProcesses ?? 1, options.sandbox?.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB);
+    }
   }
 
   /** Resolves when the spare sandbox processes have booted (e.g. before a host reports ready). */

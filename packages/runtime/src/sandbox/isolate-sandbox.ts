@@ -38,6 +38,28 @@ interface LiveIsolate {
   readonly entries: Map<string, ivm.Reference<(...args: string[]) => string>>;
 }
 
+/**
+ * An isolate with its context, hardened: all a load does before the bundle arrives, so a
+ * sandbox process can do it while it waits (sandbox-process.ts).
+ */
+export interface BlankIsolate {
+  readonly isolate: ivm.Isolate;
+  readonly context: ivm.Context;
+  readonly memoryLimitMb: number;
+}
+
+export function blankIsolate(memoryLimitMb: number): BlankIsolate {
+  const isolate = new ivm.Isolate({ memoryLimit: memoryLimitMb });
+  try {
+    const context = isolate.createContextSync();
+    isolate.compileScriptSync(HARDEN_BEFORE_BUNDLE, { filename: 'adec:harden' }).runSync(context);
+    return { isolate, context, memoryLimitMb };
+  } catch (error) {
+    isolate.dispose();
+    throw error;
+  }
+}
+
 /** Copying the module's static tables out is plain data work; a module that needs longer is broken. */
 const METADATA_TIME_LIMIT_MS = 1_000;
 
@@ -53,11 +75,18 @@ export class IsolateSandbox {
    * Compiles and runs the bundle in a fresh isolate and reads the module's static tables (the
    * JSON `module-metadata.ts` parses). A bundle whose top level throws, that does not define
    * the module, or whose tables cannot be read is refused with the error as a value.
+   * `blank`, when its memory limit is the module's, is used instead of a new isolate.
    */
-  static create(source: string, options: IsolateOptions): { ok: true; sandbox: IsolateSandbox; metadataJson: string } | { ok: false; message: string } {
+  static create(
+    source: string,
+    options: IsolateOptions,
+    blank?: BlankIsolate,
+  ): { ok: true; sandbox: IsolateSandbox; metadataJson: string } | { ok: false; message: string } {
     const sandbox = new IsolateSandbox(source, options);
+    const usable = blank?.memoryLimitMb === options.memoryLimitMb ? blank : undefined;
+    if (blank !== undefined && usable === undefined) blank.isolate.dispose();
     try {
-      sandbox.#live = sandbox.#start();
+      sandbox.#live = sandbox.#start(usable);
     } catch (error) {
       sandbox.dispose();
       return { ok: false, message: `the bundle could not be loaded into an isolate: ${(error as Error).message}` };
@@ -99,11 +128,9 @@ export class IsolateSandbox {
     if (live !== undefined && !live.isolate.isDisposed) live.isolate.dispose();
   }
 
-  #start(): LiveIsolate {
-    const isolate = new ivm.Isolate({ memoryLimit: this.options.memoryLimitMb });
+  #start(blank?: BlankIsolate): LiveIsolate {
+    const { isolate, context } = blank ?? blankIsolate(this.options.memoryLimitMb);
     try {
-      const context = isolate.createContextSync();
-      isolate.compileScriptSync(HARDEN_BEFORE_BUNDLE, { filename: 'adec:harden' }).runSync(context);
       isolate.compileScriptSync(this.source, { filename: this.options.filename }).runSync(context, { timeout: 5_000 });
       const defined = context.evalSync('typeof __adec_module === "object" && __adec_module !== null');
       if (defined !== true) throw new Error('the bundle does not define __adec_module');

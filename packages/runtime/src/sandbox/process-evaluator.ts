@@ -119,7 +119,7 @@ export class ProcessEvaluator implements ActionEvaluator {
   }
 
   #spawn(): ChildProcess {
-    const child = this.options.processes?.take() ?? forkSandboxProcess();
+    const child = this.options.processes?.take() ?? forkSandboxProcess(this.options.memoryLimitMb);
     child.on('exit', () => {
       if (this.#child === child) this.#child = undefined;
     });

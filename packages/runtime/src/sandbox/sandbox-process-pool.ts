@@ -19,10 +19,11 @@ const ENTRY = fileURLToPath(new URL('../../dist/sandbox/sandbox-process.js', imp
 /** The first message of a sandbox process: it is booted and listening. */
 export const READY_MESSAGE = 'adec:sandbox-ready';
 
-export function forkSandboxProcess(): ChildProcess {
+/** A sandbox process that prepares an isolate of `memoryLimitMb` while it waits for its module. */
+export function forkSandboxProcess(memoryLimitMb: number): ChildProcess {
   // No stdio but the IPC channel and the bulk pipe (bulk-frames.ts): a sandbox has nothing to
   // say outside its replies. An open pipe keeps the host alive, so idle spares unref both.
-  const child = fork(ENTRY, [], { execArgv: ['--no-node-snapshot'], serialization: 'json', stdio: ['ignore', 'ignore', 'ignore', 'ipc', 'pipe'] });
+  const child = fork(ENTRY, [String(memoryLimitMb)], { execArgv: ['--no-node-snapshot'], serialization: 'json', stdio: ['ignore', 'ignore', 'ignore', 'ipc', 'pipe'] });
   // A write to a process that just died fails here; the death itself is reported by 'exit'.
   bulkPipe(child).on('error', () => {});
   return child;
@@ -43,8 +44,14 @@ export class SandboxProcessPool {
   #spares: Spare[] = [];
   #closed = false;
 
-  /** @param size how many booted processes to keep ready */
-  constructor(private readonly size: number) {
+  /**
+   * @param size how many booted processes to keep ready
+   * @param memoryLimitMb the isolate memory limit of the modules they will load
+   */
+  constructor(
+    private readonly size: number,
+    private readonly memoryLimitMb: number,
+  ) {
     this.refill();
   }
 
@@ -56,7 +63,7 @@ export class SandboxProcessPool {
   take(): ChildProcess {
     this.#spares = this.#spares.filter((candidate) => isAlive(candidate.child));
     const spare = this.#spares.shift();
-    if (spare === undefined) return forkSandboxProcess();
+    if (spare === undefined) return forkSandboxProcess(this.memoryLimitMb);
     // Taken while booting it is still referenced; taken idle, it must be referenced again.
     spare.child.ref();
     spare.child.channel?.ref();
@@ -79,7 +86,7 @@ export class SandboxProcessPool {
   refill(): void {
     this.#spares = this.#spares.filter((spare) => isAlive(spare.child));
     while (!this.#closed && this.#spares.length < this.size) {
-      const child = forkSandboxProcess();
+      const child = forkSandboxProcess(this.memoryLimitMb);
       // Referenced while booting, so a host awaiting `ready()` is not left with an empty event
       // loop; once idle, a spare must not keep the host alive (unless it was taken meanwhile).
       const settle = () => {

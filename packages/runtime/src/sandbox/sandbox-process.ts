@@ -18,7 +18,7 @@
 import { Socket } from 'node:net';
 import { BULK_FD, FrameReader } from './bulk-frames.js';
 import { evaluateAction, evaluateStepwise } from './evaluate-action.js';
-import { IsolateSandbox } from './isolate-sandbox.js';
+import { blankIsolate, IsolateSandbox, type BlankIsolate } from './isolate-sandbox.js';
 import { parseModuleMetadata, type ActionSpec } from '../module/module-metadata.js';
 import { READY_MESSAGE } from './sandbox-process-pool.js';
 
@@ -41,6 +41,19 @@ export type SandboxRequest = LoadMessage | EvaluateMessage | CallMessage;
 
 const frames = new FrameReader(new Socket({ fd: BULK_FD, readable: true, writable: false }));
 let sandbox: IsolateSandbox | undefined;
+/**
+ * Made while the process waits for its module, with the memory limit its host forked it for;
+ * if that fails, the load makes its own (and reports what went wrong).
+ */
+let blank: BlankIsolate | undefined = prepareBlank(Number(process.argv[2]));
+
+function prepareBlank(memoryLimitMb: number): BlankIsolate | undefined {
+  try {
+    return blankIsolate(memoryLimitMb);
+  } catch {
+    return undefined;
+  }
+}
 let metadataJson = '';
 let parsedSpecs: ReadonlyMap<string, ActionSpec> | undefined;
 
@@ -57,7 +70,8 @@ async function handle(message: SandboxRequest): Promise<Record<string, unknown>>
   if ('load' in message) {
     const source = await frames.next();
     sandbox?.dispose();
-    const created = IsolateSandbox.create(source, message.load);
+    const created = IsolateSandbox.create(source, message.load, blank);
+    blank = undefined;
     if (!created.ok) return { id: message.id, error: created.message };
     sandbox = created.sandbox;
     metadataJson = created.metadataJson;
