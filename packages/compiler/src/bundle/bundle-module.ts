@@ -6,6 +6,11 @@
  * no file system access (the source comes from stdin and imports nothing). The generated
  * header is carried over as a banner, since esbuild drops ordinary comments. esbuild output
  * is a pure function of its input and options, so identical input gives identical bytes.
+ *
+ * Non-ASCII characters in strings are written as escapes (`charset: 'ascii'`), and the
+ * comments the generator writes are ASCII, so the bundle is ASCII unless a source file's
+ * name is not: V8 then holds it in one byte per character instead of two, and decoding it,
+ * on the host and in the sandbox process, takes a third of the time (bench/RESULTS.md).
  */
 import { createRequire } from 'node:module';
 
@@ -27,7 +32,7 @@ export async function bundleModule(source: string): Promise<string> {
     target: 'es2022',
     write: false,
     legalComments: 'none',
-    charset: 'utf8',
+    charset: 'ascii',
     minify: false,
     sourcemap: false,
     treeShaking: true,

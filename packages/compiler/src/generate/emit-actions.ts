@@ -52,7 +52,7 @@ export function emitActionSections(
   for (const action of world.actions) {
     const contextType = names.actionContext.get(action.name) ?? 'never';
     for (const rule of rulesInEvaluationOrder(action)) {
-      const where = `${sourceLine(rule.span, sources)} — rule ${rule.id} (${rule.outcome}, ${rule.severity})`;
+      const where = `${sourceLine(rule.span, sources)} - rule ${rule.id} (${rule.outcome}, ${rule.severity})`;
       functions.push({ key: rule.id, value: ruleFunction(rule, contextType, emitter), comment: where });
       if (rule.appliesWhen !== undefined) {
         const code = `(ctx: ${contextType}): boolean => ${emitter.emit(rule.appliesWhen, CONTEXT_SCOPE)}`;

@@ -87,7 +87,7 @@ function goldenCases(world: CheckedWorld, mod: Loaded) {
 describe('from source text', () => {
   it('compiles the LANGUAGE.md example and decides its golden test', async () => {
     const { world, source, bundle } = await compile({ root: 'world', files: [{ path: 'world/rules.adec', text: LANGUAGE_BENEFITS_EXAMPLE }] });
-    expect(source).toContain('// rules.adec:19 — rule child_under_26 (GREEN, t2)');
+    expect(source).toContain('// rules.adec:19 - rule child_under_26 (GREEN, t2)');
     expect(typecheckModule(source)).toEqual([]);
     expect(findForbiddenConstructs(source)).toEqual([]);
     const mod = load(bundle);
