@@ -113,7 +113,7 @@ export class ProcessEvaluator implements ActionEvaluator {
   async #load(): Promise<{ ok: true; metadataJson: string } | { ok: false; message: string }> {
     const { source, memoryLimitMb, filename, extensions } = this.options;
     const outcome = await this.#request({ load: { memoryLimitMb, filename, ...(extensions && { extensions }) } }, LOAD_TIMEOUT_MS, source);
-    this.options.processes?.refill();
+    this.options.processes?.refillSoon();
     if (!outcome.ok) return outcome;
     return outcome.reply.metadata !== undefined ? { ok: true, metadataJson: outcome.reply.metadata } : { ok: false, message: outcome.reply.error ?? 'the sandbox process did not load the module' };
   }
