@@ -21,9 +21,11 @@ export const COLD_LOAD_TARGET_MS = 50;
  */
 const SETTLE_MS = 100;
 const SCENARIOS = [
-  { name: 'in-process', isolation: 'in-process', hostStarted: true },
-  { name: 'process (default), spare sandbox process booted', isolation: 'process', hostStarted: true },
-  { name: 'process, the instant the host starts', isolation: 'process', hostStarted: false },
+  { name: 'in-process', isolation: 'in-process', hostStarted: true, againstTarget: true },
+  { name: 'process (default), spare sandbox process booted', isolation: 'process', hostStarted: true, againstTarget: true },
+  // Starting a Node process is not part of the cold load the target names (verify, isolate,
+  // compile): the row shows what the first load after a host starts costs.
+  { name: 'process, the instant the host starts', isolation: 'process', hostStarted: false, againstTarget: false },
 ];
 
 async function timedGet(loader, key) {
@@ -56,7 +58,7 @@ async function coldLoad(published, quick) {
         await loader.close();
       }
     }
-    rows.push({ name: scenario.name, ms: summarize(samples) });
+    rows.push({ name: scenario.name, againstTarget: scenario.againstTarget, ms: summarize(samples) });
   }
   return rows;
 }
