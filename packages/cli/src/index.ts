@@ -1,6 +1,7 @@
 /**
- * @adec/cli — the `adec` command. One file per command under commands/; this file only
- * dispatches and turns usage errors into exit code 2.
+ * @adec/cli — the `adec` command. One file per command under commands/, each exporting `run`
+ * and `usage`; this file only dispatches (loading the command's module on use) and turns usage
+ * errors into exit code 2.
  */
 import { COMPILER_VERSION } from '@adec/compiler';
 import { EXIT, type CliIo, type ExitCode } from './io.js';
@@ -28,35 +29,35 @@ interface CommandEntry {
 const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   check: {
     summary: 'parse and type-check a world, report diagnostics',
-    load: async () => import('./commands/check.js').then((m) => ({ run: m.checkCommand, usage: m.checkUsage })),
+    load: () => import('./commands/check.js'),
   },
   build: {
     summary: 'build a world into a content-hashed bundle + manifest',
-    load: async () => import('./commands/build.js').then((m) => ({ run: m.buildCommand, usage: m.buildUsage })),
+    load: () => import('./commands/build.js'),
   },
   keygen: {
     summary: 'generate an Ed25519 key pair (JWK or PEM) for signing or approval',
-    load: async () => import('./commands/keygen.js').then((m) => ({ run: m.keygenCommand, usage: m.keygenUsage })),
+    load: () => import('./commands/keygen.js'),
   },
   sign: {
     summary: "sign a bundle's manifest (writes signature.json)",
-    load: async () => import('./commands/sign.js').then((m) => ({ run: m.signCommand, usage: m.signUsage })),
+    load: () => import('./commands/sign.js'),
   },
   approve: {
     summary: "approve a bundle's module hash with an operator key (writes approval.json)",
-    load: async () => import('./commands/approve.js').then((m) => ({ run: m.approveCommand, usage: m.approveUsage })),
+    load: () => import('./commands/approve.js'),
   },
   verify: {
     summary: "check a bundle's hash, signature and approval against a trust file",
-    load: async () => import('./commands/verify.js').then((m) => ({ run: m.verifyCommand, usage: m.verifyUsage })),
+    load: () => import('./commands/verify.js'),
   },
   test: {
     summary: "run a world's golden tests and report rule coverage",
-    load: async () => import('./commands/test.js').then((m) => ({ run: m.testCommand, usage: m.testUsage })),
+    load: () => import('./commands/test.js'),
   },
   eval: {
     summary: 'decide one request against a bundle and print the decision as JSON',
-    load: async () => import('./commands/eval.js').then((m) => ({ run: m.evalCommand, usage: m.evalUsage })),
+    load: () => import('./commands/eval.js'),
   },
 };
 

@@ -6,7 +6,7 @@ import { EXIT, type CliIo, type ExitCode } from '../io.js';
 import { writeJson } from '../report.js';
 import { prepareToSign } from './sign.js';
 
-export const approveUsage = `usage: adec approve <bundle> --key <operator private key> [--format text|json]
+export const usage = `usage: adec approve <bundle> --key <operator private key> [--format text|json]
 
 Records an operator's approval of a bundle's module and writes <bundle>/approval.json:
   { "key_id": "<kid>", "module_hash": "sha256:…", "signature": "<base64 Ed25519 signature>" }
@@ -15,9 +15,9 @@ the module manifest.json names. Hosts that require approval load a bundle only w
 approval key in their trust file approved its exact module hash.`;
 
 /** `adec approve <bundle>`: approval.json over the module hash of a whole bundle. */
-export async function approveCommand(args: readonly string[], io: CliIo): Promise<ExitCode> {
-  const { bundle: dir, format, values } = parseBundleCommand(args, approveUsage, { key: { type: 'string' } });
-  const keyPath = requiredOption(values, 'key', approveUsage);
+export async function run(args: readonly string[], io: CliIo): Promise<ExitCode> {
+  const { bundle: dir, format, values } = parseBundleCommand(args, usage, { key: { type: 'string' } });
+  const keyPath = requiredOption(values, 'key', usage);
   const prepared = await prepareToSign(dir, keyPath, io, 'approve');
   if (prepared === undefined) return EXIT.inputErrors;
 

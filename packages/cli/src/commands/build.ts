@@ -6,7 +6,7 @@ import { EXIT, type CliIo, type ExitCode } from '../io.js';
 import { diagnosticsJson, progress, reportDiagnostics, writeJson } from '../report.js';
 import { loadWorldOrReport } from '../world-input.js';
 
-export const buildUsage = `usage: adec build <world> [--out <dir>] [--format text|json]
+export const usage = `usage: adec build <world> [--out <dir>] [--format text|json]
 
 Checks a world and, when it has no errors, writes to <dir> (default: <world>/build):
   module.ts     the generated TypeScript module (readable, type-checked)
@@ -15,8 +15,8 @@ Checks a world and, when it has no errors, writes to <dir> (default: <world>/bui
   types.d.ts    a TypeScript type for each action's supplied context`;
 
 /** `adec build <world>`: a reproducible, content-hashed bundle and its manifest. */
-export async function buildCommand(args: readonly string[], io: CliIo): Promise<ExitCode> {
-  const { world: dir, format, values } = parseCommand(args, buildUsage, { out: { type: 'string' } });
+export async function run(args: readonly string[], io: CliIo): Promise<ExitCode> {
+  const { world: dir, format, values } = parseCommand(args, usage, { out: { type: 'string' } });
   const outDisplay = typeof values['out'] === 'string' ? values['out'] : `${dir.replace(/\/+$/, '')}/build`;
   const outDir = resolve(io.cwd, outDisplay);
   const sources = await loadWorldOrReport(dir, io);

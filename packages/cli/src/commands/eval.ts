@@ -5,7 +5,7 @@ import { choiceOption, parseBundleCommand, requiredOption } from '../bundle-comm
 import { EXIT, type CliIo, type ExitCode } from '../io.js';
 import { UsageError } from '../usage-error.js';
 
-export const evalUsage = `usage: adec eval <bundle> --action <action> --context <file|-> [options]
+export const usage = `usage: adec eval <bundle> --action <action> --context <file|-> [options]
 
 Decides one request against a built bundle and prints the decision as JSON:
 { status, work_frame, decision_metadata }. The context is the request's supplied context,
@@ -22,8 +22,8 @@ Exit 0 with a decision (whatever its status); 1 when the bundle, the context fil
 action is wrong; 2 on usage errors.`;
 
 /** `adec eval <bundle>`: one decision, exactly as a runtime host would make it. */
-export async function evalCommand(args: readonly string[], io: CliIo): Promise<ExitCode> {
-  const { bundle: dir, values } = parseBundleCommand(args, evalUsage, {
+export async function run(args: readonly string[], io: CliIo): Promise<ExitCode> {
+  const { bundle: dir, values } = parseBundleCommand(args, usage, {
     action: { type: 'string' },
     context: { type: 'string' },
     trust: { type: 'string' },
@@ -32,9 +32,9 @@ export async function evalCommand(args: readonly string[], io: CliIo): Promise<E
     caller: { type: 'string' },
     isolation: { type: 'string', default: 'process' },
   });
-  const action = requiredOption(values, 'action', evalUsage);
-  const contextSource = requiredOption(values, 'context', evalUsage);
-  const isolation = choiceOption<Isolation>(values, 'isolation', ['process', 'in-process'], evalUsage);
+  const action = requiredOption(values, 'action', usage);
+  const contextSource = requiredOption(values, 'context', usage);
+  const isolation = choiceOption<Isolation>(values, 'isolation', ['process', 'in-process'], usage);
   const requestTime = parseRequestTime(values['request-time']);
   const fail = (message: string): ExitCode => {
     io.stderr.write(`adec eval: ${message}\n`);
@@ -102,6 +102,6 @@ async function readContext(source: string, io: CliIo): Promise<Read<{ value: unk
 function parseRequestTime(value: string | boolean | undefined): number | undefined {
   if (typeof value !== 'string') return undefined;
   const ms = timestampMs(value);
-  if (ms === undefined) throw new UsageError(`invalid --request-time \`${value}\`: expected an RFC 3339 timestamp such as 2026-03-01T09:00:00Z\n\n${evalUsage}`);
+  if (ms === undefined) throw new UsageError(`invalid --request-time \`${value}\`: expected an RFC 3339 timestamp such as 2026-03-01T09:00:00Z\n\n${usage}`);
   return ms;
 }

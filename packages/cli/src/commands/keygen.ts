@@ -5,7 +5,7 @@ import { choiceOption, parseOptions, requiredOption } from '../bundle-command.js
 import { EXIT, type CliIo, type ExitCode } from '../io.js';
 import { UsageError } from '../usage-error.js';
 
-export const keygenUsage = `usage: adec keygen --out <dir> [--name <name>] [--format jwk|pem]
+export const usage = `usage: adec keygen --out <dir> [--name <name>] [--format jwk|pem]
 
 Generates an Ed25519 key pair for \`adec sign\` (CI) or \`adec approve\` (operators) and writes
 to <dir> (created if needed):
@@ -15,19 +15,19 @@ to <dir> (created if needed):
 overwritten. Prints the key id: the RFC 7638 thumbprint of the public key.`;
 
 /** `adec keygen`: a new Ed25519 key pair in two files, never over existing ones. */
-export async function keygenCommand(args: readonly string[], io: CliIo): Promise<ExitCode> {
+export async function run(args: readonly string[], io: CliIo): Promise<ExitCode> {
   const { values } = parseOptions(
     args,
-    keygenUsage,
+    usage,
     { out: { type: 'string' }, name: { type: 'string', default: 'adec' }, format: { type: 'string', default: 'jwk' } },
     [],
   );
-  const outDisplay = requiredOption(values, 'out', keygenUsage);
-  const name = requiredOption(values, 'name', keygenUsage);
+  const outDisplay = requiredOption(values, 'out', usage);
+  const name = requiredOption(values, 'name', usage);
   if (name !== basename(name) || name === '.' || name === '..') {
-    throw new UsageError(`invalid --name \`${name}\`: expected a file name, not a path\n\n${keygenUsage}`);
+    throw new UsageError(`invalid --name \`${name}\`: expected a file name, not a path\n\n${usage}`);
   }
-  const format = choiceOption(values, 'format', KEY_FORMATS, keygenUsage);
+  const format = choiceOption(values, 'format', KEY_FORMATS, usage);
 
   const { privateFile, publicFile } = keyFileNames(name, format);
   const outDir = resolve(io.cwd, outDisplay);

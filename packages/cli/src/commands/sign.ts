@@ -16,7 +16,7 @@ import { bundleLabel, parseBundleCommand, requiredOption } from '../bundle-comma
 import { EXIT, type CliIo, type ExitCode } from '../io.js';
 import { writeJson } from '../report.js';
 
-export const signUsage = `usage: adec sign <bundle> --key <private key> [--format text|json]
+export const usage = `usage: adec sign <bundle> --key <private key> [--format text|json]
 
 Signs a bundle written by \`adec build\` and writes <bundle>/signature.json:
   { "key_id": "<kid>", "signature": "<base64 Ed25519 signature>" }
@@ -25,9 +25,9 @@ Refuses (exit 1) when bundle.js is not the module manifest.json names. The key i
 private key file (JWK or PEM, e.g. from \`adec keygen\`).`;
 
 /** `adec sign <bundle>`: signature.json over the manifest of a whole bundle. */
-export async function signCommand(args: readonly string[], io: CliIo): Promise<ExitCode> {
-  const { bundle: dir, format, values } = parseBundleCommand(args, signUsage, { key: { type: 'string' } });
-  const keyPath = requiredOption(values, 'key', signUsage);
+export async function run(args: readonly string[], io: CliIo): Promise<ExitCode> {
+  const { bundle: dir, format, values } = parseBundleCommand(args, usage, { key: { type: 'string' } });
+  const keyPath = requiredOption(values, 'key', usage);
   const prepared = await prepareToSign(dir, keyPath, io, 'sign');
   if (prepared === undefined) return EXIT.inputErrors;
 

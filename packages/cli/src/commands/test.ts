@@ -7,7 +7,7 @@ import { renderTestRun } from '../test-runner/render-text.js';
 import { runWorldTests } from '../test-runner/run-tests.js';
 import { loadWorldOrReport } from '../world-input.js';
 
-export const testUsage = `usage: adec test <world> [--format text|json]
+export const usage = `usage: adec test <world> [--format text|json]
 
 Builds a world in memory (nothing is written) and runs its \`test\` blocks against the bundle:
 adjudication tests through the runtime, selection tests through the engine. A test without a
@@ -16,8 +16,8 @@ Prints each test, a diff for each failure, and rule coverage. Exit 0 when every 
 1 when one fails or the world has errors.`;
 
 /** `adec test <world>`: the world's golden tests, with rule coverage. */
-export async function testCommand(args: readonly string[], io: CliIo): Promise<ExitCode> {
-  const { world: dir, format } = parseCommand(args, testUsage, {});
+export async function run(args: readonly string[], io: CliIo): Promise<ExitCode> {
+  const { world: dir, format } = parseCommand(args, usage, {});
   const sources = await loadWorldOrReport(dir, io);
   if (sources === undefined) return EXIT.inputErrors;
 

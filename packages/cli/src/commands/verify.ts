@@ -3,7 +3,7 @@ import { bundleLabel, parseBundleCommand, requiredOption } from '../bundle-comma
 import { EXIT, type CliIo, type ExitCode } from '../io.js';
 import { writeJson } from '../report.js';
 
-export const verifyUsage = `usage: adec verify <bundle> --trust <trust.json> [--format text|json]
+export const usage = `usage: adec verify <bundle> --trust <trust.json> [--format text|json]
 
 Verifies a bundle as a runtime host does before loading it: signature.json by a trusted
 signing key over manifest.json, bundle.js hashing to manifest.module_hash, and approval.json
@@ -12,9 +12,9 @@ by a trusted approval key over that hash (when present, or required by the trust
 Exit 0 when the bundle verifies; 1 with the failure code and what failed otherwise.`;
 
 /** `adec verify <bundle>`: the checks a host runs before it loads a bundle. */
-export async function verifyCommand(args: readonly string[], io: CliIo): Promise<ExitCode> {
-  const { bundle: dir, format, values } = parseBundleCommand(args, verifyUsage, { trust: { type: 'string' } });
-  const trustPath = requiredOption(values, 'trust', verifyUsage);
+export async function run(args: readonly string[], io: CliIo): Promise<ExitCode> {
+  const { bundle: dir, format, values } = parseBundleCommand(args, usage, { trust: { type: 'string' } });
+  const trustPath = requiredOption(values, 'trust', usage);
   const trust = await loadTrustConfig(trustPath, io.cwd);
   if (!trust.ok) {
     io.stderr.write(`adec verify: ${trust.message}\n`);
