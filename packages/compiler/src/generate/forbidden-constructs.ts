@@ -156,6 +156,7 @@ function containsOffset(offsets: readonly number[], start: number, end: number):
   return low < offsets.length && offsets[low]! < end;
 }
 
+/** The checks. A new one must be written with a word in TRIGGER_WORDS, or the walk never reaches it. */
 function checkNode(node: Node, parent: Node, report: (node: Node, construct: string, reason: string) => void): void {
   if (isImportDeclaration(node) || isImportEqualsDeclaration(node)) {
     report(node, 'import', 'module loading');
