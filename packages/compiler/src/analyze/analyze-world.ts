@@ -34,14 +34,12 @@ function analyzeAction(action: CheckedAction, report: DiagnosticSet): void {
   for (const attribute of action.context) {
     if (attribute.derivation === undefined) continue;
     roots.push(attribute.derivation);
-    if (attribute.derivation.type.kind === 'bool') report.add(checkConstantConditions(attribute.derivation, definitions));
+    if (attribute.derivation.type.kind === 'bool') report.add(checkConstantConditions([attribute.derivation], definitions));
   }
   for (const rule of action.rules) {
-    for (const condition of [rule.appliesWhen, rule.when]) {
-      if (condition === undefined) continue;
-      roots.push(condition);
-      report.add(checkConstantConditions(condition, definitions));
-    }
+    const conditions = rule.appliesWhen === undefined ? [rule.when] : [rule.appliesWhen, rule.when];
+    roots.push(...conditions);
+    report.add(checkConstantConditions(conditions, definitions));
     roots.push(...templateExpressions(rule.reason));
   }
   report.add(checkNeverDecides(action, definitions));
@@ -52,12 +50,12 @@ function analyzeSkill(skill: CheckedSkill, report: DiagnosticSet): void {
   const roots: CheckedExpr[] = [...templateExpressions(skill.prompt)];
   for (const invariant of skill.invariants) {
     roots.push(invariant.check);
-    report.add(checkConstantConditions(invariant.check, NO_DEFINITIONS));
+    report.add(checkConstantConditions([invariant.check], NO_DEFINITIONS));
   }
   for (const template of skill.templates) {
     if (template.when !== undefined) {
       roots.push(template.when);
-      report.add(checkConstantConditions(template.when, NO_DEFINITIONS));
+      report.add(checkConstantConditions([template.when], NO_DEFINITIONS));
     }
     for (const field of template.fields) roots.push(...templateExpressions(field.template));
   }
@@ -72,15 +70,15 @@ function analyzeScenario(scenario: CheckedScenario, report: DiagnosticSet): void
   const roots: CheckedExpr[] = [];
   for (const state of scenario.state) {
     roots.push(state.derivation);
-    if (state.derivation.type.kind === 'bool') report.add(checkConstantConditions(state.derivation, definitions));
+    if (state.derivation.type.kind === 'bool') report.add(checkConstantConditions([state.derivation], definitions));
   }
   for (const guardrail of scenario.guardrails) {
     roots.push(guardrail.when);
-    report.add(checkConstantConditions(guardrail.when, definitions));
+    report.add(checkConstantConditions([guardrail.when], definitions));
     const { effect } = guardrail;
     if (effect.kind === 'block') {
       roots.push(effect.predicate);
-      report.add(checkConstantConditions(effect.predicate, definitions));
+      report.add(checkConstantConditions([effect.predicate], definitions));
     } else if (effect.kind === 'cap') {
       roots.push(effect.limit);
     }

@@ -10,19 +10,33 @@
  * is never reported: writing it is deliberate. Neither is `IS NULL` on a value that cannot be
  * absent: the checker reports that as ADEC5005.
  *
- * Cost: each model is enumerated with compiled closures, skipping blocks of assignments on
- * which a conjunct is false (finite-model.ts `forEachValue`). Answers are not memoized by
- * structure: keying 80,000 sub-conditions cost more than deciding them (measured).
- * test/analyze/reference-constant-conditions.ts keeps the plain version.
+ * Cost: the condition is decided on its model with compiled closures, skipping blocks of
+ * assignments on which a conjunct is false (finite-model.ts `forEachValue`). When it is not
+ * constant, its sub-conditions are decided on the same model, all in one enumeration that
+ * stops once each has been seen both true and false, instead of on a model each; a rule's
+ * `applies_when` and `when` share one model the same way. Building the models was most of
+ * the warnings analysis (8 per rule of a typical action). The answers are the same: a part's
+ * constants and attributes are the whole's, so the whole's representatives cover every
+ * region the part's own model would (finite-model.ts), provided computed attributes are
+ * inlined in both. So the shared model is built with them inlined (`buildInlinedModel`);
+ * when that does not fit, each condition and part gets a model of its own, as before.
+ * Answers are not memoized by structure: keying 80,000 sub-conditions cost more than
+ * deciding them (measured). test/analyze/reference-constant-conditions.ts keeps the plain
+ * version, and test/analyze/compile.test.ts checks that both agree.
  */
 import { diagnostic, type Diagnostic } from '@adec/diagnostics';
 import type { CheckedExpr } from '../model/index.js';
-import { buildModel, NO_DEFINITIONS, type Definitions } from './finite-model.js';
+import type { Evaluator } from './compile.js';
+import type { Value } from './evaluate.js';
+import { buildInlinedModel, buildModel, NO_DEFINITIONS, type Definitions, type FiniteModel } from './finite-model.js';
 
 /** `true` / `false` when `condition` always has that value, else `undefined`. */
 export function constantValue(condition: CheckedExpr, definitions: Definitions = NO_DEFINITIONS): boolean | undefined {
   const model = buildModel([condition], definitions);
-  if (model === undefined) return undefined;
+  return model === undefined ? undefined : valueOnModel(model, condition);
+}
+
+function valueOnModel(model: FiniteModel, condition: CheckedExpr): boolean | undefined {
   let seenTrue = false;
   let seenFalse = false;
   model.forEachValue(condition, (_slots, value) => {
@@ -34,16 +48,95 @@ export function constantValue(condition: CheckedExpr, definitions: Definitions =
   return seenTrue;
 }
 
-/** The largest constant sub-conditions of `condition`, with their value. */
+/**
+ * The largest constant sub-conditions of each of `conditions` (a rule's `applies_when` and
+ * `when`, say), with their value, decided on one model of them all when it fits.
+ */
 export function constantSubConditions(
-  condition: CheckedExpr,
+  conditions: readonly CheckedExpr[],
   definitions: Definitions = NO_DEFINITIONS,
 ): { readonly expr: CheckedExpr; readonly value: boolean }[] {
-  if (condition.kind !== 'literal' && !isRedundantNullCheck(condition)) {
+  const [only] = conditions;
+  if (only === undefined) return [];
+  const model = buildInlinedModel(conditions, definitions);
+  if (model === undefined) {
+    if (conditions.length > 1) return conditions.flatMap((condition) => constantSubConditions([condition], definitions));
+    return judgedAlone(only, definitions);
+  }
+  const constant = new Map<CheckedExpr, boolean>();
+  for (const condition of conditions) {
+    const value = isJudged(condition) ? valueOnModel(model, condition) : undefined;
+    if (value !== undefined) constant.set(condition, value);
+  }
+  const values = subConditionValues(
+    model,
+    conditions.filter((condition) => !constant.has(condition)),
+  );
+  return conditions.flatMap((condition) => {
+    const value = constant.get(condition);
+    return value === undefined ? largestConstant(subConditions(condition), values) : [{ expr: condition, value }];
+  });
+}
+
+/**
+ * A condition whose model does not fit with its computed attributes inlined: decided on a
+ * model of its own (which may treat them as attributes), then its parts, each as far as
+ * their own models allow.
+ */
+function judgedAlone(condition: CheckedExpr, definitions: Definitions): { readonly expr: CheckedExpr; readonly value: boolean }[] {
+  if (isJudged(condition)) {
     const value = constantValue(condition, definitions);
     if (value !== undefined) return [{ expr: condition, value }];
   }
-  return subConditions(condition).flatMap((sub) => constantSubConditions(sub, definitions));
+  return subConditions(condition).flatMap((sub) => constantSubConditions([sub], definitions));
+}
+
+/** Reported when constant: not a bare literal, not an `IS NULL` the checker already reports. */
+function isJudged(condition: CheckedExpr): boolean {
+  return condition.kind !== 'literal' && !isRedundantNullCheck(condition);
+}
+
+function largestConstant(
+  conditions: readonly CheckedExpr[],
+  values: ReadonlyMap<CheckedExpr, boolean | undefined>,
+): { readonly expr: CheckedExpr; readonly value: boolean }[] {
+  return conditions.flatMap((condition) => {
+    const value = values.get(condition);
+    if (value !== undefined) return [{ expr: condition, value }];
+    return largestConstant(subConditions(condition), values);
+  });
+}
+
+/**
+ * The constant value, or undefined, of every judged sub-condition below `conditions`, all
+ * decided in one enumeration of `model` (see the module comment).
+ */
+function subConditionValues(model: FiniteModel, conditions: readonly CheckedExpr[]): Map<CheckedExpr, boolean | undefined> {
+  const nodes: CheckedExpr[] = [];
+  const collect = (expr: CheckedExpr): void => {
+    for (const sub of subConditions(expr)) {
+      if (isJudged(sub)) nodes.push(sub);
+      collect(sub);
+    }
+  };
+  conditions.forEach(collect);
+  const evaluators: Evaluator[] = nodes.map((node) => model.compile(node));
+  const seenTrue = new Array<boolean>(nodes.length).fill(false);
+  const seenFalse = new Array<boolean>(nodes.length).fill(false);
+  let open = nodes.length;
+  if (open > 0) {
+    model.forEachSlots((slots) => {
+      for (let i = 0; i < evaluators.length; i++) {
+        if (seenTrue[i] && seenFalse[i]) continue;
+        const value: Value = evaluators[i]!(slots);
+        if (value !== false) seenTrue[i] = true;
+        if (value !== true) seenFalse[i] = true;
+        if (seenTrue[i] && seenFalse[i]) open--;
+      }
+      return open > 0;
+    });
+  }
+  return new Map(nodes.map((node, i) => [node, seenTrue[i] === seenFalse[i] ? undefined : seenTrue[i]]));
 }
 
 /**
@@ -75,9 +168,9 @@ function subConditions(condition: CheckedExpr): readonly CheckedExpr[] {
   }
 }
 
-/** ADEC5001 / ADEC5002 for `condition` and its sub-conditions. */
-export function checkConstantConditions(condition: CheckedExpr, definitions: Definitions = NO_DEFINITIONS): Diagnostic[] {
-  return constantSubConditions(condition, definitions).map(({ expr, value }) =>
+/** ADEC5001 / ADEC5002 for each of `conditions` and their sub-conditions. */
+export function checkConstantConditions(conditions: readonly CheckedExpr[], definitions: Definitions = NO_DEFINITIONS): Diagnostic[] {
+  return constantSubConditions(conditions, definitions).map(({ expr, value }) =>
     diagnostic(value ? 'ADEC5001' : 'ADEC5002', expr.span),
   );
 }

@@ -105,9 +105,23 @@ export function buildModel(
   definitions: Definitions = NO_DEFINITIONS,
   limit: number = MAX_ASSIGNMENTS,
 ): FiniteModel | undefined {
-  const inlined = new ModelBuilder(definitions).build(conditions, limit);
+  const inlined = buildInlinedModel(conditions, definitions, limit);
   if (inlined !== undefined || definitions.size === 0) return inlined;
   return new ModelBuilder(NO_DEFINITIONS).build(conditions, limit);
+}
+
+/**
+ * The model with computed attributes inlined, or `undefined` when it would have more than
+ * `limit` assignments: no fallback to treating them as attributes. Each part of the
+ * conditions (a sub-condition, one of several conditions) then has exactly the precision
+ * on it that it has on a model of its own (constant-conditions.ts relies on that).
+ */
+export function buildInlinedModel(
+  conditions: readonly CheckedExpr[],
+  definitions: Definitions = NO_DEFINITIONS,
+  limit: number = MAX_ASSIGNMENTS,
+): FiniteModel | undefined {
+  return new ModelBuilder(definitions).build(conditions, limit);
 }
 
 
