@@ -52,7 +52,13 @@ let session: CheckerSession | undefined;
  */
 export function moduleProgram(source: string): ModuleProgram {
   session ??= new CheckerSession();
-  return session.open(source);
+  try {
+    return session.open(source);
+  } catch (error) {
+    // A checker process that failed (or died) is not reused: the next call starts a new one.
+    session = undefined;
+    throw error;
+  }
 }
 
 class CheckerSession {
@@ -88,8 +94,8 @@ class CheckerSession {
 
   /**
    * The project's files are served from memory; TypeScript's own library files come from its
-   * package on disk; every other path does not exist, so nothing on the machine (a stray
-   * package.json, @types) can change what the module means.
+   * package on disk; no other file exists, so nothing on the machine (a stray package.json,
+   * @types) can change what the module means.
    */
   #fileSystem() {
     const inside = (path: string) => path === ROOT || path.startsWith(`${ROOT}/`);
