@@ -54,6 +54,7 @@ function prepareBlank(memoryLimitMb: number): BlankIsolate | undefined {
     return undefined;
   }
 }
+
 let metadataJson = '';
 let parsedSpecs: ReadonlyMap<string, ActionSpec> | undefined;
 
