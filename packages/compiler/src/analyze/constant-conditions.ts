@@ -30,6 +30,12 @@ import type { Evaluator } from './compile.js';
 import type { Value } from './evaluate.js';
 import { buildInlinedModel, buildModel, NO_DEFINITIONS, type Definitions, type FiniteModel } from './finite-model.js';
 
+/** A condition that always has one value. */
+export interface ConstantCondition {
+  readonly expr: CheckedExpr;
+  readonly value: boolean;
+}
+
 /** `true` / `false` when `condition` always has that value, else `undefined`. */
 export function constantValue(condition: CheckedExpr, definitions: Definitions = NO_DEFINITIONS): boolean | undefined {
   const model = buildModel([condition], definitions);
@@ -44,8 +50,12 @@ function valueOnModel(model: FiniteModel, condition: CheckedExpr): boolean | und
     if (value !== true) seenFalse = true;
     return !(seenTrue && seenFalse);
   });
-  if (seenTrue === seenFalse) return undefined;
-  return seenTrue;
+  return constancy(seenTrue, seenFalse);
+}
+
+/** The value a condition always has, from whether it was seen not false and seen not true. */
+function constancy(seenTrue: boolean, seenFalse: boolean): boolean | undefined {
+  return seenTrue === seenFalse ? undefined : seenTrue;
 }
 
 /**
@@ -55,7 +65,7 @@ function valueOnModel(model: FiniteModel, condition: CheckedExpr): boolean | und
 export function constantSubConditions(
   conditions: readonly CheckedExpr[],
   definitions: Definitions = NO_DEFINITIONS,
-): { readonly expr: CheckedExpr; readonly value: boolean }[] {
+): ConstantCondition[] {
   const [only] = conditions;
   if (only === undefined) return [];
   const model = buildInlinedModel(conditions, definitions);
@@ -83,7 +93,7 @@ export function constantSubConditions(
  * model of its own (which may treat them as attributes), then its parts, each as far as
  * their own models allow.
  */
-function judgedAlone(condition: CheckedExpr, definitions: Definitions): { readonly expr: CheckedExpr; readonly value: boolean }[] {
+function judgedAlone(condition: CheckedExpr, definitions: Definitions): ConstantCondition[] {
   if (isJudged(condition)) {
     const value = constantValue(condition, definitions);
     if (value !== undefined) return [{ expr: condition, value }];
@@ -96,10 +106,7 @@ function isJudged(condition: CheckedExpr): boolean {
   return condition.kind !== 'literal' && !isRedundantNullCheck(condition);
 }
 
-function largestConstant(
-  conditions: readonly CheckedExpr[],
-  values: ReadonlyMap<CheckedExpr, boolean | undefined>,
-): { readonly expr: CheckedExpr; readonly value: boolean }[] {
+function largestConstant(conditions: readonly CheckedExpr[], values: ReadonlyMap<CheckedExpr, boolean | undefined>): ConstantCondition[] {
   return conditions.flatMap((condition) => {
     const value = values.get(condition);
     if (value !== undefined) return [{ expr: condition, value }];
@@ -136,7 +143,7 @@ function subConditionValues(model: FiniteModel, conditions: readonly CheckedExpr
       return open > 0;
     });
   }
-  return new Map(nodes.map((node, i) => [node, seenTrue[i] === seenFalse[i] ? undefined : seenTrue[i]]));
+  return new Map(nodes.map((node, i) => [node, constancy(seenTrue[i]!, seenFalse[i]!)]));
 }
 
 /**
