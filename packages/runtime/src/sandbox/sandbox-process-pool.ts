@@ -54,7 +54,7 @@ export class SandboxProcessPool {
     private readonly size: number,
     private readonly memoryLimitMb: number,
   ) {
-    this.refill();
+    this.#refill();
   }
 
   /**
@@ -87,7 +87,7 @@ export class SandboxProcessPool {
     this.#scheduled ??= new Promise((resolve) => {
       setImmediate(() => {
         this.#scheduled = undefined;
-        this.refill();
+        this.#refill();
         resolve();
       });
     });
@@ -100,7 +100,7 @@ export class SandboxProcessPool {
   }
 
   /** Boots spares until there are `size` of them again. */
-  refill(): void {
+  #refill(): void {
     this.#spares = this.#spares.filter((spare) => isAlive(spare.child));
     while (!this.#closed && this.#spares.length < this.size) {
       const child = forkSandboxProcess(this.memoryLimitMb);

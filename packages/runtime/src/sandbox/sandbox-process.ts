@@ -67,20 +67,23 @@ function specs(): ReadonlyMap<string, ActionSpec> {
   return parsedSpecs;
 }
 
-async function handle(message: SandboxRequest): Promise<Record<string, unknown>> {
-  if ('load' in message) {
-    const source = await frames.next();
-    sandbox?.dispose();
-    const created = IsolateSandbox.create(source, message.load, blank);
-    blank = undefined;
-    if (!created.ok) return { id: message.id, error: created.message };
-    sandbox = created.sandbox;
-    metadataJson = created.metadataJson;
-    parsedSpecs = undefined;
-    // Parsed while the host assembles its side of the module, before the first decision.
-    setImmediate(specs);
-    return { id: message.id, metadata: created.metadataJson };
-  }
+/** Loads the module whose source is the next frame on the bulk pipe. */
+async function load(message: LoadMessage): Promise<Record<string, unknown>> {
+  const source = await frames.next();
+  sandbox?.dispose();
+  const created = IsolateSandbox.create(source, message.load, blank);
+  blank = undefined;
+  if (!created.ok) return { id: message.id, error: created.message };
+  sandbox = created.sandbox;
+  metadataJson = created.metadataJson;
+  parsedSpecs = undefined;
+  // Parsed while the host assembles its side of the module, before the first decision.
+  setImmediate(specs);
+  return { id: message.id, metadata: created.metadataJson };
+}
+
+/** Every other request, answered synchronously: a decision takes no extra hop. */
+function handle(message: EvaluateMessage | CallMessage): Record<string, unknown> {
   if (sandbox === undefined) return { id: message.id, error: 'no module is loaded in this sandbox process' };
   if ('call' in message) return { id: message.id, crossing: sandbox.call(message.call.entry, message.call.args, message.call.timeLimitMs) };
   const { action, ctxJson, only } = message.evaluate;
@@ -91,7 +94,8 @@ async function handle(message: SandboxRequest): Promise<Record<string, unknown>>
 }
 
 process.on('message', (message: SandboxRequest) => {
-  void handle(message).then((reply) => process.send!(reply));
+  if ('load' in message) void load(message).then((reply) => process.send!(reply));
+  else process.send!(handle(message));
 });
 // The host went away: nothing left to serve.
 process.on('disconnect', () => process.exit(0));
