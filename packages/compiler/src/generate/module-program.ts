@@ -51,11 +51,15 @@ let session: CheckerSession | undefined;
  * and releases the previous one.
  */
 export function moduleProgram(source: string): ModuleProgram {
-  session ??= new CheckerSession();
+  const current = (session ??= new CheckerSession());
+  return checked(() => current.open(source));
+}
+
+/** Runs a request to the checker; a checker that failed (or died) is not reused: the next call starts a new one. */
+function checked<T>(request: () => T): T {
   try {
-    return session.open(source);
+    return request();
   } catch (error) {
-    // A checker process that failed (or died) is not reused: the next call starts a new one.
     session = undefined;
     throw error;
   }
@@ -79,16 +83,17 @@ class CheckerSession {
     let sourceFile: SourceFile | undefined;
     return {
       get sourceFile() {
-        sourceFile ??= program.getSourceFile(MODULE_FILE);
+        sourceFile ??= checked(() => program.getSourceFile(MODULE_FILE));
         if (sourceFile === undefined) throw new Error('the TypeScript checker did not load the module');
         return sourceFile;
       },
-      diagnostics: () => [
-        ...program.getProgramDiagnostics(),
-        ...program.getGlobalDiagnostics(),
-        ...program.getSyntacticDiagnostics(MODULE_FILE),
-        ...program.getSemanticDiagnostics(MODULE_FILE),
-      ],
+      diagnostics: () =>
+        checked(() => [
+          ...program.getProgramDiagnostics(),
+          ...program.getGlobalDiagnostics(),
+          ...program.getSyntacticDiagnostics(MODULE_FILE),
+          ...program.getSemanticDiagnostics(MODULE_FILE),
+        ]),
     };
   }
 

@@ -21,16 +21,16 @@ export function verifyGeneratedModule(source: string): readonly string[] {
   return inspectModule(source, forbiddenConstructsIn);
 }
 
+/** The checker runs in another process: a failure of it at any step is reported, not thrown. */
 function inspectModule(source: string, staticCheck: (file: SourceFile) => readonly string[]): readonly string[] {
-  let program;
   try {
-    program = moduleProgram(source);
+    const program = moduleProgram(source);
+    const forbidden = staticCheck(program.sourceFile);
+    const diagnostics = program.diagnostics().filter((d) => !isNarrowedLiteralComparison(d));
+    return [...forbidden, ...diagnostics.map((d) => formatDiagnostic(d, program.sourceFile))];
   } catch (error) {
     return [`the TypeScript checker could not run: ${(error as Error).message}`];
   }
-  const forbidden = staticCheck(program.sourceFile);
-  const diagnostics = program.diagnostics().filter((d) => !isNarrowedLiteralComparison(d));
-  return [...forbidden, ...diagnostics.map((d) => formatDiagnostic(d, program.sourceFile))];
 }
 
 /**
