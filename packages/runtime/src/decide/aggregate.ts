@@ -9,15 +9,26 @@
  *   to the most restrictive outcome (RED > YELLOW > GREEN-SKIP > GREEN); nothing matched →
  *   GREEN (`NO_RULE_MATCH`).
  * * `vote_of_n n`: over t2 and t3, a status binds when at least `n` matched rules call for it
- *   or for something more restrictive; the most restrictive such status wins. Fewer than `n`
- *   matched rules → GREEN (`NO_QUORUM`). Counting "this or more restrictive" keeps the mode
- *   fail-safe: two RED votes and one YELLOW vote under `vote_of_n 3` give YELLOW, never GREEN.
+ *   or for something more restrictive; the most restrictive such status wins. Counting "this or
+ *   more restrictive" means two RED votes and one YELLOW vote under `vote_of_n 3` give YELLOW.
  * * `weighted_sum_threshold t`: the same, with each matched rule contributing its `weight`
  *   (default 1): a status binds when the weights calling for it or for something more
- *   restrictive sum to at least `t`. Below the threshold → GREEN (`BELOW_THRESHOLD`).
+ *   restrictive sum to at least `t`.
+ *
+ * The voting modes never fail open (the dissent floor): while any voting rule called for
+ * YELLOW or RED, the decision is at least YELLOW, whatever did or did not reach the quorum. A
+ * RED below its quorum becomes YELLOW, never less (basis `NO_QUORUM` / `BELOW_THRESHOLD`, won by
+ * the first rule in evaluation order that called for YELLOW or stricter). Without the floor, one
+ * RED vote under `vote_of_n 2` was GREEN: a block that a quorum rule let through unreviewed.
+ * Only votes that are all GREEN or GREEN-SKIP can fall short to GREEN.
+ *
+ * So in every mode: the t1 floor holds, and the rules a mode weighs together (the t1 rules; else
+ * winner_takes_all's highest matched tier, or every t2/t3 vote) never yield GREEN or GREEN-SKIP
+ * while one of them emitted YELLOW or RED. A higher tier outranking a lower one is ADR-106 D3's
+ * authoring model (a t2 GREEN exception over a t3 RED), not a vote.
  *
  * The winning rule is the first matched rule in evaluation order (tier, then declaration)
- * whose outcome is the bound status. The error floor (error-floor.ts) composes on top.
+ * whose outcome is the bound status. The error floor (decide.ts) composes on top.
  */
 import type { Aggregation, AggregationMode, RuleSpec } from '../module/module-metadata.js';
 import { restrictiveness, STATUSES, type Status, type Tier } from './status.js';
@@ -72,9 +83,18 @@ function byCumulativeWeight(
 ): AggregationOutcome {
   // From the most restrictive status down: the first whose cumulative weight reaches `needed`.
   let weight = 0;
+  let bound: Status | undefined;
   for (const status of MOST_RESTRICTIVE_FIRST) {
     for (const rule of matched) if (rule.outcome === status) weight += weightOf(rule);
-    if (weight >= needed && matched.some((rule) => rule.outcome === status)) return bind(mode, status, matched, 'RULE_MATCH');
+    if (weight >= needed && matched.some((rule) => rule.outcome === status)) {
+      bound = status;
+      break;
+    }
   }
+  const dissent = matched.find((rule) => restrictiveness(rule.outcome) >= restrictiveness('YELLOW'));
+  if (dissent !== undefined && (bound === undefined || restrictiveness(bound) < restrictiveness('YELLOW'))) {
+    return { mode, status: 'YELLOW', winning_rule: dissent.id, tier: dissent.severity, basis: shortfall };
+  }
+  if (bound !== undefined) return bind(mode, bound, matched, 'RULE_MATCH');
   return { mode, status: 'GREEN', winning_rule: null, tier: null, basis: shortfall };
 }
