@@ -1,0 +1,125 @@
+/**
+ * The two isolations decide alike (issue 12, "Also"): the same bundle loaded in-process and in a
+ * supervised sandbox process answers 10,000 random requests identically — status, work_frame and
+ * the whole decision_metadata (winner, matched rules, traces, errors), selections included —
+ * over both examples and a generated world. Requests come from each action's signed context
+ * schema, mostly valid, some broken (wrong types, missing or undeclared keys), so both the
+ * deciding path and the refusing path are compared. System values are fixed per request, so
+ * two answers to one request must be equal as values.
+ *
+ * Replay with ADEC_PROPERTY_SEED=<seed>; ADEC_PROPERTY_RUNS=<n> sets the request count per
+ * world (default: 10,000 in all).
+ */
+import { buildWorld, type BuildArtifacts } from '@adec/compiler';
+import { SELECTION_EXTENSION, select, type CandidateAction, type SelectionRequest } from '@adec/engine';
+import { decide, loadModule, type Isolation, type LoadedModule } from '@adec/runtime';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { validWorld } from '../property/valid-world-generator.js';
+import { asTestBundle, buildFixture } from '../support/runtime.js';
+import { requestFor, type ContextSchema } from './schema-requests.js';
+
+const SEED = process.env['ADEC_PROPERTY_SEED'] === undefined ? 20_261_126 : Number(process.env['ADEC_PROPERTY_SEED']);
+const RUNS = process.env['ADEC_PROPERTY_RUNS'];
+const COUNTS = { benefits: 4_000, generated: 4_000, fitness: 2_000 };
+const runs = (n: number): number => (RUNS === undefined ? n : Number(RUNS));
+
+interface Pair {
+  readonly inProcess: LoadedModule;
+  readonly process: LoadedModule;
+}
+
+const pairs: Pair[] = [];
+
+async function loadPair(artifacts: BuildArtifacts, extensions: readonly string[] = []): Promise<Pair> {
+  const bundle = asTestBundle(artifacts);
+  const load = async (isolation: Isolation): Promise<LoadedModule> => {
+    const loaded = await loadModule({ manifest: bundle.manifest, moduleHash: String(bundle.manifest['module_hash']), bundleSource: bundle.bundle }, { isolation, extensions });
+    if (!loaded.ok) throw new Error(loaded.message);
+    return loaded.module;
+  };
+  const pair = { inProcess: await load('in-process'), process: await load('process') };
+  pairs.push(pair);
+  return pair;
+}
+
+afterAll(() => {
+  for (const pair of pairs) {
+    pair.inProcess.evaluator.dispose();
+    pair.process.evaluator.dispose();
+  }
+});
+
+/** Decides `count` generated requests in both isolations and compares the answers. */
+async function compareAdjudications(pair: Pair, artifacts: BuildArtifacts, count: number): Promise<Map<string, number>> {
+  const actions = Object.entries(artifacts.manifest.actions).map(([name, action]) => ({ name, schema: action.context_schema as unknown as ContextSchema }));
+  const statuses = new Map<string, number>();
+  const request = fc.integer({ min: 0, max: actions.length - 1 }).chain((i) => requestFor(actions[i]!.schema).map((context) => ({ action: actions[i]!.name, context })));
+  const samples = fc.sample(fc.tuple(request, fc.integer({ min: 1_600_000_000_000, max: 1_900_000_000_000 })), { seed: SEED, numRuns: count });
+  for (const [index, [req, requestTime]] of samples.entries()) {
+    const entry = { requestId: `req-${index}`, requestTime, authenticatedCaller: index % 3 === 0 ? null : `agent-${index % 7}` };
+    const a = await decide(pair.inProcess, req, entry);
+    const b = await decide(pair.process, req, entry);
+    expect(b, `request ${index}: ${JSON.stringify(req)}`).toEqual(a);
+    if (a.ok) statuses.set(a.decision.status, (statuses.get(a.decision.status) ?? 0) + 1);
+  }
+  return statuses;
+}
+
+describe('in-process and process isolation decide alike', () => {
+  test('the benefits example', async () => {
+    const artifacts = await buildFixture('examples/benefits');
+    const statuses = await compareAdjudications(await loadPair(artifacts), artifacts, runs(COUNTS.benefits));
+    // The requests reach every status, so the comparison covers every path of the composition root.
+    expect([...statuses.keys()].sort()).toEqual(['GREEN', 'GREEN-SKIP', 'RED', 'YELLOW']);
+  });
+
+  test('a generated world', async () => {
+    const source = fc.sample(validWorld(), { seed: SEED, numRuns: 1 })[0]!;
+    const built = await buildWorld({ root: 'generated', files: [{ path: 'generated/main.adec', text: source }] });
+    if (built.artifacts === undefined) throw new Error(built.diagnostics.map((d) => `${d.code} ${d.message}`).join('\n'));
+    const statuses = await compareAdjudications(await loadPair(built.artifacts), built.artifacts, runs(COUNTS.generated));
+    expect(statuses.size).toBeGreaterThan(1);
+  });
+
+  test('the fitness example (selections)', async () => {
+    const pair = await loadPair(await buildFixture('examples/fitness'), [SELECTION_EXTENSION]);
+    const samples = fc.sample(selectionRequest, { seed: SEED, numRuns: runs(COUNTS.fitness) });
+    const selected = new Set<string>();
+    for (const [index, req] of samples.entries()) {
+      const a = await select(pair.inProcess, req, 1_000);
+      const b = await select(pair.process, req, 1_000);
+      expect(b, `request ${index}: ${JSON.stringify(req)}`).toEqual(a);
+      selected.add(a.ok ? a.selection.selected_action ?? 'none' : a.error.code);
+    }
+    expect(selected.size).toBeGreaterThan(2);
+  });
+});
+
+const session = fc.record({
+  type: fc.constant('workout_session'),
+  session_name: fc.string({ maxLength: 12 }),
+  session_type: fc.constantFrom('hiit', 'running', 'yoga', 'swim'),
+  intensity: fc.constantFrom('low', 'moderate', 'high', 'extreme'),
+  duration_minutes: fc.oneof(fc.integer({ min: 5, max: 120 }), fc.constant(-1), fc.constant(2.5)),
+});
+const restDay = fc.record({ type: fc.constant('rest_day'), session_name: fc.string({ maxLength: 12 }) });
+
+const selectionRequest: fc.Arbitrary<SelectionRequest> = fc.record(
+  {
+    scenario: fc.constantFrom('fitness_daily_session', 'fitness_daily_session', 'fitness_daily_session', 'unknown'),
+    signals: fc.record(
+      {
+        sessions_last_7d: fc.oneof(fc.integer({ min: 0, max: 10 }), fc.constant('x')),
+        rest_days_last_7d: fc.integer({ min: 0, max: 7 }),
+        consecutive_high_intensity: fc.integer({ min: 0, max: 5 }),
+      },
+      { requiredKeys: [] },
+    ),
+    actions: fc
+      .array(fc.oneof(session, session, restDay), { minLength: 0, maxLength: 5 })
+      .map((actions): CandidateAction[] => actions.map((a, i) => ({ action_id: `a${i}`, ...a }))),
+    conditions: fc.subarray(['offline_mode', 'skill_unavailable']),
+  },
+  { requiredKeys: ['scenario', 'actions'] },
+);
