@@ -2,7 +2,7 @@
  * @adec/grammar — the world language: lexer, parser and the typed AST with spans.
  *
  * Guarantees to the checker: `parseSource` never throws; every syntax problem is a
- * diagnostic (ADEC1001–ADEC1008) with a precise span; the AST is well-formed even after
+ * diagnostic (ADEC1001–ADEC1009) with a precise span; the AST is well-formed even after
  * recovery (see cst-to-ast.ts for the placeholders used where text was missing).
  */
 export * from './ast.js';

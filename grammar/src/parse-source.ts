@@ -11,7 +11,7 @@ import { toDiagnostics } from './syntax-errors.js';
 
 export interface ParseResult {
   readonly file: SourceFile;
-  /** Lexical and syntax diagnostics (ADEC1001–ADEC1008), sorted by position. */
+  /** Lexical and syntax diagnostics (ADEC1001–ADEC1009), sorted by position. */
   readonly diagnostics: Diagnostic[];
 }
 
@@ -48,6 +48,7 @@ function parse(path: string, text: string): ParseResult {
   parser.input = lexed.tokens;
   const cst = parser.sourceFile();
   const diagnostics: Diagnostic[] = [
+    ...loneSurrogates(text, lines),
     ...lexed.diagnostics,
     ...toDiagnostics(parser.errors, lines, lexed.unterminatedComment),
   ];
@@ -56,6 +57,22 @@ function parse(path: string, text: string): ParseResult {
   const file = builder.sourceFile(path, cst);
   return { file, diagnostics: sortDiagnostics(diagnostics) };
 }
+
+/**
+ * Half of a UTF-16 surrogate pair on its own is no character: no UTF-8 file can hold one, but
+ * text handed to the compiler as a string can, and the generated module's type check failed on
+ * it. One diagnostic per lone unit, at its position.
+ */
+function loneSurrogates(text: string, lines: LineMap): Diagnostic[] {
+  const found: Diagnostic[] = [];
+  for (const match of text.matchAll(LONE_SURROGATE)) {
+    const unit = `\\u${match[0].charCodeAt(0).toString(16).toUpperCase()}`;
+    found.push(diagnostic('ADEC1009', lines.span(match.index, match.index + 1), { unit }, { help: 'save the file as UTF-8 text, or remove the character' }));
+  }
+  return found;
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /**
  * The expression inside `{…}` of an interpolated string, at file offset `offset`. Runs after

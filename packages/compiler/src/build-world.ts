@@ -70,6 +70,11 @@ export async function buildWorld(sources: WorldSources, options: BuildOptions = 
 
   phase('bundle');
   const bundle = await bundleModule(moduleSource);
+  // Loaded on use, like the generator: it parses with the TypeScript that generation loaded.
+  const shapeProblems = (await import('./bundle/verify-bundle-shape.js')).verifyBundleShape(bundle, world);
+  if (shapeProblems.length > 0) {
+    return { diagnostics: [...checked.diagnostics, internalError(firstSpan(sources), shapeProblems)], world, rejectedModuleSource: moduleSource };
+  }
 
   phase('manifest');
   const manifest = buildManifest(world, {

@@ -4,7 +4,7 @@
  * entry per line, so a reviewer reads `_ACTIONS` or `_SCENARIOS` like hand-written data.
  */
 import type { JsonValue } from '../model/index.js';
-import { lineCommentText, propertyKey } from './naming.js';
+import { lineCommentText, propertyKey, stringLiteral } from './naming.js';
 
 /** Raw TypeScript expression text (may span lines), or a structured literal. */
 export type Code = string | CodeObject | CodeArray;
@@ -45,6 +45,7 @@ export function entry(key: string, value: Code | undefined, comment?: string): C
 
 /** A JSON value as a literal; object keys keep their insertion order. */
 export function jsonCode(value: JsonValue): Code {
+  if (typeof value === 'string') return stringLiteral(value);
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
   if (isJsonArray(value)) return arrayCode(value.map(jsonCode));
   return objectCode(Object.keys(value).map((key) => ({ key, value: jsonCode(value[key] ?? null) })));

@@ -16,6 +16,7 @@ import {
 import { entry, jsonCode, objectCode, renderCode, type Code, type CodeEntry } from './code-literal.js';
 import type { ExprEmitter, ExprScope } from './emit-expr.js';
 import type { ModuleTypeNames } from './module-types.js';
+import { stringLiteral } from './naming.js';
 import { sourceLine } from './source-location.js';
 import { tsType } from './ts-type.js';
 
@@ -58,8 +59,8 @@ export function emitActionSections(
         const code = `(ctx: ${contextType}): boolean => ${emitter.emit(rule.appliesWhen, CONTEXT_SCOPE)}`;
         appliesWhen.push({ key: rule.id, value: code, comment: sourceLine(rule.appliesWhen.span, sources) });
       }
-      outcome.push({ key: rule.id, value: JSON.stringify(rule.outcome) });
-      severity.push({ key: rule.id, value: JSON.stringify(rule.severity) });
+      outcome.push({ key: rule.id, value: stringLiteral(rule.outcome) });
+      severity.push({ key: rule.id, value: stringLiteral(rule.severity) });
       if (rule.suppresses.length > 0) suppresses.push({ key: rule.id, value: jsonCode(rule.suppresses) });
       reads.push({ key: rule.id, value: jsonCode(rule.reads) });
     }
@@ -97,7 +98,7 @@ function actionData(action: CheckedAction, predicateTimeoutMs: number): Code {
 function aggregationData(aggregation: Aggregation, rules: readonly CheckedRule[]): Code {
   const weighted = aggregation.mode === 'weighted_sum_threshold' || rules.some((r) => r.weight !== undefined);
   return objectCode([
-    entry('mode', JSON.stringify(aggregation.mode)),
+    entry('mode', stringLiteral(aggregation.mode)),
     aggregation.mode === 'vote_of_n' ? entry('n', String(aggregation.n)) : undefined,
     aggregation.mode === 'weighted_sum_threshold' ? entry('threshold', String(aggregation.threshold)) : undefined,
     weighted ? entry('weights', objectCode(rules.map((r) => ({ key: r.id, value: String(r.weight ?? 1) })))) : undefined,

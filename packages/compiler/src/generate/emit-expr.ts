@@ -14,7 +14,7 @@
  * keeps a predicate readable next to its source.
  */
 import type { CheckedExpr, CheckedTemplate, RefRoot } from '../model/index.js';
-import { memberAccess } from './naming.js';
+import { memberAccess, regexLiteralSource, stringLiteral, templateText } from './naming.js';
 import type { HelperName } from './runtime-helpers.js';
 import { isOptionalType } from './ts-type.js';
 
@@ -80,7 +80,7 @@ export class ExprEmitter {
     let out = '`';
     for (const part of template.parts) {
       if (typeof part === 'string') {
-        out += escapeTemplateText(part);
+        out += templateText(part);
       } else if (part.type.kind === 'string' || part.type.kind === 'enum') {
         out += `\${${this.expr(part, scope).code}}`;
       } else if (part.type.kind === 'timestamp' || part.type.kind === 'duration') {
@@ -101,8 +101,7 @@ export class ExprEmitter {
     const key = `${safeFlags}/${source}`;
     let hoisted = this.regexes.get(key);
     if (hoisted === undefined) {
-      // RegExp#source is the pattern escaped for a literal (`/` and line terminators).
-      hoisted = { name: `RE_${this.regexes.size}`, literal: `/${new RegExp(source, safeFlags).source}/${safeFlags}` };
+      hoisted = { name: `RE_${this.regexes.size}`, literal: `/${regexLiteralSource(source, safeFlags)}/${safeFlags}` };
       this.regexes.set(key, hoisted);
     }
     return hoisted.name;
@@ -283,13 +282,13 @@ function refCode(root: RefRoot, name: string, scope: ExprScope): string {
 }
 
 function literal(value: boolean | number | string | null): Emitted {
-  if (value === null) return { code: 'null', prec: Prec.Primary };
+  if (value === null || typeof value === 'boolean') return { code: String(value), prec: Prec.Primary };
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new Error(`adec bug: non-finite literal ${value}`);
     const code = Object.is(value, -0) ? '-0' : String(value);
     return { code, prec: code.startsWith('-') ? Prec.Unary : Prec.Primary };
   }
-  return { code: JSON.stringify(value), prec: Prec.Primary };
+  return { code: stringLiteral(value), prec: Prec.Primary };
 }
 
 function wrap(e: Emitted, min: Prec): string {
@@ -314,22 +313,4 @@ function mayBeUndefined(e: CheckedExpr): boolean {
 /** `action.x` in a scenario: absent when the candidate's action type does not declare `x`. */
 function isCandidateActionField(e: Extract<CheckedExpr, { kind: 'field' }>): boolean {
   return e.object.kind === 'ref' && e.object.root === 'action' && e.object.name === 'action';
-}
-
-/** Escapes text for a template literal; CR is escaped because literal CRs are cooked to LF. */
-function escapeTemplateText(text: string): string {
-  return text.replace(/[\\`]|\$\{|\r|\u2028|\u2029/g, (m) => {
-    switch (m) {
-      case '\r':
-        return '\\r';
-      case '\u2028':
-        return '\\u2028';
-      case '\u2029':
-        return '\\u2029';
-      case '${':
-        return '\\${';
-      default:
-        return `\\${m}`;
-    }
-  });
 }

@@ -13,6 +13,7 @@ import { formatType, type CheckedGuardrail, type CheckedScenario, type CheckedWo
 import { arrayCode, entry, jsonCode, objectCode, type Code } from './code-literal.js';
 import type { ExprEmitter, ExprScope } from './emit-expr.js';
 import type { ModuleTypeNames, ScenarioTypeNames } from './module-types.js';
+import { stringLiteral } from './naming.js';
 import { tsType } from './ts-type.js';
 
 const DERIVE_SCOPE: ExprScope = { signal: 'signals', state: 'state' };
@@ -32,15 +33,15 @@ function scenarioData(scenario: CheckedScenario, t: ScenarioTypeNames, emitter: 
   const envOnly = `(env: ${t.env})`;
   const envAction = `(env: ${t.env}, action: ${t.action})`;
   return objectCode([
-    entry('version', JSON.stringify(scenario.version)),
-    entry('default_mode', JSON.stringify(scenario.defaultMode)),
+    entry('version', stringLiteral(scenario.version)),
+    entry('default_mode', stringLiteral(scenario.defaultMode)),
     entry(
       'signals',
       arrayCode(
         scenario.signals.map((s) =>
           objectCode([
-            entry('name', JSON.stringify(s.name)),
-            entry('type', JSON.stringify(formatType(s.type))),
+            entry('name', stringLiteral(s.name)),
+            entry('type', stringLiteral(formatType(s.type))),
             // The wire form a selection request must give, so a host validates and converts
             // signals without reading type text back.
             entry('schema', jsonCode(schemaJson(typeSchema(s.type)))),
@@ -54,8 +55,8 @@ function scenarioData(scenario: CheckedScenario, t: ScenarioTypeNames, emitter: 
       arrayCode(
         scenario.state.map((s) =>
           objectCode([
-            entry('name', JSON.stringify(s.name)),
-            entry('type', JSON.stringify(formatType(s.type))),
+            entry('name', stringLiteral(s.name)),
+            entry('type', stringLiteral(formatType(s.type))),
             entry('derive', `(signals: ${t.signals}, state: ${t.state}): ${tsType(s.type)} => ${emitter.emit(s.derivation, DERIVE_SCOPE)}`),
           ]),
         ),
@@ -66,11 +67,11 @@ function scenarioData(scenario: CheckedScenario, t: ScenarioTypeNames, emitter: 
       arrayCode(
         scenario.actionTypes.map((a) =>
           objectCode([
-            entry('name', JSON.stringify(a.name)),
+            entry('name', stringLiteral(a.name)),
             entry('fields', jsonCode(a.fields.map((f) => f.name))),
             // Each field's wire form, as for signals: a host validates and converts fields too.
             entry('schemas', jsonCode(Object.fromEntries(a.fields.map((f) => [f.name, schemaJson(typeSchema(f.type))])))),
-            entry('skill', a.skill === undefined ? 'null' : JSON.stringify(a.skill)),
+            entry('skill', a.skill === undefined ? 'null' : stringLiteral(a.skill)),
           ]),
         ),
       ),
@@ -81,7 +82,7 @@ function scenarioData(scenario: CheckedScenario, t: ScenarioTypeNames, emitter: 
       arrayCode(
         scenario.objectives.map((o) =>
           objectCode([
-            entry('name', JSON.stringify(o.name)),
+            entry('name', stringLiteral(o.name)),
             entry('weight', String(o.weight)),
             entry('score', `${envAction}: number => ${emitter.emit(o.score, ENV_SCOPE)}`),
           ]),
@@ -101,7 +102,7 @@ function scenarioData(scenario: CheckedScenario, t: ScenarioTypeNames, emitter: 
       'tie_breaks',
       arrayCode(
         scenario.tieBreaks.map((b) =>
-          objectCode([entry('direction', JSON.stringify(b.direction)), entry('key', `${envAction} => ${emitter.emitValue(b.key, ENV_SCOPE)}`)]),
+          objectCode([entry('direction', stringLiteral(b.direction)), entry('key', `${envAction} => ${emitter.emitValue(b.key, ENV_SCOPE)}`)]),
         ),
       ),
     ),
@@ -110,20 +111,20 @@ function scenarioData(scenario: CheckedScenario, t: ScenarioTypeNames, emitter: 
 
 function guardrail(g: CheckedGuardrail, envOnly: string, envAction: string, emitter: ExprEmitter): Code {
   const common = [
-    entry('id', JSON.stringify(g.id)),
-    entry('description', JSON.stringify(g.description)),
-    entry('effect', JSON.stringify(g.effect.kind)),
+    entry('id', stringLiteral(g.id)),
+    entry('description', stringLiteral(g.description)),
+    entry('effect', stringLiteral(g.effect.kind)),
     entry('when', `${envOnly}: boolean => ${emitter.emit(g.when, ENV_SCOPE)}`),
   ];
   switch (g.effect.kind) {
     case 'block':
       return objectCode([...common, entry('predicate', `${envAction}: boolean => ${emitter.emit(g.effect.predicate, ENV_SCOPE)}`)]);
     case 'force':
-      return objectCode([...common, entry('action_type', JSON.stringify(g.effect.actionType))]);
+      return objectCode([...common, entry('action_type', stringLiteral(g.effect.actionType))]);
     case 'cap':
       return objectCode([
         ...common,
-        entry('field', JSON.stringify(g.effect.field)),
+        entry('field', stringLiteral(g.effect.field)),
         entry('limit', `${envAction} => ${emitter.emitValue(g.effect.limit, ENV_SCOPE)}`),
       ]);
   }

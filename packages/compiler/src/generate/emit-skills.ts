@@ -11,6 +11,7 @@ import { objectSchema, schemaJson } from '../manifest/json-schema.js';
 import { arrayCode, entry, jsonCode, objectCode, renderCode, type Code, type CodeEntry } from './code-literal.js';
 import type { ExprEmitter, ExprScope } from './emit-expr.js';
 import type { ModuleTypeNames, SkillTypeNames } from './module-types.js';
+import { stringLiteral } from './naming.js';
 import { sourceLine } from './source-location.js';
 
 const SKILL_SCOPE: ExprScope = {
@@ -38,9 +39,9 @@ export function emitSkillSections(world: CheckedWorld, names: ModuleTypeNames, e
       value: arrayCode(
         skill.invariants.map((inv) =>
           objectCode([
-            entry('id', JSON.stringify(inv.id), sourceLine(inv.span, sources)),
-            entry('description', JSON.stringify(inv.description)),
-            entry('source', JSON.stringify(inv.source)),
+            entry('id', stringLiteral(inv.id), sourceLine(inv.span, sources)),
+            entry('description', stringLiteral(inv.description)),
+            entry('source', stringLiteral(inv.source)),
             entry('check', `(input: ${t.input}): boolean => ${emitter.emit(inv.check, SKILL_SCOPE)}`),
           ]),
         ),
@@ -52,24 +53,24 @@ export function emitSkillSections(world: CheckedWorld, names: ModuleTypeNames, e
 
 function skillData(skill: CheckedSkill, t: SkillTypeNames, emitter: ExprEmitter): Code {
   return objectCode([
-    entry('version', JSON.stringify(skill.version)),
-    entry('type', JSON.stringify(skill.type)),
-    entry('description', skill.description === undefined ? 'null' : JSON.stringify(skill.description)),
+    entry('version', stringLiteral(skill.version)),
+    entry('type', stringLiteral(skill.type)),
+    entry('description', skill.description === undefined ? 'null' : stringLiteral(skill.description)),
     entry('prompt', skill.prompt === undefined ? 'null' : `(input: ${t.renderInput}): string => ${emitter.emitTemplate(skill.prompt, SKILL_SCOPE)}`),
     entry('timeout_ms', String(skill.timeoutMs)),
     entry('hard_limit_ms', String(skill.hardLimitMs)),
-    entry('fallback', skill.fallback === undefined ? 'null' : JSON.stringify(skill.fallback)),
+    entry('fallback', skill.fallback === undefined ? 'null' : stringLiteral(skill.fallback)),
     entry('output_schema', jsonCode(schemaJson(objectSchema(skill.output)))),
     entry(
       'prohibitions',
       arrayCode(
         skill.prohibitions.map((p) =>
           objectCode([
-            entry('id', JSON.stringify(p.id)),
-            entry('pattern', JSON.stringify(p.pattern)),
-            entry('source', JSON.stringify(p.source)),
-            entry('flags', JSON.stringify(p.flags)),
-            entry('reason', JSON.stringify(p.reason)),
+            entry('id', stringLiteral(p.id)),
+            entry('pattern', stringLiteral(p.pattern)),
+            entry('source', stringLiteral(p.source)),
+            entry('flags', stringLiteral(p.flags)),
+            entry('reason', stringLiteral(p.reason)),
           ]),
         ),
       ),
@@ -79,7 +80,7 @@ function skillData(skill: CheckedSkill, t: SkillTypeNames, emitter: ExprEmitter)
       arrayCode(
         skill.templates.map((template) =>
           objectCode([
-            entry('name', JSON.stringify(template.name)),
+            entry('name', stringLiteral(template.name)),
             template.when === undefined ? undefined : entry('when', `(input: ${t.renderInput}): boolean => ${emitter.emit(template.when, SKILL_SCOPE)}`),
             entry('render', `(input: ${t.renderInput}) => (${renderPayload(template.fields, emitter)})`),
           ]),

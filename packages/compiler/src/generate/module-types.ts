@@ -5,7 +5,7 @@
  */
 import type { InterfaceDeclarationStructure, OptionalKind, PropertySignatureStructure, TypeAliasDeclarationStructure } from 'ts-morph';
 import { formatType, type CheckedAction, type CheckedScenario, type CheckedSkill, type CheckedWorld, type RecordField, type Type } from '../model/index.js';
-import { docCommentText, pascalCase, propertyKey, TypeNamer } from './naming.js';
+import { docCommentText, pascalCase, propertyKey, stringLiteral, TypeNamer } from './naming.js';
 import { StructureKind } from './ts-morph.js';
 import { tsType } from './ts-type.js';
 
@@ -155,7 +155,7 @@ export function scenarioTypes(scenario: CheckedScenario, names: ScenarioTypeName
  * every action type is required; one declared by only some is optional (absent on the others).
  */
 function scenarioActionInterface(scenario: CheckedScenario, name: string): InterfaceDeclarationStructure {
-  const typeNames = scenario.actionTypes.map((t) => JSON.stringify(t.name));
+  const typeNames = scenario.actionTypes.map((t) => stringLiteral(t.name));
   const fieldOrder: string[] = [];
   const fieldTypes = new Map<string, Type[]>();
   for (const actionType of scenario.actionTypes) {

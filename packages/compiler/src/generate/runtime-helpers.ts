@@ -107,7 +107,8 @@ const HELPERS: Readonly<Record<HelperName, HelperSource>> = {
   },
 };
 
-const ORDER: readonly HelperName[] = [
+/** Every helper, in the order a module declares the ones it uses. */
+export const HELPER_NAMES: readonly HelperName[] = [
   'clamp',
   'charLength',
   'isIn',
@@ -121,5 +122,5 @@ const ORDER: readonly HelperName[] = [
 
 /** Source text of the used helpers, each with its doc comment, in a fixed order. */
 export function helperSources(used: ReadonlySet<HelperName>): readonly string[] {
-  return ORDER.filter((name) => used.has(name)).map((name) => `/** ${HELPERS[name].doc} */\n${HELPERS[name].text}`);
+  return HELPER_NAMES.filter((name) => used.has(name)).map((name) => `/** ${HELPERS[name].doc} */\n${HELPERS[name].text}`);
 }

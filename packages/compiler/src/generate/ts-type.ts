@@ -6,7 +6,7 @@
  * because a JSON body may omit it.
  */
 import type { RecordField, Type } from '../model/index.js';
-import { propertyKey } from './naming.js';
+import { propertyKey, stringLiteral } from './naming.js';
 
 export type ValueForm = 'runtime' | 'wire';
 
@@ -24,7 +24,7 @@ export function tsType(type: Type, form: ValueForm = 'runtime'): string {
     case 'string':
       return 'string';
     case 'enum':
-      return type.members.length === 0 ? 'never' : type.members.map((m) => JSON.stringify(m)).join(' | ');
+      return type.members.length === 0 ? 'never' : type.members.map((m) => stringLiteral(m)).join(' | ');
     case 'list': {
       const element = tsType(type.element, form);
       return /^[A-Za-z_$][\w$]*$/.test(element) || element.startsWith('{') ? `readonly ${element}[]` : `readonly (${element})[]`;
