@@ -15,14 +15,18 @@ import { checkLiteral, literalFromExpr } from './literal-values.js';
 import { NOTHING_NARROWED } from './narrowing.js';
 import { resolveType } from './resolve-types.js';
 import { createScope, type ExprScope } from './scope.js';
-import { isAssignable, isError, STRING, TIMESTAMP, unwrapOptional } from './type-relations.js';
+import { isAssignable, isError, optionalOf, STRING, TIMESTAMP, unwrapOptional } from './type-relations.js';
 import { reportReservedName } from './reserved-names.js';
 
-/** The values the runtime captures at entry, never from the request body. */
+/**
+ * The values the runtime captures at entry, never from the request body, typed as the runtime
+ * delivers them: a request without a caller has no `authenticated_caller` (null), so it is
+ * optional, and reading it needs a guard like any optional value.
+ */
 export const SYSTEM_ATTRIBUTE_TYPES: ReadonlyMap<string, Type> = new Map([
   ['request_time', TIMESTAMP],
   ['request_id', STRING],
-  ['authenticated_caller', STRING],
+  ['authenticated_caller', optionalOf(STRING)],
 ]);
 
 export interface DeclaredAttribute {
@@ -88,9 +92,9 @@ function checkSystemAttribute(decl: ContextAttributeDecl, type: Type, sink: Diag
     sink.report('ADEC2011', decl.name.span, { name });
     return;
   }
-  // `T?` is accepted too: e.g. an anonymous request has no authenticated caller.
-  const inner = unwrapOptional(type);
-  const fits = isError(type) || (isAssignable(inner, required) && isAssignable(required, inner));
+  // What the runtime delivers must fit the declared type: `timestamp?` for request_time is
+  // accepted (never null in practice), `string` for authenticated_caller is not (it may be null).
+  const fits = isError(type) || (isAssignable(required, type) && isAssignable(unwrapOptional(type), unwrapOptional(required)));
   if (!fits) sink.report('ADEC4022', decl.type.span, { name, found: formatType(type), expected: formatType(required) });
 }
 
