@@ -14,4 +14,5 @@ export { loadModule, DEFAULT_MEMORY_LIMIT_MB, type BundleToLoad, type Isolation,
 export { ModuleLoader, type RoutingKey, type LoadError, type LoadErrorCode, type ModuleLookup, type ModuleLoaderOptions } from './load/module-loader.js';
 export { DirectoryModuleStore, type ModuleStore } from './load/module-store.js';
 export { durationMs, timestampMs } from './context/wire-values.js';
+export { checkRequestBytes, checkValueLimits, DEFAULT_REQUEST_LIMITS, requestLimits, type LimitProblem, type RequestLimitName, type RequestLimits } from './context/request-limits.js';
 export { compileValueConverter, describeValue, type ValueConverter, type ValueProblem, type ValueSchema } from './context/value-converter.js';

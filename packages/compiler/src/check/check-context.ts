@@ -38,6 +38,8 @@ export interface DeclaredAttribute {
   derivation?: CheckedExpr;
   /** Computed attributes this one reads directly. */
   dependsOn: Set<string>;
+  /** Every attribute a computed attribute's derivation reads directly. */
+  reads: Set<string>;
 }
 
 /** What one action sees: the shared attributes, then its own. */
@@ -80,7 +82,7 @@ export function declareAttributes(blocks: readonly ContextBlock[], inherited: Co
     if (decl.source === 'computed' && decl.value === undefined) {
       sink.report('ADEC4003', decl.name.span, { clause: '= derivation', owner: `computed attribute \`${name}\`` });
     }
-    declared.push({ decl, name, type, ...(defaultValue !== undefined && { defaultValue }), dependsOn: new Set() });
+    declared.push({ decl, name, type, ...(defaultValue !== undefined && { defaultValue }), dependsOn: new Set(), reads: new Set() });
   }
   return declared;
 }
@@ -123,6 +125,7 @@ export function checkDerivations(own: readonly DeclaredAttribute[], view: Contex
     if (attribute.decl.source !== 'computed' || value === undefined) continue;
     const scope = contextScope(view, (read) => {
       onUse(read);
+      attribute.reads.add(read.name);
       if (read.decl.source === 'computed') attribute.dependsOn.add(read.name);
     });
     const checker = createExprChecker(scope, sink);
@@ -160,7 +163,7 @@ function toContextAttribute(attribute: DeclaredAttribute): ContextAttribute {
     source: attribute.decl.source,
     type: attribute.type,
     ...(attribute.defaultValue !== undefined && { defaultValue: attribute.defaultValue }),
-    ...(attribute.derivation !== undefined && { derivation: attribute.derivation }),
+    ...(attribute.derivation !== undefined && { derivation: attribute.derivation, reads: [...attribute.reads].sort() }),
     span: attribute.decl.span,
   };
 }

@@ -87,12 +87,24 @@ function actionData(action: CheckedAction, predicateTimeoutMs: number): Code {
     entry('computed', names('computed')),
     entry('supplied', names('supplied')),
     entry('system', names('system')),
+    entry('reads', jsonCode(actionReads(action))),
     entry('predicate_timeout_ms', String(predicateTimeoutMs)),
     entry(
       'rule_timeout_ms',
       objectCode(rules.flatMap((r) => (r.timeoutMs === undefined ? [] : [{ key: r.id, value: String(r.timeoutMs) }]))),
     ),
   ]);
+}
+
+/**
+ * Every attribute the action's rules and derivations read: only these cross into the sandbox,
+ * so a request padded with attributes nothing reads costs the predicates nothing.
+ */
+function actionReads(action: CheckedAction): readonly string[] {
+  const reads = new Set<string>();
+  for (const rule of action.rules) for (const name of rule.reads) reads.add(name);
+  for (const attribute of action.context) for (const name of attribute.reads ?? []) reads.add(name);
+  return [...reads].sort();
 }
 
 function aggregationData(aggregation: Aggregation, rules: readonly CheckedRule[]): Code {

@@ -114,6 +114,7 @@ export function abiTypes(): (TypeAliasDeclarationStructure | InterfaceDeclaratio
         { name: 'computed', type: 'readonly string[]', isReadonly: true, docs: ['Computed attributes, in derivation order.'] },
         { name: 'supplied', type: 'readonly string[]', isReadonly: true },
         { name: 'system', type: 'readonly string[]', isReadonly: true },
+        { name: 'reads', type: 'readonly string[]', isReadonly: true, docs: ['Attributes the rules and derivations read: all that crosses into the sandbox.'] },
         { name: 'predicate_timeout_ms', type: 'number', isReadonly: true },
         { name: 'rule_timeout_ms', type: 'Readonly<Record<string, number>>', isReadonly: true },
       ],

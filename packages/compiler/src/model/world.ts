@@ -43,6 +43,8 @@ export interface ContextAttribute {
   readonly defaultValue?: JsonValue;
   /** Derivation of a computed attribute. */
   readonly derivation?: CheckedExpr;
+  /** The attributes a derivation reads directly, sorted. */
+  readonly reads?: readonly string[];
   readonly span: Span;
 }
 

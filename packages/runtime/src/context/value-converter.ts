@@ -6,6 +6,7 @@
  * selection signals (@adec/engine) both go through it, so a value is accepted, converted and
  * explained the same way wherever it arrives.
  */
+import { codePointLengthUpTo } from './request-limits.js';
 import { durationMs, timestampMs } from './wire-values.js';
 
 export interface ValueProblem {
@@ -84,16 +85,20 @@ function numberConverter(schema: ValueSchema, type: 'integer' | 'number'): Value
     }
     if (schema.minimum !== undefined && value < schema.minimum) return fail(problems, path, `${value} is below the minimum ${schema.minimum}`);
     if (schema.maximum !== undefined && value > schema.maximum) return fail(problems, path, `${value} is above the maximum ${schema.maximum}`);
-    return value;
+    // -0 is 0: one number, one decision and one trace, however a caller wrote it.
+    return value === 0 ? 0 : value;
   };
 }
 
 function stringConverter(schema: ValueSchema): ValueConverter {
   return (value, path, problems) => {
     if (typeof value !== 'string') return fail(problems, path, `expected a string, found ${describeValue(value)}`);
-    const length = [...value].length;
+    if (schema.minLength === undefined && schema.maxLength === undefined) return value;
+    // Counted only as far as the bounds need, without copying the string (a 100 MB string
+    // spread into an array of characters once aborted the host).
+    const length = codePointLengthUpTo(value, Math.max(schema.minLength ?? 0, schema.maxLength ?? 0));
     if (schema.minLength !== undefined && length < schema.minLength) return fail(problems, path, `has ${length} characters, fewer than the minimum ${schema.minLength}`);
-    if (schema.maxLength !== undefined && length > schema.maxLength) return fail(problems, path, `has ${length} characters, more than the maximum ${schema.maxLength}`);
+    if (schema.maxLength !== undefined && length > schema.maxLength) return fail(problems, path, `has more than the maximum ${schema.maxLength} characters`);
     return value;
   };
 }
@@ -125,7 +130,8 @@ function recordConverter(schema: ValueSchema): ValueConverter {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return fail(problems, path, `expected an object, found ${describeValue(value)}`);
     const input = value as Record<string, unknown>;
     const before = problems.length;
-    const out: Record<string, unknown> = {};
+    // No prototype: a field named `__proto__` is a field, not the object's prototype.
+    const out: Record<string, unknown> = Object.create(null);
     for (const [name, convert] of fields) {
       const field = Object.hasOwn(input, name) ? input[name] : undefined;
       if (field === undefined) {

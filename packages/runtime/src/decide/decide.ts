@@ -54,7 +54,7 @@ export function decide(module: LoadedModule, request: DecisionRequest, entry: En
   for (const name of spec.system) ctx[name] = system[name] ?? null;
   // In-process evaluation is synchronous: composing right away spares a hop through the
   // microtask queue, a measurable share of a decision that takes microseconds.
-  const evaluation = module.evaluator.evaluate(spec, JSON.stringify(ctx));
+  const evaluation = module.evaluator.evaluate(spec, crossingJson(ctx, spec.reads));
   if (evaluation instanceof Promise) return evaluation.then((done) => ({ ok: true, decision: compose(spec, ctx, done, header) }));
   return Promise.resolve({ ok: true, decision: compose(spec, ctx, evaluation, header) });
 }
@@ -85,7 +85,14 @@ function refuseContext(spec: ActionSpec, problems: DecisionMetadata['context_err
       matched_rules: [],
       matched_rule_outcomes: [],
       suppression_chain: [],
-      aggregation_outcome: { mode: spec.aggregation.mode, status: 'YELLOW', winning_rule: null, tier: null, basis: 'CONTEXT_INVALID', error_floor_applied: false },
+      aggregation_outcome: {
+        mode: spec.aggregation.mode,
+        status: 'YELLOW',
+        winning_rule: null,
+        tier: null,
+        basis: problems.some((problem) => problem.limit !== undefined) ? 'REQUEST_LIMIT' : 'CONTEXT_INVALID',
+        error_floor_applied: false,
+      },
       predicate_traces: [],
       errored_predicates: [],
       errored_derivations: [],
@@ -148,6 +155,17 @@ function compose(spec: ActionSpec, ctx: Record<string, unknown>, evaluation: Act
       module: header.module,
     },
   };
+}
+
+/**
+ * The context as it crosses into the sandbox: only the attributes the action's rules and
+ * derivations read, so attributes a caller pads a request with cost the predicates nothing.
+ */
+function crossingJson(ctx: Readonly<Record<string, unknown>>, reads: readonly string[] | undefined): string {
+  if (reads === undefined) return JSON.stringify(ctx);
+  const crossing: Record<string, unknown> = Object.create(null);
+  for (const name of reads) if (Object.hasOwn(ctx, name)) crossing[name] = ctx[name];
+  return JSON.stringify(crossing);
 }
 
 /** The values of one read set, shared by the traces of every rule that reads it, hence frozen. */

@@ -5,6 +5,7 @@
  * callers in production: the loader (module-loader.ts) calls it with `verifyBundle`'s output.
  */
 import { compileContextBinder, type ContextBinder } from '../context/context-binder.js';
+import { requestLimits, type RequestLimits } from '../context/request-limits.js';
 import { parseModuleMetadata, type ModuleMetadata } from '../module/module-metadata.js';
 import { IsolateSandbox } from '../sandbox/isolate-sandbox.js';
 import { InProcessEvaluator } from '../sandbox/in-process-evaluator.js';
@@ -28,6 +29,8 @@ export interface SandboxOptions {
    * `in-process`: the isolate lives in this process; fastest, for hosts that accept that risk.
    */
   readonly isolation?: Isolation;
+  /** Limits on a request's context, checked before anything else (default DEFAULT_REQUEST_LIMITS). */
+  readonly requestLimits?: Partial<RequestLimits>;
   /** Trusted scripts that add entry points to the isolate (see IsolateOptions.extensions). */
   readonly extensions?: readonly string[];
   /**
@@ -57,7 +60,7 @@ export async function loadModule(bundle: BundleToLoad, options: SandboxOptions =
   };
   const started = (options.isolation ?? 'process') === 'process' ? await ProcessEvaluator.start(sandboxOptions) : startInProcess(sandboxOptions);
   if (!started.ok) return { ok: false, code: 'MODULE_INVALID', message: started.message };
-  const assembled = assembleModule(bundle, started.metadataJson);
+  const assembled = assembleModule(bundle, started.metadataJson, requestLimits(options.requestLimits));
   if (!assembled.ok) {
     await started.evaluator.dispose();
     return { ok: false, code: 'MODULE_INVALID', message: assembled.message };
@@ -75,14 +78,14 @@ function startInProcess(options: { source: string; memoryLimitMb: number; filena
 type ModuleParts = Omit<LoadedModule, 'evaluator'>;
 
 /** Metadata + binders, after checking the module is the one its manifest describes. */
-function assembleModule(bundle: BundleToLoad, metadataJson: string): { ok: true; parts: ModuleParts } | { ok: false; message: string } {
+function assembleModule(bundle: BundleToLoad, metadataJson: string, limits: RequestLimits): { ok: true; parts: ModuleParts } | { ok: false; message: string } {
   const parsed = parseModuleMetadata(metadataJson);
   if (!parsed.ok) return parsed;
   const mismatch = manifestMismatch(bundle.manifest, parsed.metadata);
   if (mismatch !== undefined) return { ok: false, message: mismatch };
   const binders = new Map<string, ContextBinder>();
   const actions = bundle.manifest['actions'] as Record<string, { context_schema?: unknown }>;
-  for (const [name, spec] of parsed.metadata.actions) binders.set(name, compileContextBinder(actions[name]?.context_schema ?? {}, spec.system));
+  for (const [name, spec] of parsed.metadata.actions) binders.set(name, compileContextBinder(actions[name]?.context_schema ?? {}, spec.system, limits));
   return { ok: true, parts: { metadata: parsed.metadata, moduleHash: bundle.moduleHash, binders } };
 }
 

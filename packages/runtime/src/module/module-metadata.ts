@@ -62,6 +62,12 @@ export interface ActionSpec {
   readonly computed: readonly string[];
   readonly supplied: readonly string[];
   readonly system: readonly string[];
+  /**
+   * The attributes the rules and derivations read: only these cross into the sandbox, so
+   * attributes a request supplies but nothing reads cost the predicates nothing. Undefined for
+   * modules built before the compiler listed them: then every attribute crosses.
+   */
+  readonly reads: readonly string[] | undefined;
   /** The world's default time limit for one predicate (and one derivation). */
   readonly predicateTimeoutMs: number;
 }
@@ -151,6 +157,7 @@ function readAction(name: string, raw: Raw, classify: Classification, suppresses
     computed: optionalStrings(raw['computed'], `${where}.computed`),
     supplied: optionalStrings(raw['supplied'], `${where}.supplied`),
     system: optionalStrings(raw['system'], `${where}.system`),
+    reads: raw['reads'] === undefined ? undefined : strings(raw['reads'], `${where}.reads`),
     predicateTimeoutMs,
   };
 }

@@ -35,7 +35,7 @@ export interface ActionEvaluation {
 
 /** What evaluation needs from a sandbox: JSON text in, JSON text out, under a time limit. */
 export interface SandboxCalls {
-  call(entry: '__adec_evaluate' | '__adec_derive' | '__adec_rules', args: readonly string[], timeLimitMs: number): CrossingResult;
+  call(entry: '__adec_evaluate' | '__adec_derive' | '__adec_rules', args: readonly string[], timeLimitMs: number, copyAllowanceMs: number): CrossingResult;
 }
 
 /** Rule results as the isolate encodes them (isolate-prelude.ts). */
@@ -47,15 +47,32 @@ interface WireRules {
 const NOT_APPLICABLE: RuleEvaluation = { state: 'not_applicable' };
 const UNMATCHED: RuleEvaluation = { state: 'unmatched' };
 
-/** The time limit of the one crossing: every derivation's and every rule's own limit, summed. */
-export function crossingLimitMs(spec: ActionSpec): number {
+/**
+ * The time limit of the one crossing: every derivation's and every rule's own limit, summed,
+ * plus the time copying the context in may take (`copyAllowanceMs`), which is never taken from
+ * the predicates' budget.
+ */
+export function crossingLimitMs(spec: ActionSpec, ctxJson: string): number {
+  return predicatesLimitMs(spec) + copyAllowanceMs(ctxJson);
+}
+
+function predicatesLimitMs(spec: ActionSpec): number {
   let limit = spec.computed.length * spec.predicateTimeoutMs;
   for (const rule of spec.rules) limit += rule.timeoutMs;
   return limit;
 }
 
+/**
+ * Parsing and freezing a context inside the isolate: 1 ms, plus 1 ms per 16 KiB of JSON (about
+ * 16 MB/s, a tenth of what V8's JSON.parse does on this project's machines). Without it, a
+ * request padded with megabytes made every predicate time out and a RED became a YELLOW.
+ */
+export function copyAllowanceMs(ctxJson: string): number {
+  return 1 + Math.ceil(ctxJson.length / 16_384);
+}
+
 export function evaluateAction(sandbox: SandboxCalls, spec: ActionSpec, ctxJson: string): ActionEvaluation {
-  const crossing = sandbox.call('__adec_evaluate', [spec.name, ctxJson], crossingLimitMs(spec));
+  const crossing = sandbox.call('__adec_evaluate', [spec.name, ctxJson], predicatesLimitMs(spec), copyAllowanceMs(ctxJson));
   if (!crossing.ok) return evaluateStepwise(sandbox, spec, ctxJson);
   const wire = JSON.parse(crossing.value) as WireRules & { computed: Record<string, unknown>; failed: Record<string, string> };
   return {
@@ -67,15 +84,19 @@ export function evaluateAction(sandbox: SandboxCalls, spec: ActionSpec, ctxJson:
 
 /**
  * The attribution pass: each derivation, then each rule of `spec.rules`, in its own crossing
- * under its own limit. Also how a supervisor re-runs a subset of rules after a crash.
+ * under its own limit. Also how a supervisor re-runs a subset of rules after a crash; `known`
+ * names derivations that failed there (reading them throws their message).
  */
-export function evaluateStepwise(sandbox: SandboxCalls, spec: ActionSpec, ctxJson: string): ActionEvaluation {
+export function evaluateStepwise(sandbox: SandboxCalls, spec: ActionSpec, ctxJson: string, known: Readonly<Record<string, string>> = {}): ActionEvaluation {
   const ctx = JSON.parse(ctxJson) as Record<string, unknown>;
   const computed: Record<string, unknown> = {};
-  const failed: Record<string, string> = {};
+  // Derivations already known to fail (a supervisor found they kill the process): not run again.
+  const failed: Record<string, string> = { ...known };
   const failedDerivations: FailedDerivation[] = [];
   for (const name of spec.computed) {
-    const crossing = sandbox.call('__adec_derive', [spec.name, JSON.stringify(ctx), JSON.stringify(failed), name], spec.predicateTimeoutMs);
+    if (Object.hasOwn(failed, name)) continue;
+    const ctxJson = JSON.stringify(ctx);
+    const crossing = sandbox.call('__adec_derive', [spec.name, ctxJson, JSON.stringify(failed), name], spec.predicateTimeoutMs, copyAllowanceMs(ctxJson));
     if (crossing.ok) {
       const wire = JSON.parse(crossing.value) as { computed: Record<string, unknown>; failed: Record<string, string> };
       if (Object.hasOwn(wire.computed, name)) ctx[name] = computed[name] = wire.computed[name];
@@ -87,8 +108,9 @@ export function evaluateStepwise(sandbox: SandboxCalls, spec: ActionSpec, ctxJso
   }
   const derivedJson = JSON.stringify(ctx);
   const failedJson = JSON.stringify(failed);
+  const copyAllowance = copyAllowanceMs(derivedJson);
   const rules = spec.rules.map((rule): RuleEvaluation => {
-    const crossing = sandbox.call('__adec_rules', [spec.name, derivedJson, failedJson, JSON.stringify([rule.id])], rule.timeoutMs);
+    const crossing = sandbox.call('__adec_rules', [spec.name, derivedJson, failedJson, JSON.stringify([rule.id])], rule.timeoutMs, copyAllowance);
     if (!crossing.ok) return { state: 'errored', kind: crossing.kind, phase: null, message: crossing.message };
     return decodeRules(JSON.parse(crossing.value) as WireRules)[0]!;
   });

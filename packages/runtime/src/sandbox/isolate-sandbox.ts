@@ -98,10 +98,14 @@ export class IsolateSandbox {
   }
 
   /** Calls an entry point (a global function of the isolate) with text arguments under a time limit. */
-  call(entry: string, args: readonly string[], timeLimitMs: number): CrossingResult {
+  /**
+   * Calls `entry` under `timeLimitMs`, plus `copyAllowanceMs` for copying its arguments in
+   * (evaluate-action.ts): a failure names the limit of what ran, not the allowance.
+   */
+  call(entry: string, args: readonly string[], timeLimitMs: number, copyAllowanceMs = 0): CrossingResult {
     const live = this.#ensureLive();
     try {
-      const value = entryPoint(live, entry).applySync(undefined, [...args], { timeout: Math.max(1, Math.ceil(timeLimitMs)) });
+      const value = entryPoint(live, entry).applySync(undefined, [...args], { timeout: Math.max(1, Math.ceil(timeLimitMs + copyAllowanceMs)) });
       if (typeof value !== 'string') return { ok: false, kind: 'exception', message: `entry point ${entry} returned ${typeof value}, not text` };
       return { ok: true, value };
     } catch (error) {

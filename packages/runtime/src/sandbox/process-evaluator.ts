@@ -11,15 +11,23 @@
 import type { ChildProcess } from 'node:child_process';
 import type { ActionEvaluator } from '../load/loaded-module.js';
 import type { ActionSpec } from '../module/module-metadata.js';
-import { crossingLimitMs, type ActionEvaluation, type RuleEvaluation } from './evaluate-action.js';
+import { crossingLimitMs, type ActionEvaluation, type FailedDerivation, type RuleEvaluation } from './evaluate-action.js';
 import type { CrossingResult } from './isolate-sandbox.js';
-import type { SandboxRequest } from './sandbox-process.js';
+import type { EvaluateMessage, SandboxRequest } from './sandbox-process.js';
 import { writeFrame } from './bulk-frames.js';
 import { bulkPipe, forkSandboxProcess, type SandboxProcessPool } from './sandbox-process-pool.js';
 
 /** Added to a request's own time limits before the watchdog gives up on the process. */
 const WATCHDOG_GRACE_MS = 1_000;
 const LOAD_TIMEOUT_MS = 10_000;
+/**
+ * The crash-loop cap: a module whose process dies in this many decisions within the window is
+ * quarantined (every later decision is a fail-safe YELLOW naming why) until it is unloaded and
+ * loaded again. Restarts before that wait 10 ms, doubling with each recent crash (at most 320 ms).
+ */
+export const CRASH_LOOP_LIMIT = 5;
+export const CRASH_LOOP_WINDOW_MS = 60_000;
+const RESTART_BACKOFF_MS = 10;
 
 export interface ProcessSandboxOptions {
   readonly source: string;
@@ -38,6 +46,10 @@ export class ProcessEvaluator implements ActionEvaluator {
   #nextId = 1;
   #queue: Promise<unknown> = Promise.resolve();
   #disposed = false;
+  /** When recent decisions crashed the process (the crash-loop cap). */
+  #crashes: number[] = [];
+  /** Why the module is quarantined, once it is. */
+  #quarantined: string | undefined;
 
   private constructor(private readonly options: ProcessSandboxOptions) {}
 
@@ -82,27 +94,73 @@ export class ProcessEvaluator implements ActionEvaluator {
 
   async #evaluate(spec: ActionSpec, ctxJson: string): Promise<ActionEvaluation> {
     this.#assertLive();
-    const outcome = await this.#request({ evaluate: { action: spec.name, ctxJson } }, watchdogFor(spec));
+    if (this.#quarantined !== undefined) return unavailable(spec, this.#quarantined);
+    // After a crash the process is gone until something loads the module again: a request to
+    // a fresh process that never loaded it would find no module (and decide YELLOW forever).
+    if (this.#child === undefined) await delay(this.#backoffMs());
+    if (!(await this.#restartIfNeeded())) return unavailable(spec, 'the sandbox process could not be restarted');
+    const outcome = await this.#request({ evaluate: { action: spec.name, ctxJson } }, watchdogFor(spec, ctxJson));
     if (outcome.ok && outcome.reply.evaluation !== undefined) return outcome.reply.evaluation;
-    return this.#attributeCrash(spec, ctxJson, outcome.ok ? (outcome.reply.error ?? 'no evaluation') : outcome.message);
+    const cause = outcome.ok ? (outcome.reply.error ?? 'no evaluation') : outcome.message;
+    if (!outcome.ok) this.#recordCrash(cause);
+    return this.#attributeCrash(spec, ctxJson, cause);
   }
 
-  /** The process died during a request: re-run each rule alone to find the one that kills it. */
+  #recordCrash(cause: string): void {
+    const now = Date.now();
+    this.#crashes = this.#crashes.filter((at) => now - at < CRASH_LOOP_WINDOW_MS);
+    this.#crashes.push(now);
+    if (this.#crashes.length >= CRASH_LOOP_LIMIT) {
+      this.#quarantined = `the module is quarantined: its sandbox process died in ${this.#crashes.length} decisions within ${CRASH_LOOP_WINDOW_MS / 1000} s (last: ${cause}); unload it and load it again to retry`;
+    }
+  }
+
+  #backoffMs(): number {
+    const recent = this.#crashes.filter((at) => Date.now() - at < CRASH_LOOP_WINDOW_MS).length;
+    return recent === 0 ? 0 : RESTART_BACKOFF_MS * 2 ** (recent - 1);
+  }
+
+  /**
+   * The process died during a request: find what kills it. Each derivation is derived with the
+   * ones before it, in order, so a crashing derivation is pinned by name and treated as failed
+   * from then on (reading it throws); then each rule runs alone. Every other result is exact.
+   */
   async #attributeCrash(spec: ActionSpec, ctxJson: string, cause: string): Promise<ActionEvaluation> {
+    const failed: Record<string, string> = {};
+    const crashed: FailedDerivation[] = [];
+    for (let derive = 1; derive <= spec.computed.length; derive++) {
+      const outcome = await this.#attempt({ action: spec.name, ctxJson, only: [], derive, failed }, spec, ctxJson, cause);
+      if (!outcome.ok) {
+        const name = spec.computed[derive - 1]!;
+        failed[name] = `${outcome.message}; the sandbox process was restarted`;
+        crashed.push({ attribute: name, kind: 'crash', message: failed[name] });
+      }
+    }
     const rules: RuleEvaluation[] = [];
     let last: ActionEvaluation | undefined;
     for (const rule of spec.rules) {
-      const single = { ...spec, rules: [rule] };
-      const outcome = (await this.#restartIfNeeded()) ? await this.#request({ evaluate: { action: spec.name, ctxJson, only: [rule.id] } }, watchdogFor(single)) : { ok: false as const, message: cause };
-      if (outcome.ok && outcome.reply.evaluation !== undefined) {
-        last = outcome.reply.evaluation;
+      const outcome = await this.#attempt({ action: spec.name, ctxJson, only: [rule.id], failed }, { ...spec, rules: [rule] }, ctxJson, cause);
+      if (outcome.ok) {
+        last = outcome.evaluation;
         rules.push(last.rules[0]!);
       } else {
-        const message = outcome.ok ? (outcome.reply.error ?? cause) : outcome.message;
-        rules.push({ state: 'errored', kind: 'crash', phase: null, message: `${message}; the sandbox process was restarted` });
+        rules.push({ state: 'errored', kind: 'crash', phase: null, message: `${outcome.message}; the sandbox process was restarted` });
       }
     }
-    return { computed: last?.computed ?? {}, failedDerivations: last?.failedDerivations ?? [], rules };
+    return { computed: last?.computed ?? {}, failedDerivations: [...(last?.failedDerivations ?? []), ...crashed], rules };
+  }
+
+  /** One attribution request, on a restarted process if the last one died. */
+  async #attempt(
+    evaluate: EvaluateMessage['evaluate'],
+    spec: ActionSpec,
+    ctxJson: string,
+    cause: string,
+  ): Promise<{ ok: true; evaluation: ActionEvaluation } | { ok: false; message: string }> {
+    if (!(await this.#restartIfNeeded())) return { ok: false, message: cause };
+    const outcome = await this.#request({ evaluate }, watchdogFor(spec, ctxJson));
+    if (outcome.ok && outcome.reply.evaluation !== undefined) return { ok: true, evaluation: outcome.reply.evaluation };
+    return { ok: false, message: outcome.ok ? (outcome.reply.error ?? cause) : outcome.message };
   }
 
   async #restartIfNeeded(): Promise<boolean> {
@@ -160,7 +218,16 @@ export class ProcessEvaluator implements ActionEvaluator {
   }
 }
 
+/** Every rule errored as `crash` with `message`: the decision is a fail-safe YELLOW that says why. */
+function unavailable(spec: ActionSpec, message: string): ActionEvaluation {
+  return { computed: {}, failedDerivations: [], rules: spec.rules.map((): RuleEvaluation => ({ state: 'errored', kind: 'crash', phase: null, message })) };
+}
+
+function delay(ms: number): Promise<void> {
+  return ms === 0 ? Promise.resolve() : new Promise((resolve) => setTimeout(resolve, ms));
+}
+
 /** Twice the one-crossing limit (the in-process attribution pass may follow it), plus grace. */
-function watchdogFor(spec: ActionSpec): number {
-  return 2 * crossingLimitMs(spec) + WATCHDOG_GRACE_MS;
+function watchdogFor(spec: ActionSpec, ctxJson: string): number {
+  return 2 * crossingLimitMs(spec, ctxJson) + WATCHDOG_GRACE_MS;
 }

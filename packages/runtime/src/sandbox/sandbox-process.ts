@@ -12,7 +12,8 @@
  *     followed by the bundle's source as a frame on the bulk pipe (bulk-frames.ts)
  *   → { id, evaluate: { action, ctxJson, only? } }            ← { id, evaluation }
  *   → { id, call: { entry, args, timeLimitMs } }             ← { id, crossing }
- * `only` runs exactly those rules, one crossing each (crash attribution). The process reads
+ * `only` runs exactly those rules, one crossing each, after the first `derive` derivations,
+ * with the `failed` ones treated as failed (crash attribution). The process reads
  * the action specs from the module once at load, so a request carries only its context.
  */
 import { Socket } from 'node:net';
@@ -29,7 +30,16 @@ export interface LoadMessage {
 
 export interface EvaluateMessage {
   readonly id: number;
-  readonly evaluate: { readonly action: string; readonly ctxJson: string; readonly only?: readonly string[] };
+  readonly evaluate: {
+    readonly action: string;
+    readonly ctxJson: string;
+    /** Run exactly these rules, one crossing each (crash attribution). */
+    readonly only?: readonly string[];
+    /** Derive only the first `derive` computed attributes (crash attribution). */
+    readonly derive?: number;
+    /** Derivations to treat as failed without running them: reading one throws this message. */
+    readonly failed?: Readonly<Record<string, string>>;
+  };
 }
 
 export interface CallMessage {
@@ -86,11 +96,16 @@ async function load(message: LoadMessage): Promise<Record<string, unknown>> {
 function handle(message: EvaluateMessage | CallMessage): Record<string, unknown> {
   if (sandbox === undefined) return { id: message.id, error: 'no module is loaded in this sandbox process' };
   if ('call' in message) return { id: message.id, crossing: sandbox.call(message.call.entry, message.call.args, message.call.timeLimitMs) };
-  const { action, ctxJson, only } = message.evaluate;
+  const { action, ctxJson, only, derive, failed = {} } = message.evaluate;
   const spec = specs().get(action);
   if (spec === undefined) return { id: message.id, error: `no action ${action} in the loaded module` };
   if (only === undefined) return { id: message.id, evaluation: evaluateAction(sandbox, spec, ctxJson) };
-  return { id: message.id, evaluation: evaluateStepwise(sandbox, { ...spec, rules: spec.rules.filter((rule) => only.includes(rule.id)) }, ctxJson) };
+  const subset = {
+    ...spec,
+    computed: spec.computed.slice(0, derive ?? spec.computed.length),
+    rules: spec.rules.filter((rule) => only.includes(rule.id)),
+  };
+  return { id: message.id, evaluation: evaluateStepwise(sandbox, subset, ctxJson, failed) };
 }
 
 process.on('message', (message: SandboxRequest) => {
