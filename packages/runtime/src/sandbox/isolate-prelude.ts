@@ -23,10 +23,18 @@
  * message of each rule that threw. A string and a flat list keep the crossing cheap.
  */
 export const HARDEN_BEFORE_BUNDLE = `"use strict";
-for (const name of ["Date", "WebAssembly", "SharedArrayBuffer", "Atomics", "FinalizationRegistry", "WeakRef"]) {
+// Date reads the clock; Intl does too (\u0060new Intl.DateTimeFormat().format()\u0060 formats now) and
+// reports the host's time zone and locale; WeakRef and FinalizationRegistry observe the garbage
+// collector; SharedArrayBuffer and Atomics are shared memory and timers.
+for (const name of ["Date", "Intl", "WebAssembly", "SharedArrayBuffer", "Atomics", "FinalizationRegistry", "WeakRef"]) {
   delete globalThis[name];
 }
 Object.defineProperty(Math, "random", { value: undefined, writable: false, configurable: false });
+// RegExp's legacy statics (RegExp.$1, lastMatch, input, …) hold the last match of any regex in
+// the isolate: one decision's data, readable by the next. They are accessors, so they go.
+for (const name of ["$1", "$2", "$3", "$4", "$5", "$6", "$7", "$8", "$9", "input", "$_", "lastMatch", "$&", "lastParen", "$+", "leftContext", "$\u0060", "rightContext", "$'"]) {
+  delete RegExp[name];
+}
 `;
 
 export const EVALUATOR_AFTER_BUNDLE = `"use strict";
@@ -170,6 +178,9 @@ export const EVALUATOR_AFTER_BUNDLE = `"use strict";
       }
       freezeIntrinsic(getPrototypeOf(value));
     };
+    // esbuild exports the module's tables through getters, which the walk above does not call:
+    // freeze what they return too, or a predicate could keep state in a table between decisions.
+    for (const key of Reflect.ownKeys(module)) freezeIntrinsic(module[key]);
     freezeIntrinsic(module);
     freezeIntrinsic(globalThis);
   };
