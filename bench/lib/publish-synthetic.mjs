@@ -27,7 +27,7 @@ export async function publishSynthetic(store, ruleCount, { rulesPerAction = 50 }
   writeFileSync(join(dir, 'bundle.js'), bundle);
   writeFileSync(join(dir, 'manifest.json'), manifestJson);
   writeFileSync(join(dir, 'signature.json'), formatSignatureFile(signManifest(Buffer.from(manifestJson), signer.privateKey)));
-  writeFileSync(join(dir, 'approval.json'), formatSignatureFile(approveModule(manifest.module_hash, approver.privateKey)));
+  writeFileSync(join(dir, 'approval.json'), formatSignatureFile(approveModule({ moduleHash: manifest.module_hash, world: manifest.world }, approver.privateKey)));
   const trust = trustConfig({ signingKeys: [signer.publicKey], approvalKeys: [approver.publicKey] });
   const { org, domain, version } = manifest.world;
   return { trust, key: { org, domain, version, action: syntheticActionName(0) }, bundleBytes: bundle.length };

@@ -47,7 +47,7 @@ describe('adec eval', () => {
       cwd: workspace,
       stdout: { write: (text: string) => (stdout += text) },
       stderr: { write: () => true },
-      readStdin: async () => JSON.stringify({ relationship: 'stepchild', dependent_age: 8 }),
+      readStdin: async () => Buffer.from(JSON.stringify({ relationship: 'stepchild', dependent_age: 8 })),
     });
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toMatchObject({ status: 'YELLOW', decision_metadata: { aggregation_outcome: { winning_rule: 'missing_birth_certificate' } } });
@@ -73,7 +73,7 @@ describe('adec eval', () => {
   });
 
   test.each([
-    ['a context that is not JSON', ['broken.json'], /the context in broken.json is not JSON/],
+    ['a context that is not JSON', ['broken.json'], /the context in broken.json is not JSON: .* at byte \d+ \(line \d+, column \d+\)/],
     ['a context file that does not exist', ['missing.json'], /cannot read --context missing.json/],
   ])('%s exits 1 with the problem named', async (_name, [context], message) => {
     const run = await runCli(evalArgs(context!), workspace);

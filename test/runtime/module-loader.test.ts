@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { decide, DirectoryModuleStore, ModuleLoader, type ModuleStore, type RoutingKey } from '@adec/runtime';
+import { decide, DirectoryModuleStore, ModuleLoader, RETRY_BACKOFF_MS, type ModuleStore, type RoutingKey } from '@adec/runtime';
 import { asTestBundle, buildFixture, injectIntoBundle, publish, testKeys, type TestBundle, type TestKeys } from '../support/runtime.js';
 
 const ADD_DEPENDENT: RoutingKey = { org: 'acme', domain: 'hr.benefits', action: 'add_dependent', version: '1.4.0' };
@@ -80,7 +80,10 @@ describe('loading a verified bundle', () => {
     const first = await loader.get(ADD_DEPENDENT);
     if (!first.ok) throw new Error(first.error.message);
     expect(await loader.unload(ADD_DEPENDENT)).toBe(true);
-    await expect(decide(first.module, { action: 'add_dependent', context: CHILD })).rejects.toThrow(/unloaded/);
+    // A decision against the released module is a fail-safe YELLOW that says so, never a rejection.
+    const released = await decide(first.module, { action: 'add_dependent', context: CHILD });
+    expect(released.ok && [released.decision.status, released.decision.decision_metadata.aggregation_outcome.basis]).toEqual(['YELLOW', 'DECIDE_FAULT']);
+    expect(released.ok && released.decision.decision_metadata.errored_predicates[0]?.message).toMatch(/unloaded/);
     // Nor does any other call start the released sandbox process again.
     await expect(Promise.resolve(first.module.evaluator.call('__adec_metadata', [], 1_000))).rejects.toThrow(/unloaded/);
     const second = await loader.get(ADD_DEPENDENT);
@@ -136,6 +139,9 @@ describe('refusals', () => {
     const loader = loaderFor(new DirectoryModuleStore(root));
     expect((await loader.get(ADD_DEPENDENT)).ok).toBe(false);
     writeFileSync(join(dir, 'bundle.js'), good);
+    // Within the retry backoff the failure is answered without touching the store; after it, the fixed bundle loads.
+    expect((await loader.get(ADD_DEPENDENT)).ok).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, RETRY_BACKOFF_MS + 20));
     expect((await loader.get(ADD_DEPENDENT)).ok).toBe(true);
   });
 

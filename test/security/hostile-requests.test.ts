@@ -3,10 +3,11 @@
  * the table gets its documented answer (SECURITY.md "Limits"), in both isolations; the process
  * stays up; and a legitimate RED stays RED — before and after the hostile ones, and when a
  * request is padded with megabytes of attributes the action declares but never reads (which used
- * to make every predicate time out and turn the RED into a YELLOW).
+ * to make every predicate time out and turn the RED into a YELLOW). Requests given as text go
+ * through the strict reader first (finding 9; test/security/request-text.test.ts tries it broadly).
  */
 import { buildWorld } from '@adec/compiler';
-import { decide, DEFAULT_REQUEST_LIMITS, loadModule, type Decision, type Isolation, type LoadedModule, type RequestLimits } from '@adec/runtime';
+import { decide, DEFAULT_REQUEST_LIMITS, loadModule, parseRequestJson, type Decision, type Isolation, type LoadedModule, type RequestJsonProblemCode, type RequestLimits } from '@adec/runtime';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { asTestBundle, buildFixture, type TestBundle } from '../support/runtime.js';
 
@@ -52,9 +53,36 @@ const ROWS: readonly Row[] = [
   { name: 'an integer past 2^53', context: () => ({ ...RED_REQUEST, dependent_age: 2 ** 53 + 2 }), status: 'YELLOW', basis: 'CONTEXT_INVALID', message: /expected a whole number/ },
   { name: '-0 is 0', context: () => ({ relationship: 'child', dependent_age: -0, documents: ['birth_certificate'] }), status: 'GREEN', basis: 'RULE_MATCH' },
   { name: 'an own `__proto__` key (as JSON.parse makes it)', context: () => JSON.parse('{"relationship":"child","dependent_age":30,"__proto__":{"dependent_age":1}}'), status: 'YELLOW', basis: 'CONTEXT_INVALID', message: /`__proto__` is not an attribute/ },
+  { name: 'an own `__proto__` key (made with Object.defineProperty)', context: () => Object.defineProperty({ ...RED_REQUEST }, '__proto__', { value: { dependent_age: 1 }, enumerable: true, configurable: true, writable: true }), status: 'YELLOW', basis: 'CONTEXT_INVALID', message: /`__proto__` is not an attribute/ },
   { name: '`constructor` and `toString` keys', context: () => ({ ...RED_REQUEST, constructor: 'x', toString: 'y' }), status: 'YELLOW', basis: 'CONTEXT_INVALID', message: /`constructor` is not an attribute/ },
   { name: 'a lone surrogate in a string is data', context: () => ({ ...RED_REQUEST, documents: ['\ud800', 'birth_certificate'] }), status: 'RED', basis: 'RULE_MATCH' },
   { name: 'a context that is not an object', context: () => [RED_REQUEST], status: 'YELLOW', basis: 'CONTEXT_INVALID', message: /the context must be an object, found a list/ },
+];
+
+const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
+const RED_TEXT = JSON.stringify(RED_REQUEST);
+
+interface TextRow {
+  readonly name: string;
+  readonly text: () => Uint8Array;
+  /** Refused by the strict reader, with this code; otherwise read and decided. */
+  readonly refused?: RequestJsonProblemCode;
+  readonly status?: string;
+  readonly basis?: string;
+}
+
+/** Requests as a host receives them, as text, through the strict reader (`parseRequestJson`). */
+const TEXT_ROWS: readonly TextRow[] = [
+  { name: 'invalid UTF-8 in a value', text: () => Uint8Array.from([...utf8(RED_TEXT.slice(0, -3)), 0xff, ...utf8(RED_TEXT.slice(-3))]), refused: 'NOT_UTF8' },
+  { name: 'a key twice, the last of which would turn the RED into a GREEN', text: () => utf8(RED_TEXT.replace(/}$/, ',"dependent_age":8}')), refused: 'DUPLICATE_KEY' },
+  { name: 'NaN, which JSON does not have', text: () => utf8(RED_TEXT.replace('30', 'NaN')), refused: 'NOT_JSON' },
+  { name: 'a text over maxRequestBytes', text: () => utf8(RED_TEXT + ' '.repeat(DEFAULT_REQUEST_LIMITS.maxRequestBytes)), refused: 'REQUEST_LIMIT' },
+  { name: 'a text nested 100,000 deep', text: () => utf8(RED_TEXT.replace('["birth_certificate"]', '['.repeat(100_000) + ']'.repeat(100_000))), refused: 'REQUEST_LIMIT' },
+  { name: 'an integer past 2^53 (read as 2^53, no longer exact)', text: () => utf8(RED_TEXT.replace('30', '9007199254740993')), status: 'YELLOW', basis: 'CONTEXT_INVALID' },
+  { name: 'a number too large for a double (read as Infinity)', text: () => utf8(RED_TEXT.replace('30', '1e400')), status: 'YELLOW', basis: 'CONTEXT_INVALID' },
+  { name: 'a `__proto__` key (an own property once read)', text: () => utf8(RED_TEXT.replace(/}$/, ',"__proto__":{"dependent_age":1}}')), status: 'YELLOW', basis: 'CONTEXT_INVALID' },
+  { name: 'an escaped lone surrogate is data', text: () => utf8(RED_TEXT.replace('["birth_certificate"]', '["\\udc00","birth_certificate"]')), status: 'RED', basis: 'RULE_MATCH' },
+  { name: 'a legitimate RED with a byte order mark', text: () => Uint8Array.from([0xef, 0xbb, 0xbf, ...utf8(RED_TEXT)]), status: 'RED', basis: 'RULE_MATCH' },
 ];
 
 const modules: LoadedModule[] = [];
@@ -102,6 +130,20 @@ describe.each(['in-process', 'process'] as const)('hostile requests (%s isolatio
       if (row.message !== undefined) expect(errors.map((e) => e.message).join('\n')).toMatch(row.message);
     }
     // The host is up and still decides exactly.
+    expect((await decided(module, ACTION, RED_REQUEST)).status).toBe('RED');
+  });
+
+  test.each(TEXT_ROWS.map((row) => [row.name, row] as const))('text: %s', async (_name, row) => {
+    const read = parseRequestJson(row.text());
+    if (row.refused !== undefined) {
+      expect(read.ok ? undefined : read.problem.code).toBe(row.refused);
+      expect(read.ok ? '' : read.problem.message).toMatch(/ at byte \d+ \(line \d+, column \d+\)$/);
+    } else {
+      if (!read.ok) throw new Error(read.problem.message);
+      const decision = await decided(module, ACTION, read.value);
+      expect(decision.status).toBe(row.status);
+      expect(decision.decision_metadata.aggregation_outcome.basis).toBe(row.basis);
+    }
     expect((await decided(module, ACTION, RED_REQUEST)).status).toBe('RED');
   });
 });

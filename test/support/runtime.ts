@@ -82,7 +82,8 @@ export function publish(bundle: TestBundle, root: string, keys: TestKeys, option
   writeFileSync(join(dir, 'manifest.json'), bundle.manifestJson);
   writeFileSync(join(dir, 'signature.json'), formatSignatureFile(signManifest(Buffer.from(bundle.manifestJson), keys.signer)));
   if (options.approve ?? true) {
-    writeFileSync(join(dir, 'approval.json'), formatSignatureFile(approveModule(String(bundle.manifest['module_hash']), keys.approver)));
+    const approval = approveModule({ moduleHash: String(bundle.manifest['module_hash']), world: { org: world['org']!, domain: world['domain']!, version: world['version']! } }, keys.approver);
+    writeFileSync(join(dir, 'approval.json'), formatSignatureFile(approval));
   }
   return dir;
 }

@@ -121,9 +121,42 @@ describe('adec sign and adec approve', () => {
     const sign = await runCli(['sign', 'build', '--key', 'keys/ci.key.jwk'], ws.cwd);
     expect(sign).toEqual({ code: 0, stderr: '', stdout: `signed ${LABEL} ${moduleHash} with key ${ws.ci.keyId} → build/signature.json\n` });
     const approve = await runCli(['approve', 'build', '--key', 'keys/ops.key.pem'], ws.cwd);
-    expect(approve).toEqual({ code: 0, stderr: '', stdout: `approved ${LABEL} ${moduleHash} with key ${ws.ops.keyId} → build/approval.json\n` });
+    const approval = readJson(join(ws.cwd, 'build/approval.json'));
+    expect(approve).toEqual({ code: 0, stderr: '', stdout: `approved ${LABEL} ${moduleHash} with key ${ws.ops.keyId} until ${String(approval['expires_at'])} → build/approval.json\n` });
     expect(Object.keys(readJson(join(ws.cwd, 'build/signature.json')))).toEqual(['key_id', 'signature']);
-    expect(readJson(join(ws.cwd, 'build/approval.json'))).toEqual({ key_id: ws.ops.keyId, module_hash: moduleHash, signature: expect.any(String) });
+    expect(approval).toEqual({
+      format: 'adec.approval.v2',
+      key_id: ws.ops.keyId,
+      module_hash: moduleHash,
+      world: { org: 'acme', domain: 'hr.benefits', version: '1.4.0' },
+      issued_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+      expires_at: expect.any(String),
+      signature: expect.any(String),
+    });
+    // The default validity is 90 days.
+    expect(Date.parse(String(approval['expires_at'])) - Date.parse(String(approval['issued_at']))).toBe(90 * 86_400_000);
+  });
+
+  it.each([
+    ['30d', 30 * 86_400_000],
+    ['12h', 12 * 3_600_000],
+    ['90m', 90 * 60_000],
+  ])('approve --expires %s sets the approval to expire that long after it is issued', async (expires, ms) => {
+    const ws = workspace();
+    expect((await runCli(['approve', 'build', '--key', 'keys/ops.key.pem', '--expires', expires], ws.cwd)).code).toBe(0);
+    const approval = readJson(join(ws.cwd, 'build/approval.json'));
+    expect(Date.parse(String(approval['expires_at'])) - Date.parse(String(approval['issued_at']))).toBe(ms);
+  });
+
+  it('approve --expires takes a time, and refuses one in the past or that is not a time (exit 2)', async () => {
+    const ws = workspace();
+    expect((await runCli(['approve', 'build', '--key', 'keys/ops.key.pem', '--expires', '2999-12-31T23:00:00+01:00'], ws.cwd)).code).toBe(0);
+    expect(readJson(join(ws.cwd, 'build/approval.json'))['expires_at']).toBe('2999-12-31T22:00:00Z');
+    for (const expires of ['2001-01-01', 'tomorrow', '0d', '1y']) {
+      const run = await runCli(['approve', 'build', '--key', 'keys/ops.key.pem', '--expires', expires], ws.cwd);
+      expect(run.code).toBe(2);
+      expect(run.stderr.split('\n')[0]).toBe(`adec approve: invalid --expires \`${expires}\`: expected a duration (90d, 12h, 30m) or a time in the future`);
+    }
   });
 
   it.each(['sign', 'approve'])('%s refuses a bundle whose bundle.js does not match its manifest, and writes nothing', async (verb) => {
@@ -156,7 +189,7 @@ describe('adec sign and adec approve', () => {
     expect(await runCli(['sign', 'build', '--key', 'keys/rsa.key.pem'], ws.cwd)).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'adec sign: key file `keys/rsa.key.pem` holds a key of type RSA: only Ed25519 keys are accepted\n',
+      stderr: 'adec sign: KEY_INVALID: key file `keys/rsa.key.pem` holds a key of type RSA: only Ed25519 keys are accepted\n',
     });
     expect(existsSync(join(ws.cwd, 'build/signature.json'))).toBe(false);
   });
@@ -166,7 +199,7 @@ describe('adec sign and adec approve', () => {
     expect(await runCli(['approve', 'build', '--key', 'keys/ops.pub.pem'], ws.cwd)).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'adec approve: key file `keys/ops.pub.pem` holds a public key: signing needs the private key (`*.key.jwk` or `*.key.pem`)\n',
+      stderr: 'adec approve: KEY_INVALID: key file `keys/ops.pub.pem` holds a public key: signing needs the private key (`*.key.jwk` or `*.key.pem`)\n',
     });
   });
 
@@ -187,7 +220,7 @@ describe('adec verify', () => {
     expect(await verify(ws.cwd)).toEqual({
       code: 0,
       stderr: '',
-      stdout: `verified ${LABEL} ${moduleHash} signed by ${ws.ci.keyId}, approved by ${ws.ops.keyId}\n`,
+      stdout: `verified ${LABEL} ${moduleHash} signed by ${ws.ci.keyId}, approved by ${ws.ops.keyId} until ${String(readJson(join(ws.cwd, 'build/approval.json'))['expires_at'])}\n`,
     });
   });
 
@@ -201,14 +234,20 @@ describe('adec verify', () => {
     const kid = readJson(join(ws.cwd, 'keys/ops2.pub.jwk'))['kid'] as string;
     const run = await verify(ws.cwd);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(new RegExp(`^verified ${LABEL.replace(/[().]/g, '\\$&')} ${moduleHash} signed by [A-Za-z0-9_-]{43}, approved by ${kid}\n$`));
+    expect(run.stdout).toMatch(new RegExp(`^verified ${LABEL.replace(/[().]/g, '\\$&')} ${moduleHash} signed by [A-Za-z0-9_-]{43}, approved by ${kid} until \\S+Z\n$`));
   });
 
   it('prints one JSON object with --format json', async () => {
     const ws = await signedWorkspace();
     const run = await verify(ws.cwd, '--format', 'json');
     expect(run).toMatchObject({ code: 0, stderr: '' });
-    expect(JSON.parse(run.stdout)).toEqual({ ok: true, module_hash: moduleHash, signed_by: ws.ci.keyId, approved_by: ws.ops.keyId });
+    expect(JSON.parse(run.stdout)).toEqual({
+      ok: true,
+      module_hash: moduleHash,
+      signed_by: ws.ci.keyId,
+      approved_by: ws.ops.keyId,
+      approval_expires_at: readJson(join(ws.cwd, 'build/approval.json'))['expires_at'],
+    });
 
     flipByte(join(ws.cwd, 'build/bundle.js'), 100);
     const failed = await verify(ws.cwd, '--format', 'json');
@@ -295,7 +334,7 @@ describe('adec verify', () => {
   it('refuses malformed signature.json and approval.json', async () => {
     const ws = await signedWorkspace();
     const approval = readFileSync(join(ws.cwd, 'build/approval.json'));
-    writeFileSync(join(ws.cwd, 'build/approval.json'), '{"key_id": 1}');
+    writeFileSync(join(ws.cwd, 'build/approval.json'), '{"format": "adec.approval.v2", "key_id": 1}');
     expect(await verify(ws.cwd)).toEqual(refused('APPROVAL_MALFORMED', 'approval.json has no `key_id` string'));
     writeFileSync(join(ws.cwd, 'build/approval.json'), approval);
     writeFileSync(join(ws.cwd, 'build/signature.json'), '');
@@ -313,7 +352,8 @@ describe('adec verify', () => {
     }
     expect((await verify(ws.cwd)).code).toBe(0);
     const path = join(ws.cwd, 'build/signature.json');
-    writeFileSync(path, JSON.stringify({ ...readJson(path), signature: Buffer.alloc(64).toString('base64') }));
+    // A well-formed signature, over something else (the approval).
+    writeFileSync(path, JSON.stringify({ ...readJson(path), signature: readJson(join(ws.cwd, 'build/approval.json'))['signature'] }));
     expect((await verify(ws.cwd)).stderr).toMatch(/^adec verify: SIGNATURE_INVALID: /);
   });
 
@@ -324,7 +364,7 @@ describe('adec verify', () => {
     expect(await verify(ws.cwd)).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'adec verify: trust file `trust.json` entry `approval_keys[0]`: key file `keys/ec.pub.pem` holds a key of type EC P-256: only Ed25519 keys are accepted\n',
+      stderr: 'adec verify: KEY_INVALID: trust file `trust.json` entry `approval_keys[0]`: key file `keys/ec.pub.pem` holds a key of type EC P-256: only Ed25519 keys are accepted\n',
     });
   });
 
@@ -333,7 +373,7 @@ describe('adec verify', () => {
     expect(await runCli(['verify', 'build', '--trust', 'missing.json'], ws.cwd)).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'adec verify: trust file `missing.json` does not exist\n',
+      stderr: 'adec verify: FILE_MISSING: trust file `missing.json` does not exist\n',
     });
   });
 

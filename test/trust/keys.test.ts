@@ -66,7 +66,7 @@ describe('only Ed25519 keys are accepted', () => {
       [pem(privateKey), 'other.key.pem'],
       [pem(publicKey), 'other.pub.pem'],
     ] as const) {
-      expect(parseKey(text, name)).toEqual({ ok: false, message: `key file \`${name}\` holds a key of type ${shown}: only Ed25519 keys are accepted` });
+      expect(parseKey(text, name)).toEqual({ ok: false, code: 'KEY_INVALID', message: `key file \`${name}\` holds a key of type ${shown}: only Ed25519 keys are accepted` });
     }
   });
 
@@ -78,6 +78,7 @@ describe('only Ed25519 keys are accepted', () => {
   ] as const)('a %s JWK is refused, naming its type', (type, shown) => {
     expect(parseKey(jwkText(others[type]().publicKey), 'other.jwk')).toEqual({
       ok: false,
+      code: 'KEY_INVALID',
       message: `key file \`other.jwk\` holds a key of type ${shown}: only Ed25519 keys are accepted`,
     });
   });
@@ -85,6 +86,7 @@ describe('only Ed25519 keys are accepted', () => {
   it('a symmetric JWK (an HMAC secret) is refused', () => {
     expect(parseKey('{"kty":"oct","k":"c2VjcmV0"}', 'hmac.jwk')).toEqual({
       ok: false,
+      code: 'KEY_INVALID',
       message: 'key file `hmac.jwk` holds a key of type oct (symmetric): only Ed25519 keys are accepted',
     });
   });
@@ -94,6 +96,7 @@ describe('only Ed25519 keys are accepted', () => {
     const lying = JSON.stringify({ ...(JSON.parse(key.publicText) as object), alg: 'HS256' });
     expect(parseKey(lying, 'ops.pub.jwk')).toEqual({
       ok: false,
+      code: 'KEY_INVALID',
       message: 'key file `ops.pub.jwk` declares `alg` `HS256`: an Ed25519 key signs only with EdDSA',
     });
   });
@@ -103,6 +106,7 @@ describe('only Ed25519 keys are accepted', () => {
     const encryption = JSON.stringify({ ...(JSON.parse(key.publicText) as object), use: 'enc' });
     expect(parseKey(encryption, 'ops.pub.jwk')).toEqual({
       ok: false,
+      code: 'KEY_INVALID',
       message: 'key file `ops.pub.jwk` declares `use` `enc`: a signing key must have `use` `sig`',
     });
   });
@@ -113,7 +117,7 @@ describe('only Ed25519 keys are accepted', () => {
     ['{"crv": "Ed25519"}', 'key file `k` is not a JWK: it has no `kty`'],
     ['{"kty":"OKP","crv":"Ed25519","x":"abc"}', 'key file `k` is not a valid Ed25519 JWK: Invalid JWK data'],
   ])('%s is refused', (text, message) => {
-    expect(parseKey(text, 'k')).toEqual({ ok: false, message });
+    expect(parseKey(text, 'k')).toEqual({ ok: false, code: 'KEY_INVALID', message });
   });
 
   it('trustConfig and signing throw for a key of another type: a programming error, not input', () => {
@@ -123,7 +127,7 @@ describe('only Ed25519 keys are accepted', () => {
     );
     expect(() => signManifest(new Uint8Array(), rsa.privateKey)).toThrow('the signing key is a key of type RSA: only Ed25519 keys are accepted');
     const ed = generateKeyPairSync('ed25519');
-    expect(() => approveModule(`sha256:${'0'.repeat(64)}`, ed.publicKey)).toThrow('the signing key is a public key');
+    expect(() => approveModule({ moduleHash: `sha256:${'0'.repeat(64)}`, world: { org: 'acme', domain: 'hr', version: '1.0.0' } }, ed.publicKey)).toThrow('the signing key is a public key');
   });
 });
 
@@ -139,14 +143,18 @@ describe('reading a private key to sign with', () => {
     expect(await readPrivateKeyFile(pair.privateFile, dir)).toMatchObject({ ok: true, keyId: pair.keyId });
     expect(await readPrivateKeyFile(pair.publicFile, dir)).toEqual({
       ok: false,
+      code: 'KEY_INVALID',
       message: 'key file `ci.pub.jwk` holds a public key: signing needs the private key (`*.key.jwk` or `*.key.pem`)',
     });
   });
 
   it('names a missing key file', async () => {
-    expect(await readPrivateKeyFile('missing.key.jwk', dir)).toEqual({ ok: false, message: 'key file `missing.key.jwk` does not exist' });
+    expect(await readPrivateKeyFile('missing.key.jwk', dir)).toEqual({ ok: false, code: 'FILE_MISSING', message: 'key file `missing.key.jwk` does not exist' });
   });
 });
+
+/** The trust files below refused for their key or a file rather than for their own content (TRUST_FILE_INVALID). */
+const TRUST_FILE_CODES: Readonly<Record<string, string>> = { 'unreadable.json': 'FILE_MISSING', 'missing-key.json': 'FILE_MISSING', 'rsa.json': 'KEY_INVALID' };
 
 describe('trust files', () => {
   let dir: string;
@@ -187,7 +195,7 @@ describe('trust files', () => {
     [
       'unknown.json',
       '{"signing_keys": ["keys/ci.pub.jwk"], "approval_keys": ["keys/ops.pub.pem"], "requireApproval": false}',
-      'trust file `unknown.json` has unknown field `requireApproval` (expected signing_keys, approval_keys, require_approval)',
+      'trust file `unknown.json` has unknown field `requireApproval` (expected signing_keys, approval_keys, require_approval, revoked_modules, revoked_keys, minimum_versions)',
     ],
     [
       'rsa.json',
@@ -227,7 +235,7 @@ describe('trust files', () => {
     ],
   ])('%s is refused with a message naming the file and entry', async (name, content, message) => {
     const loaded = content === undefined ? await loadTrustConfig(name, dir) : await load(name, content);
-    expect(loaded).toEqual({ ok: false, message });
+    expect(loaded).toEqual({ ok: false, code: TRUST_FILE_CODES[name] ?? 'TRUST_FILE_INVALID', message });
   });
 });
 

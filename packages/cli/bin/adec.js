@@ -20,9 +20,9 @@ if (SANDBOX_COMMANDS.has(process.argv[2] ?? '') && !process.execArgv.includes(FL
     stderr: process.stderr,
     cwd: process.cwd(),
     readStdin: async () => {
-      let text = '';
-      for await (const chunk of process.stdin) text += chunk;
-      return text;
+      const chunks = [];
+      for await (const chunk of process.stdin) chunks.push(chunk);
+      return Buffer.concat(chunks);
     },
   });
 }

@@ -3,8 +3,8 @@ export interface CliIo {
   readonly stdout: OutputStream;
   readonly stderr: OutputStream;
   readonly cwd: string;
-  /** All of standard input, for commands that accept `-` as a file (absent in tests that don't need it). */
-  readonly readStdin?: () => Promise<string>;
+  /** All of standard input as bytes, for commands that accept `-` as a file (absent in tests that don't need it). */
+  readonly readStdin?: () => Promise<Uint8Array>;
 }
 
 export interface OutputStream {

@@ -14,4 +14,4 @@ export type { WorldLoadError } from './sources/load-world.js';
 export type { WorldSource, WorldSources } from './sources/world-sources.js';
 export type { GeneratedModule, ModuleGenerator } from './generate/generate-and-verify.js';
 export { COMPILER_VERSION } from './version.js';
-export { BUILD_FILES, writeBuild } from './write-build.js';
+export { BUILD_FILES, buildFiles, writeBuild } from './write-build.js';

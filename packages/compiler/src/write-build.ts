@@ -10,13 +10,18 @@ export const BUILD_FILES = {
   contextTypes: 'types.d.ts',
 } as const;
 
-/** Writes a build's artifacts into `outDir` (created if needed). */
+/** The files of a build, by name, with their content (`adec build` writes them safely: cli/src/output-files.ts). */
+export function buildFiles(artifacts: BuildArtifacts): ReadonlyArray<{ readonly name: string; readonly content: string }> {
+  return [
+    { name: BUILD_FILES.module, content: artifacts.moduleSource },
+    { name: BUILD_FILES.bundle, content: artifacts.bundle },
+    { name: BUILD_FILES.manifest, content: artifacts.manifestJson },
+    { name: BUILD_FILES.contextTypes, content: artifacts.contextTypes },
+  ];
+}
+
+/** Writes a build's artifacts into `outDir` (created if needed): for tests and tools in a directory they own. */
 export async function writeBuild(artifacts: BuildArtifacts, outDir: string): Promise<void> {
   await mkdir(outDir, { recursive: true });
-  await Promise.all([
-    writeFile(join(outDir, BUILD_FILES.module), artifacts.moduleSource),
-    writeFile(join(outDir, BUILD_FILES.bundle), artifacts.bundle),
-    writeFile(join(outDir, BUILD_FILES.manifest), artifacts.manifestJson),
-    writeFile(join(outDir, BUILD_FILES.contextTypes), artifacts.contextTypes),
-  ]);
+  await Promise.all(buildFiles(artifacts).map(({ name, content }) => writeFile(join(outDir, name), content)));
 }

@@ -1,8 +1,8 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { buildWorld, RULE_OUTCOMES, SEVERITY_TIERS, writeBuild, type Manifest } from '@adec/compiler';
+import { resolve } from 'node:path';
+import { buildFiles, buildWorld, RULE_OUTCOMES, SEVERITY_TIERS, type Manifest } from '@adec/compiler';
 import { parseCommand } from '../parse-command.js';
 import { EXIT, type CliIo, type ExitCode } from '../io.js';
+import { writeOutputFiles } from '../output-files.js';
 import { diagnosticsJson, progress, reportDiagnostics, writeJson } from '../report.js';
 import { loadWorldOrReport } from '../world-input.js';
 
@@ -12,7 +12,9 @@ Checks a world and, when it has no errors, writes to <dir> (default: <world>/bui
   module.ts     the generated TypeScript module (readable, type-checked)
   bundle.js     the self-contained script the runtime loads
   manifest.json ABI version, world, module_hash (sha256 of bundle.js), rule table, schemas
-  types.d.ts    a TypeScript type for each action's supplied context`;
+  types.d.ts    a TypeScript type for each action's supplied context
+Each file is written to a temporary file and renamed into place; a symbolic link in place of
+<dir> or of one of its files is refused (exit 1) and nothing is written through it.`;
 
 /** `adec build <world>`: a reproducible, content-hashed bundle and its manifest. */
 export async function run(args: readonly string[], io: CliIo): Promise<ExitCode> {
@@ -26,23 +28,25 @@ export async function run(args: readonly string[], io: CliIo): Promise<ExitCode>
   const result = await buildWorld(sources, { onPhase: (phase) => show(`${phase}…`) });
   if (result.rejectedModuleSource !== undefined) {
     // Keep the module that failed its own checks so the bug can be reported with it.
-    await mkdir(outDir, { recursive: true });
-    await writeFile(join(outDir, 'module.rejected.ts'), result.rejectedModuleSource);
-    io.stderr.write(`adec: the generated module was kept at ${outDisplay}/module.rejected.ts\n`);
+    const kept = await writeOutputFiles(outDir, outDisplay, [{ name: 'module.rejected.ts', content: result.rejectedModuleSource }]);
+    io.stderr.write(kept === undefined ? `adec: the generated module was kept at ${outDisplay}/module.rejected.ts\n` : `adec build: ${kept.message}\n`);
   }
-  if (result.artifacts !== undefined) await writeBuild(result.artifacts, outDir);
+  const written = result.artifacts === undefined ? undefined : await writeOutputFiles(outDir, outDisplay, buildFiles(result.artifacts));
+  const built = result.artifacts !== undefined && written === undefined ? result.artifacts : undefined;
+  if (written !== undefined) io.stderr.write(`adec build: ${written.message}\n`);
 
   if (format === 'json') {
     writeJson(io.stdout, {
-      ok: result.artifacts !== undefined,
+      ok: built !== undefined,
       diagnostics: diagnosticsJson(result.diagnostics),
-      ...(result.artifacts !== undefined && { out: outDisplay, manifest: result.artifacts.manifest }),
+      ...(written !== undefined && { error: written }),
+      ...(built !== undefined && { out: outDisplay, manifest: built.manifest }),
     });
   } else {
     reportDiagnostics(io.stderr, result.diagnostics, sources);
-    if (result.artifacts !== undefined) io.stdout.write(summarizeBuild(result.artifacts.manifest, outDisplay));
+    if (built !== undefined) io.stdout.write(summarizeBuild(built.manifest, outDisplay));
   }
-  return result.artifacts !== undefined ? EXIT.ok : EXIT.inputErrors;
+  return built !== undefined ? EXIT.ok : EXIT.inputErrors;
 }
 
 /** The human summary of a build: what was built, where, and its content hash. */

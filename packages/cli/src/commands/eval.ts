@@ -1,6 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { checkModuleBinding, decide, loadModule, loadTrustConfig, readBundleFiles, timestampMs, verifyBundle, type BundleToLoad, type Isolation } from '@adec/runtime';
+import { checkModuleBinding, decide, DEFAULT_REQUEST_LIMITS, loadModule, loadTrustConfig, parseRequestJson, readBundleFiles, readRegularFile, timestampMs, verifyBundle, type BundleToLoad, type Isolation, type RequestJsonProblemCode } from '@adec/runtime';
 import { choiceOption, parseBundleCommand, requiredOption } from '../bundle-command.js';
 import { EXIT, type CliIo, type ExitCode } from '../io.js';
 import { UsageError } from '../usage-error.js';
@@ -9,7 +8,8 @@ export const usage = `usage: adec eval <bundle> --action <action> --context <fil
 
 Decides one request against a built bundle and prints the decision as JSON:
 { status, work_frame, decision_metadata }. The context is the request's supplied context,
-a JSON object read from <file> or, with \`-\`, from standard input.
+a JSON object read from <file> or, with \`-\`, from standard input, strictly: UTF-8, no key
+twice in one object, at most 1 MiB and 32 levels deep (else exit 1 naming the position).
 
 options:
   --trust <trust.json>       verify signature and approval as a host does (without it, only
@@ -79,25 +79,37 @@ async function readVerifiedBundle(dir: string, trustPath: string | undefined, io
   return verified.ok ? { ok: true, bundle: verified.bundle } : { ok: false, message: `${verified.failure.code}: ${verified.failure.message}` };
 }
 
+/**
+ * The context, read as a host reads a request's text: a regular file (or standard input) of at
+ * most `maxRequestBytes`, strict JSON (runtime README "Reading a request's text"), refused with
+ * the position of invalid UTF-8, a repeated key or a syntax error.
+ */
 async function readContext(source: string, io: CliIo): Promise<Read<{ value: unknown }>> {
-  let text: string;
-  try {
-    if (source === '-') {
-      if (io.readStdin === undefined) return { ok: false, message: 'standard input is not available' };
-      text = await io.readStdin();
-    } else {
-      text = await readFile(resolve(io.cwd, source), 'utf8');
-    }
-  } catch (error) {
-    return { ok: false, message: `cannot read --context ${source}: ${(error as Error).message}` };
-  }
   const name = source === '-' ? 'standard input' : source;
-  try {
-    return { ok: true, value: JSON.parse(text) as unknown };
-  } catch (error) {
-    return { ok: false, message: `the context in ${name} is not JSON: ${(error as Error).message}` };
+  let bytes: Uint8Array;
+  if (source === '-') {
+    if (io.readStdin === undefined) return { ok: false, message: 'standard input is not available' };
+    try {
+      bytes = await io.readStdin();
+    } catch (error) {
+      return { ok: false, message: `cannot read standard input: ${(error as Error).message}` };
+    }
+  } else {
+    const file = await readRegularFile(resolve(io.cwd, source), { maxBytes: DEFAULT_REQUEST_LIMITS.maxRequestBytes, followSymlinks: true });
+    if (file.ok) bytes = file.bytes;
+    else if (file.code === 'FILE_TOO_LARGE') return { ok: false, message: `the context in ${name} is over a request limit: it ${file.problem} (maxRequestBytes)` };
+    else return { ok: false, message: `cannot read --context ${source}: it ${file.problem}` };
   }
+  const parsed = parseRequestJson(bytes);
+  return parsed.ok ? { ok: true, value: parsed.value } : { ok: false, message: `the context in ${name} ${REFUSAL[parsed.problem.code]}: ${parsed.problem.message}` };
 }
+
+const REFUSAL: Readonly<Record<RequestJsonProblemCode, string>> = {
+  REQUEST_LIMIT: 'is over a request limit',
+  NOT_UTF8: 'is not UTF-8',
+  NOT_JSON: 'is not JSON',
+  DUPLICATE_KEY: 'repeats a key',
+};
 
 function parseRequestTime(value: string | boolean | undefined): number | undefined {
   if (typeof value !== 'string') return undefined;

@@ -1,8 +1,8 @@
-import { lstat, mkdir, open } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { generateKey, KEY_FORMATS, keyFileNames } from '@adec/runtime';
 import { choiceOption, parseOptions, requiredOption } from '../bundle-command.js';
 import { EXIT, type CliIo, type ExitCode } from '../io.js';
+import { writeOutputFiles } from '../output-files.js';
 import { UsageError } from '../usage-error.js';
 
 export const usage = `usage: adec keygen --out <dir> [--name <name>] [--format jwk|pem]
@@ -32,22 +32,19 @@ export async function run(args: readonly string[], io: CliIo): Promise<ExitCode>
   const { privateFile, publicFile } = keyFileNames(name, format);
   const outDir = resolve(io.cwd, outDisplay);
   const shown = (file: string) => join(outDisplay, file);
-  for (const file of [privateFile, publicFile]) {
-    if (await exists(join(outDir, file))) {
-      io.stderr.write(`adec keygen: \`${shown(file)}\` already exists: refusing to overwrite it\n`);
-      return EXIT.inputErrors;
-    }
-  }
-
   const key = generateKey(format);
-  try {
-    await mkdir(outDir, { recursive: true });
-    // 'wx' fails rather than overwrite, even if a file appeared since the check above.
-    await writeNewFile(join(outDir, privateFile), key.privateText, 0o600);
-    await writeNewFile(join(outDir, publicFile), key.publicText, 0o644);
-  } catch (error) {
-    const { code, path } = error as NodeJS.ErrnoException;
-    io.stderr.write(`adec keygen: cannot write the key files in \`${outDisplay}\` (${code ?? (error as Error).message}${path !== undefined ? ` at ${path}` : ''})\n`);
+  // Never over an existing file, even one that appears while the keys are written.
+  const problem = await writeOutputFiles(
+    outDir,
+    outDisplay,
+    [
+      { name: privateFile, content: key.privateText, mode: 0o600 },
+      { name: publicFile, content: key.publicText, mode: 0o644 },
+    ],
+    { overwrite: false },
+  );
+  if (problem !== undefined) {
+    io.stderr.write(`adec keygen: ${problem.message}\n`);
     return EXIT.inputErrors;
   }
   io.stdout.write(
@@ -59,25 +56,4 @@ export async function run(args: readonly string[], io: CliIo): Promise<ExitCode>
     ].join('\n'),
   );
   return EXIT.ok;
-}
-
-/** Whether anything is at `path`, a dangling symbolic link included. */
-async function exists(path: string): Promise<boolean> {
-  try {
-    await lstat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Creates `path` with `mode` exactly (not widened or narrowed by the umask) and writes `text`. */
-async function writeNewFile(path: string, text: string, mode: number): Promise<void> {
-  const handle = await open(path, 'wx', mode);
-  try {
-    await handle.chmod(mode);
-    await handle.writeFile(text);
-  } finally {
-    await handle.close();
-  }
 }

@@ -1,4 +1,3 @@
-import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { KeyObject } from 'node:crypto';
 import {
@@ -14,6 +13,7 @@ import {
 } from '@adec/runtime';
 import { bundleLabel, parseBundleCommand, requiredOption } from '../bundle-command.js';
 import { EXIT, type CliIo, type ExitCode } from '../io.js';
+import { writeOutputFiles } from '../output-files.js';
 import { writeJson } from '../report.js';
 
 export const usage = `usage: adec sign <bundle> --key <private key> [--format text|json]
@@ -33,7 +33,7 @@ export async function run(args: readonly string[], io: CliIo): Promise<ExitCode>
 
   const signature = signManifest(prepared.files.manifest, prepared.key);
   const written = join(dir, BUNDLE_FILES.signature);
-  await writeFile(resolve(io.cwd, written), formatSignatureFile(signature));
+  if (!(await writeSignatureFile(dir, BUNDLE_FILES.signature, formatSignatureFile(signature), io, 'sign'))) return EXIT.inputErrors;
   const { manifest, moduleHash } = prepared.module;
   if (format === 'json') {
     writeJson(io.stdout, { ok: true, file: written, key_id: signature.key_id, module_hash: moduleHash });
@@ -58,7 +58,7 @@ export interface SignableBundle {
 export async function prepareToSign(dir: string, keyPath: string, io: CliIo, verb: 'sign' | 'approve'): Promise<SignableBundle | undefined> {
   const key = await readPrivateKeyFile(keyPath, io.cwd);
   if (!key.ok) {
-    io.stderr.write(`adec ${verb}: ${key.message}\n`);
+    io.stderr.write(`adec ${verb}: ${key.code}: ${key.message}\n`);
     return undefined;
   }
   const refuse = (failure: VerificationFailure) => {
@@ -70,4 +70,11 @@ export async function prepareToSign(dir: string, keyPath: string, io: CliIo, ver
   const binding = checkModuleBinding(read.files.manifest, read.files.bundle);
   if (!binding.ok) return refuse(binding.failure);
   return { key: key.key, files: read.files, module: binding.module };
+}
+
+/** Writes signature.json or approval.json into the bundle (never through a link); false, reported, when it cannot. */
+export async function writeSignatureFile(dir: string, name: string, content: string, io: CliIo, verb: 'sign' | 'approve'): Promise<boolean> {
+  const problem = await writeOutputFiles(resolve(io.cwd, dir), dir, [{ name, content }]);
+  if (problem !== undefined) io.stderr.write(`adec ${verb}: ${problem.message}\n`);
+  return problem === undefined;
 }

@@ -1,4 +1,4 @@
-import { loadTrustConfig, readBundleFiles, verifyBundle, type VerificationResult } from '@adec/runtime';
+import { formatApprovalTime, loadTrustConfig, readBundleFiles, verifyBundle, type VerificationResult } from '@adec/runtime';
 import { bundleLabel, parseBundleCommand, requiredOption } from '../bundle-command.js';
 import { EXIT, type CliIo, type ExitCode } from '../io.js';
 import { writeJson } from '../report.js';
@@ -8,8 +8,10 @@ export const usage = `usage: adec verify <bundle> --trust <trust.json> [--format
 Verifies a bundle as a runtime host does before loading it: signature.json by a trusted
 signing key over manifest.json, bundle.js hashing to manifest.module_hash, and approval.json
 by a trusted approval key over that hash (when present, or required by the trust file):
-  { "signing_keys": ["ci.pub.jwk"], "approval_keys": ["ops.pub.jwk"], "require_approval": true }
-Exit 0 when the bundle verifies; 1 with the failure code and what failed otherwise.`;
+  { "signing_keys": ["ci.pub.jwk"], "approval_keys": ["ops.pub.jwk"], "require_approval": true,
+    "revoked_modules": [], "revoked_keys": [], "minimum_versions": [] }
+and the approval neither expired nor for another world version, the module neither revoked
+nor below its minimum version. Exit 0 when the bundle verifies; 1 with the failure code and what failed otherwise.`;
 
 /** `adec verify <bundle>`: the checks a host runs before it loads a bundle. */
 export async function run(args: readonly string[], io: CliIo): Promise<ExitCode> {
@@ -17,7 +19,7 @@ export async function run(args: readonly string[], io: CliIo): Promise<ExitCode>
   const trustPath = requiredOption(values, 'trust', usage);
   const trust = await loadTrustConfig(trustPath, io.cwd);
   if (!trust.ok) {
-    io.stderr.write(`adec verify: ${trust.message}\n`);
+    io.stderr.write(`adec verify: ${trust.code}: ${trust.message}\n`);
     return EXIT.inputErrors;
   }
   const read = await readBundleFiles(dir, io.cwd);
@@ -26,8 +28,11 @@ export async function run(args: readonly string[], io: CliIo): Promise<ExitCode>
   if (format === 'json') {
     writeJson(io.stdout, verificationJson(result));
   } else if (result.ok) {
-    const { manifest, moduleHash, signedBy, approvedBy } = result.bundle;
-    const approval = approvedBy !== undefined ? `approved by ${approvedBy}` : 'not approved (approval not required)';
+    const { manifest, moduleHash, signedBy, approvedBy, approvalExpiresAt } = result.bundle;
+    const approval =
+      approvedBy !== undefined && approvalExpiresAt !== undefined
+        ? `approved by ${approvedBy} until ${formatApprovalTime(approvalExpiresAt)}`
+        : 'not approved (approval not required)';
     io.stdout.write(`verified ${bundleLabel(manifest, dir)} ${moduleHash} signed by ${signedBy}, ${approval}\n`);
   } else {
     io.stderr.write(`adec verify: ${result.failure.code}: ${result.failure.message}\n`);
@@ -38,6 +43,12 @@ export async function run(args: readonly string[], io: CliIo): Promise<ExitCode>
 /** `{ ok, failure?, module_hash?, signed_by?, approved_by? }` for --format json. */
 function verificationJson(result: VerificationResult) {
   if (!result.ok) return { ok: false, failure: result.failure };
-  const { moduleHash, signedBy, approvedBy } = result.bundle;
-  return { ok: true, module_hash: moduleHash, signed_by: signedBy, ...(approvedBy !== undefined && { approved_by: approvedBy }) };
+  const { moduleHash, signedBy, approvedBy, approvalExpiresAt } = result.bundle;
+  return {
+    ok: true,
+    module_hash: moduleHash,
+    signed_by: signedBy,
+    ...(approvedBy !== undefined && { approved_by: approvedBy }),
+    ...(approvalExpiresAt !== undefined && { approval_expires_at: formatApprovalTime(approvalExpiresAt) }),
+  };
 }

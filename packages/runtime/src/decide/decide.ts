@@ -33,30 +33,85 @@ export interface EntryValues {
 
 export type DecideResult =
   | { readonly ok: true; readonly decision: Decision }
-  | { readonly ok: false; readonly error: { readonly code: 'UNKNOWN_ACTION'; readonly message: string } };
+  | { readonly ok: false; readonly error: { readonly code: 'UNKNOWN_ACTION' | 'INVALID_REQUEST'; readonly message: string } };
 
+/**
+ * Decides `request`. Never throws and never rejects, whatever it is given: a request that names
+ * no action is an `INVALID_REQUEST` error value, and any fault after the action is known (a
+ * getter that throws, a sandbox that answers nonsense, a module unloaded mid-decision, a bug)
+ * is a fail-safe YELLOW with basis `DECIDE_FAULT` whose errored predicates say what happened.
+ */
 export function decide(module: LoadedModule, request: DecisionRequest, entry: EntryValues = {}): Promise<DecideResult> {
-  const spec = module.metadata.actions.get(request.action);
-  if (spec === undefined) {
-    const known = [...module.metadata.actions.keys()].join(', ') || 'none';
-    const { org, domain, version } = module.metadata.world;
-    return Promise.resolve({ ok: false, error: { code: 'UNKNOWN_ACTION', message: `module ${org}/${domain}@${version} has no action \`${request.action}\` (actions: ${known})` } });
+  let spec: ActionSpec | undefined;
+  let header: Header | undefined;
+  try {
+    const action = typeof request === 'object' && request !== null ? (request as { action?: unknown }).action : undefined;
+    if (typeof action !== 'string') return Promise.resolve(invalidRequest(`a request names its action as a string, found ${typeof action}`));
+    spec = module.metadata.actions.get(action);
+    if (spec === undefined) {
+      const known = [...module.metadata.actions.keys()].join(', ') || 'none';
+      const { org, domain, version } = module.metadata.world;
+      return Promise.resolve({ ok: false, error: { code: 'UNKNOWN_ACTION', message: `module ${org}/${domain}@${version} has no action \`${action.slice(0, 200)}\` (actions: ${known})` } });
+    }
+    const requestId = entry.requestId ?? randomUUID();
+    const requestTime = entry.requestTime ?? Date.now();
+    header = { request_id: requestId, request_time: isoTimestamp(requestTime), module: moduleReference(module, spec) };
+
+    const bound = module.binders.get(spec.name)!(request.context);
+    if (!bound.ok) return Promise.resolve({ ok: true, decision: refuseContext(spec, bound.problems, header) });
+
+    const ctx = bound.values;
+    const system: Record<string, unknown> = { request_time: requestTime, request_id: requestId, authenticated_caller: entry.authenticatedCaller ?? null };
+    for (const name of spec.system) ctx[name] = system[name] ?? null;
+    // In-process evaluation is synchronous: composing right away spares a hop through the
+    // microtask queue, a measurable share of a decision that takes microseconds.
+    const evaluation = module.evaluator.evaluate(spec, crossingJson(ctx, spec.reads));
+    if (evaluation instanceof Promise) {
+      const [known, knownHeader] = [spec, header];
+      return evaluation.then((done): DecideResult => ({ ok: true, decision: compose(known, ctx, done, knownHeader) })).catch((error: unknown) => faulted(module, known, knownHeader, error));
+    }
+    return Promise.resolve({ ok: true, decision: compose(spec, ctx, evaluation, header) });
+  } catch (error) {
+    return Promise.resolve(spec === undefined ? invalidRequest(`the request could not be read: ${messageOf(error)}`) : faulted(module, spec, header, error));
   }
-  const requestId = entry.requestId ?? randomUUID();
-  const requestTime = entry.requestTime ?? Date.now();
-  const header = { request_id: requestId, request_time: isoTimestamp(requestTime), module: moduleReference(module, spec) };
+}
 
-  const bound = module.binders.get(spec.name)!(request.context);
-  if (!bound.ok) return Promise.resolve({ ok: true, decision: refuseContext(spec, bound.problems, header) });
+function invalidRequest(message: string): DecideResult {
+  return { ok: false, error: { code: 'INVALID_REQUEST', message } };
+}
 
-  const ctx = bound.values;
-  const system: Record<string, unknown> = { request_time: requestTime, request_id: requestId, authenticated_caller: entry.authenticatedCaller ?? null };
-  for (const name of spec.system) ctx[name] = system[name] ?? null;
-  // In-process evaluation is synchronous: composing right away spares a hop through the
-  // microtask queue, a measurable share of a decision that takes microseconds.
-  const evaluation = module.evaluator.evaluate(spec, crossingJson(ctx, spec.reads));
-  if (evaluation instanceof Promise) return evaluation.then((done) => ({ ok: true, decision: compose(spec, ctx, done, header) }));
-  return Promise.resolve({ ok: true, decision: compose(spec, ctx, evaluation, header) });
+/** A fault once the action is known: YELLOW, every rule errored with what happened, no throw. */
+function faulted(module: LoadedModule, spec: ActionSpec, header: Header | undefined, error: unknown): DecideResult {
+  const message = `the decision failed: ${messageOf(error)}`;
+  const safeHeader = header ?? { request_id: randomUUID(), request_time: isoTimestamp(Date.now()), module: moduleReference(module, spec) };
+  return {
+    ok: true,
+    decision: {
+      status: 'YELLOW',
+      work_frame: buildWorkFrame('YELLOW', spec.name, spec.workFrames.YELLOW, []),
+      decision_metadata: {
+        matched_rules: [],
+        matched_rule_outcomes: [],
+        suppression_chain: [],
+        aggregation_outcome: { mode: spec.aggregation.mode, status: 'YELLOW', winning_rule: null, tier: null, basis: 'DECIDE_FAULT', error_floor_applied: false },
+        predicate_traces: [],
+        errored_predicates: spec.rules.map((rule) => ({ rule_id: rule.id, kind: 'exception', phase: null, message })),
+        errored_derivations: [],
+        context_errors: [],
+        request_id: safeHeader.request_id,
+        request_time: safeHeader.request_time,
+        module: safeHeader.module,
+      },
+    },
+  };
+}
+
+function messageOf(error: unknown): string {
+  try {
+    return error instanceof Error ? error.message : String(error);
+  } catch {
+    return 'an error that cannot be described';
+  }
 }
 
 // Copied field by field into each decision: an object spread here costs more than all the traces.

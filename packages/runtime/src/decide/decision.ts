@@ -48,7 +48,7 @@ export interface ErroredDerivation {
   readonly message: string;
 }
 
-export type DecisionBasis = AggregationOutcome['basis'] | 'CONTEXT_INVALID' | 'REQUEST_LIMIT';
+export type DecisionBasis = AggregationOutcome['basis'] | 'CONTEXT_INVALID' | 'REQUEST_LIMIT' | 'DECIDE_FAULT';
 
 export interface DecisionMetadata {
   /** Every rule whose predicate matched, suppressed or not, in evaluation order. */

@@ -12,6 +12,7 @@
 import type { TrustConfig } from '../trust/trust-config.js';
 import type { VerificationCode } from '../trust/verification-failure.js';
 import { verifyBundle } from '../trust/verify-bundle.js';
+import { LoadedApprovals } from '../trust/loaded-approvals.js';
 import { SandboxProcessPool } from '../sandbox/sandbox-process-pool.js';
 import { DEFAULT_MEMORY_LIMIT_MB, loadModule, type SandboxOptions } from './load-module.js';
 import type { LoadedModule } from './loaded-module.js';
@@ -25,7 +26,7 @@ export interface RoutingKey {
   readonly version: string;
 }
 
-export type LoadErrorCode = 'MODULE_NOT_FOUND' | 'UNKNOWN_ACTION' | 'MODULE_INVALID' | VerificationCode;
+export type LoadErrorCode = 'ROUTING_KEY_INVALID' | 'MODULE_NOT_FOUND' | 'UNKNOWN_ACTION' | 'MODULE_INVALID' | 'MODULE_UNAVAILABLE' | VerificationCode;
 
 export interface LoadError {
   readonly code: LoadErrorCode;
@@ -40,9 +41,30 @@ export interface ModuleLoaderOptions {
   readonly sandbox?: SandboxOptions;
 }
 
+/**
+ * After a failed load, a world is retried no sooner than this, doubling with each failure in a
+ * row up to MAX_RETRY_BACKOFF_MS: a transient store failure heals by itself, and a broken or
+ * refused bundle is not fetched and verified again for every request in the meantime.
+ */
+export const RETRY_BACKOFF_MS = 100;
+export const MAX_RETRY_BACKOFF_MS = 10_000;
+/** The longest routing key segment accepted. */
+const MAX_SEGMENT_LENGTH = 200;
+
+interface RecentFailure {
+  readonly lookup: ModuleLookup;
+  readonly failures: number;
+  readonly retryAt: number;
+}
+
 export class ModuleLoader {
   /** Loads in flight or done, by world (org, domain, version). */
   readonly #worlds = new Map<string, Promise<ModuleLookup>>();
+  /** Worlds whose last load failed, until their retry time. */
+  readonly #failures = new Map<string, RecentFailure>();
+
+  /** The newest approval loaded per world version: an older one cannot replace it (trust/loaded-approvals.ts). */
+  readonly #approvals = new LoadedApprovals();
 
   /** Booted sandbox processes, in `process` isolation, started with the loader (host start). */
   readonly #processes: SandboxProcessPool | undefined;
@@ -58,17 +80,19 @@ export class ModuleLoader {
     await this.#processes?.ready();
   }
 
-  /** The module serving `key`, loading it on a miss. */
+  /** The module serving `key`, loading it on a miss. Never throws: every failure is a value. */
   async get(key: RoutingKey): Promise<ModuleLookup> {
+    const invalid = routingKeyProblem(key);
+    if (invalid !== undefined) return { ok: false, error: { code: 'ROUTING_KEY_INVALID', message: invalid } };
     const world = worldKey(key);
+    const failed = this.#failures.get(world);
+    if (failed !== undefined && Date.now() < failed.retryAt) return failed.lookup;
     let load = this.#worlds.get(world);
     if (load === undefined) {
-      load = this.#load(key);
+      load = this.#load(key).catch((error: unknown): ModuleLookup => ({ ok: false, error: { code: 'MODULE_UNAVAILABLE', message: `${describeWorld(key)} could not be loaded: ${messageOf(error)}` } }));
       this.#worlds.set(world, load);
-      // Failures are not cached; a successful load stays until unloaded.
-      void load.then((lookup) => {
-        if (!lookup.ok && this.#worlds.get(world) === load) this.#worlds.delete(world);
-      });
+      // Failures are not cached: they are retried after a backoff. A success stays until unloaded.
+      void load.then((lookup) => this.#settled(world, load!, lookup));
     }
     const lookup = await load;
     if (!lookup.ok || lookup.module.metadata.actions.has(key.action)) return lookup;
@@ -98,17 +122,54 @@ export class ModuleLoader {
     }));
   }
 
+  #settled(world: string, load: Promise<ModuleLookup>, lookup: ModuleLookup): void {
+    if (lookup.ok) {
+      this.#failures.delete(world);
+      return;
+    }
+    if (this.#worlds.get(world) === load) this.#worlds.delete(world);
+    const failures = (this.#failures.get(world)?.failures ?? 0) + 1;
+    const backoff = Math.min(RETRY_BACKOFF_MS * 2 ** (failures - 1), MAX_RETRY_BACKOFF_MS);
+    this.#failures.set(world, { lookup, failures, retryAt: Date.now() + backoff });
+  }
+
   async #load(key: RoutingKey): Promise<ModuleLookup> {
-    const read = await this.options.store.read(key);
-    if (!read.ok) return { ok: false, error: read.error };
-    const verified = verifyBundle(read.files, this.options.trust);
+    const read: unknown = await this.options.store.read({ org: key.org, domain: key.domain, version: key.version });
+    if (read === null || typeof read !== 'object' || typeof (read as { ok?: unknown }).ok !== 'boolean') {
+      return { ok: false, error: { code: 'MODULE_UNAVAILABLE', message: `the module store answered ${describeWorld(key)} with something that is not a result` } };
+    }
+    const result = read as Awaited<ReturnType<ModuleStore['read']>>;
+    if (!result.ok) return { ok: false, error: result.error };
+    const verified = verifyBundle(result.files, this.options.trust);
     if (!verified.ok) return { ok: false, error: { code: verified.failure.code, message: `${describeWorld(key)} was refused: ${verified.failure.message}` } };
     const routedWorld = verified.bundle.manifest['world'] as Record<string, unknown> | undefined;
     if (routedWorld?.['org'] !== key.org || routedWorld['domain'] !== key.domain || routedWorld['version'] !== key.version) {
       return { ok: false, error: { code: 'MODULE_INVALID', message: `the store returned ${JSON.stringify(routedWorld)} for ${describeWorld(key)}` } };
     }
+    const older = this.#approvals.admit(verified.bundle);
+    if (older !== undefined) return { ok: false, error: { code: older.code, message: `${describeWorld(key)} was refused: ${older.message}` } };
     const loaded = await loadModule(verified.bundle, this.options.sandbox, this.#processes);
     return loaded.ok ? { ok: true, module: loaded.module } : { ok: false, error: { code: loaded.code, message: `${describeWorld(key)}: ${loaded.message}` } };
+  }
+}
+
+/** Why a routing key cannot name a module: every segment a short string without control characters. */
+function routingKeyProblem(key: unknown): string | undefined {
+  if (key === null || typeof key !== 'object') return 'a routing key is an object with org, domain, action and version';
+  for (const field of ['org', 'domain', 'action', 'version'] as const) {
+    const value = (key as Record<string, unknown>)[field];
+    if (typeof value !== 'string' || value.length === 0) return `the routing key's ${field} must be a non-empty string`;
+    if (value.length > MAX_SEGMENT_LENGTH) return `the routing key's ${field} is longer than ${MAX_SEGMENT_LENGTH} characters`;
+    if (/[\u0000-\u001f\u007f]/.test(value)) return `the routing key's ${field} holds a control character`;
+  }
+  return undefined;
+}
+
+function messageOf(error: unknown): string {
+  try {
+    return error instanceof Error ? error.message : String(error);
+  } catch {
+    return 'an error that cannot be described';
   }
 }
 

@@ -5,10 +5,11 @@
  *
  * One bundle directory per world version (a bundle holds every action of its world). The
  * segments come from requests, so each must be a plain name: a key that could climb out of the
- * root (`..`, `/`, a leading dot) is refused before the file system is touched.
+ * root (`..`, `/`, a leading dot) is refused before the file system is touched. Each file is
+ * read as a regular file, never through a link, up to its size limit (trust/bundle-files.ts).
  */
 import { join } from 'node:path';
-import { readBundleFiles, type BundleFiles } from '../trust/bundle-files.js';
+import { readBundleFiles, type BundleFileLimits, type BundleFiles } from '../trust/bundle-files.js';
 import type { LoadError, RoutingKey } from './module-loader.js';
 
 export interface ModuleStore {
@@ -17,8 +18,16 @@ export interface ModuleStore {
 
 const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._+-]*$/;
 
+export interface DirectoryModuleStoreOptions {
+  /** The most bytes each bundle file may hold (default DEFAULT_BUNDLE_FILE_LIMITS: manifest 16 MiB, bundle 64 MiB, signature and approval 64 KiB). */
+  readonly limits?: Partial<BundleFileLimits>;
+}
+
 export class DirectoryModuleStore implements ModuleStore {
-  constructor(readonly root: string) {}
+  constructor(
+    readonly root: string,
+    private readonly options: DirectoryModuleStoreOptions = {},
+  ) {}
 
   /** The directory a world version lives in, or undefined when the key is not a plain path. */
   directoryOf(key: Omit<RoutingKey, 'action'>): string | undefined {
@@ -30,7 +39,7 @@ export class DirectoryModuleStore implements ModuleStore {
     const dir = this.directoryOf(key);
     const name = `${key.org}/${key.domain}@${key.version}`;
     if (dir === undefined) return { ok: false as const, error: { code: 'MODULE_NOT_FOUND' as const, message: `no module ${JSON.stringify(name)}: org, domain and version must be plain names` } };
-    const read = await readBundleFiles(dir);
+    const read = await readBundleFiles(dir, process.cwd(), this.options.limits);
     if (read.ok) return read;
     const missing = read.failure.code === 'BUNDLE_FILE_MISSING';
     return { ok: false as const, error: missing ? { code: 'MODULE_NOT_FOUND' as const, message: `no module ${name} in the store (${read.failure.message})` } : read.failure };

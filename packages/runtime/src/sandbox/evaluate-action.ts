@@ -74,12 +74,46 @@ export function copyAllowanceMs(ctxJson: string): number {
 export function evaluateAction(sandbox: SandboxCalls, spec: ActionSpec, ctxJson: string): ActionEvaluation {
   const crossing = sandbox.call('__adec_evaluate', [spec.name, ctxJson], predicatesLimitMs(spec), copyAllowanceMs(ctxJson));
   if (!crossing.ok) return evaluateStepwise(sandbox, spec, ctxJson);
-  const wire = JSON.parse(crossing.value) as WireRules & { computed: Record<string, unknown>; failed: Record<string, string> };
+  const wire = readWire(crossing.value, spec.rules.length, true);
+  if (typeof wire === 'string') return malformed(spec, wire);
   return {
     computed: wire.computed,
     failedDerivations: Object.entries(wire.failed).map(([attribute, message]) => ({ attribute, kind: 'exception', message })),
     rules: decodeRules(wire),
   };
+}
+
+type Wire = WireRules & { readonly computed: Record<string, unknown>; readonly failed: Record<string, string> };
+
+/**
+ * The isolate's answer, checked against the shape the evaluator promises before the host uses
+ * it: the isolate runs an untrusted bundle, so its output is data to validate, not a typed
+ * value (a malformed one once made `decide()` throw). The problem, when there is one.
+ */
+function readWire(json: string, rules: number, withDerivations: boolean): Wire | string {
+  let wire: unknown;
+  try {
+    wire = JSON.parse(json);
+  } catch {
+    return 'its answer is not JSON';
+  }
+  if (wire === null || typeof wire !== 'object') return 'its answer is not an object';
+  const { states, details, computed = {}, failed = {} } = wire as Record<string, unknown>;
+  if (typeof states !== 'string' || states.length !== rules || !/^[0-4]*$/.test(states)) return `its answer has no state (0-4) for each of the ${rules} rules`;
+  const withDetail = states.replace(/[01]/g, '').length;
+  if (!Array.isArray(details) || details.length !== withDetail || !details.every((d) => d === null || typeof d === 'string')) return 'its answer does not hold one reason or message per matched or failed rule';
+  if (withDerivations && (!isRecord(computed) || !isRecord(failed) || !Object.values(failed).every((m) => typeof m === 'string'))) return 'its answer has malformed derivations';
+  return wire as Wire;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** Every rule errored: the sandbox's answer could not be used. */
+function malformed(spec: ActionSpec, problem: string): ActionEvaluation {
+  const message = `the sandbox returned a malformed evaluation: ${problem}`;
+  return { computed: {}, failedDerivations: [], rules: spec.rules.map((): RuleEvaluation => ({ state: 'errored', kind: 'exception', phase: null, message })) };
 }
 
 /**
@@ -97,10 +131,12 @@ export function evaluateStepwise(sandbox: SandboxCalls, spec: ActionSpec, ctxJso
     if (Object.hasOwn(failed, name)) continue;
     const ctxJson = JSON.stringify(ctx);
     const crossing = sandbox.call('__adec_derive', [spec.name, ctxJson, JSON.stringify(failed), name], spec.predicateTimeoutMs, copyAllowanceMs(ctxJson));
-    if (crossing.ok) {
-      const wire = JSON.parse(crossing.value) as { computed: Record<string, unknown>; failed: Record<string, string> };
+    const wire = crossing.ok ? readDerivation(crossing.value) : undefined;
+    if (crossing.ok && wire !== undefined) {
       if (Object.hasOwn(wire.computed, name)) ctx[name] = computed[name] = wire.computed[name];
-      else failedDerivations.push({ attribute: name, kind: 'exception', message: (failed[name] = wire.failed[name] ?? 'failed') });
+      else failedDerivations.push({ attribute: name, kind: 'exception', message: (failed[name] = typeof wire.failed[name] === 'string' ? wire.failed[name] : 'failed') });
+    } else if (crossing.ok) {
+      failedDerivations.push({ attribute: name, kind: 'exception', message: (failed[name] = 'the sandbox returned a malformed derivation') });
     } else {
       failed[name] = crossing.message;
       failedDerivations.push({ attribute: name, kind: crossing.kind, message: crossing.message });
@@ -112,9 +148,20 @@ export function evaluateStepwise(sandbox: SandboxCalls, spec: ActionSpec, ctxJso
   const rules = spec.rules.map((rule): RuleEvaluation => {
     const crossing = sandbox.call('__adec_rules', [spec.name, derivedJson, failedJson, JSON.stringify([rule.id])], rule.timeoutMs, copyAllowance);
     if (!crossing.ok) return { state: 'errored', kind: crossing.kind, phase: null, message: crossing.message };
-    return decodeRules(JSON.parse(crossing.value) as WireRules)[0]!;
+    const wire = readWire(crossing.value, 1, false);
+    return typeof wire === 'string' ? malformed({ ...spec, rules: [rule] }, wire).rules[0]! : decodeRules(wire)[0]!;
   });
   return { computed, failedDerivations, rules };
+}
+
+function readDerivation(json: string): { readonly computed: Record<string, unknown>; readonly failed: Record<string, unknown> } | undefined {
+  try {
+    const wire: unknown = JSON.parse(json);
+    if (!isRecord(wire) || !isRecord(wire['computed']) || !isRecord(wire['failed'])) return undefined;
+    return { computed: wire['computed'], failed: wire['failed'] };
+  } catch {
+    return undefined;
+  }
 }
 
 function decodeRules(wire: WireRules): RuleEvaluation[] {

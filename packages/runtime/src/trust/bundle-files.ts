@@ -1,6 +1,7 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { readProblem } from './read-problem.js';
+import { MIB, readRegularFile, type FileCode } from './regular-file.js';
 import { verificationFailure, type VerificationFailure } from './verification-failure.js';
 
 /** The names of the files of a bundle directory that verification reads. */
@@ -10,6 +11,20 @@ export const BUNDLE_FILES = {
   signature: 'signature.json',
   approval: 'approval.json',
 } as const;
+
+/** The most bytes each file of a bundle may hold; a larger file is refused unread. */
+export type BundleFileLimits = { readonly [Name in keyof typeof BUNDLE_FILES]: number };
+
+/**
+ * Generous for every real world (examples/benefits: a 30 KiB manifest, a 40 KiB bundle), small
+ * enough that a hostile store cannot make a host buffer without bound.
+ */
+export const DEFAULT_BUNDLE_FILE_LIMITS: BundleFileLimits = {
+  manifest: 16 * MIB,
+  bundle: 64 * MIB,
+  signature: 64 * 1024,
+  approval: 64 * 1024,
+};
 
 /**
  * The bytes of a bundle, read once. Verification works on these bytes and hands the same
@@ -26,28 +41,35 @@ export type BundleFilesRead = { readonly ok: true; readonly files: BundleFiles }
 
 /**
  * Reads a bundle directory. manifest.json and bundle.js must exist (BUNDLE_FILE_MISSING);
- * signature.json and approval.json are optional here and judged by `verifyBundle`. `dir` is
- * resolved against `cwd` and named as given in messages.
+ * signature.json and approval.json are optional here and judged by `verifyBundle`. Each file
+ * must be a regular file, not a symbolic link, a FIFO or a device (BUNDLE_FILE_NOT_REGULAR), of
+ * at most its limit (BUNDLE_FILE_TOO_LARGE). The directory itself may be reached through a link
+ * (stores often switch releases that way). `dir` is resolved against `cwd` and named as given
+ * in messages.
  */
-export async function readBundleFiles(dir: string, cwd: string = process.cwd()): Promise<BundleFilesRead> {
+export async function readBundleFiles(
+  dir: string,
+  cwd: string = process.cwd(),
+  limits: Partial<BundleFileLimits> = {},
+): Promise<BundleFilesRead> {
   const absolute = resolve(cwd, dir);
   const directoryProblem = await checkDirectory(absolute);
   if (directoryProblem !== undefined) {
     return { ok: false, failure: verificationFailure('BUNDLE_FILE_MISSING', { problem: `bundle directory \`${dir}\` ${directoryProblem}` }) };
   }
-  const read = async (name: string, required: boolean): Promise<Uint8Array | undefined | VerificationFailure> => {
-    try {
-      return await readFile(join(absolute, name));
-    } catch (error) {
-      if (!required && (error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      return verificationFailure('BUNDLE_FILE_MISSING', { problem: `\`${join(dir, name)}\` ${readProblem(error)}` });
-    }
+  const read = async (name: keyof typeof BUNDLE_FILES, required: boolean): Promise<Uint8Array | undefined | VerificationFailure> => {
+    const file = BUNDLE_FILES[name];
+    const maxBytes = limits[name] ?? DEFAULT_BUNDLE_FILE_LIMITS[name];
+    const result = await readRegularFile(join(absolute, file), { maxBytes, followSymlinks: false });
+    if (result.ok) return result.bytes;
+    if (!required && result.code === 'FILE_MISSING') return undefined;
+    return verificationFailure(FAILURE_CODES[result.code], { problem: `\`${join(dir, file)}\` ${result.problem}` });
   };
   const [manifest, bundle, signature, approval] = await Promise.all([
-    read(BUNDLE_FILES.manifest, true),
-    read(BUNDLE_FILES.bundle, true),
-    read(BUNDLE_FILES.signature, false),
-    read(BUNDLE_FILES.approval, false),
+    read('manifest', true),
+    read('bundle', true),
+    read('signature', false),
+    read('approval', false),
   ]);
   for (const file of [manifest, bundle, signature, approval]) {
     if (isFailure(file)) return { ok: false, failure: file };
@@ -62,6 +84,14 @@ export async function readBundleFiles(dir: string, cwd: string = process.cwd()):
     },
   };
 }
+
+/** An unreadable file (EACCES, EIO) is reported as missing, as a store that lacks it would be. */
+const FAILURE_CODES = {
+  FILE_MISSING: 'BUNDLE_FILE_MISSING',
+  FILE_UNREADABLE: 'BUNDLE_FILE_MISSING',
+  FILE_NOT_REGULAR: 'BUNDLE_FILE_NOT_REGULAR',
+  FILE_TOO_LARGE: 'BUNDLE_FILE_TOO_LARGE',
+} as const satisfies Record<FileCode, string>;
 
 function isFailure(value: Uint8Array | undefined | VerificationFailure): value is VerificationFailure {
   return value !== undefined && !(value instanceof Uint8Array);

@@ -1,16 +1,25 @@
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { keyId } from './key-id.js';
-import { readProblem } from './read-problem.js';
+import { KEY_FILE_MAX_BYTES, readRegularFile, type FileCode } from './regular-file.js';
 import { decodeUtf8Exactly } from './utf8.js';
+import { weakKey, type WeakKeyCode } from './weak-keys.js';
 
 /**
  * Reading Ed25519 keys from ordinary PEM (PKCS#8 private, SPKI public) or JWK files. Only
  * Ed25519 is accepted: the algorithm of every signature adec checks follows from the trusted
- * key, so a key of any other type is refused here, where it is configured, with its type named.
+ * key, so a key of any other type is refused here, where it is configured, with its type named;
+ * so is a weak Ed25519 key (weak-keys.ts).
  */
-export type KeyRead = { readonly ok: true; readonly key: KeyObject; readonly keyId: string } | { readonly ok: false; readonly message: string };
+export type KeyRead =
+  | { readonly ok: true; readonly key: KeyObject; readonly keyId: string }
+  | { readonly ok: false; readonly code: KeyCode; readonly message: string };
+
+/**
+ * Why a key file was refused: `KEY_INVALID` (not a usable Ed25519 key file), a weak key, or a
+ * file that cannot be read as a regular file.
+ */
+export type KeyCode = 'KEY_INVALID' | WeakKeyCode | FileCode;
 
 /** JWK `alg` values that mean Ed25519 signatures (RFC 8037 `EdDSA`, RFC 9864 `Ed25519`). */
 const ED25519_ALGS = new Set(['EdDSA', 'Ed25519']);
@@ -28,15 +37,15 @@ export function parseKey(content: Uint8Array | string, name: string): KeyRead {
   return refuse(name, 'is neither a PEM key nor a JWK');
 }
 
-/** Reads a key file (public or private key). `path` is resolved against `cwd` and named as given. */
+/**
+ * Reads a key file (public or private key) of at most 64 KiB. `path` is resolved against `cwd`
+ * and named as given. A symbolic link is followed: key files are named by the operator, and
+ * secret stores (Kubernetes secrets, say) mount them as links.
+ */
 export async function readKeyFile(path: string, cwd: string = process.cwd()): Promise<KeyRead> {
-  let content: Buffer;
-  try {
-    content = await readFile(resolve(cwd, path));
-  } catch (error) {
-    return refuse(path, readProblem(error));
-  }
-  return parseKey(content, path);
+  const read = await readRegularFile(resolve(cwd, path), { maxBytes: KEY_FILE_MAX_BYTES, followSymlinks: true });
+  if (!read.ok) return refuse(path, read.problem, read.code);
+  return parseKey(read.bytes, path);
 }
 
 /** Reads the private key a signer or approver signs with; a public key is refused. */
@@ -132,9 +141,11 @@ function accept(key: KeyObject, name: string): KeyRead {
   if (key.asymmetricKeyType !== 'ed25519') {
     return refuse(name, `holds a key of type ${describeKeyObject(key)}: only Ed25519 keys are accepted`);
   }
+  const weak = weakKey(key);
+  if (weak !== undefined) return refuse(name, `holds a key that ${weak.problem}`, weak.code);
   return { ok: true, key, keyId: keyId(key) };
 }
 
-function refuse(name: string, problem: string): KeyRead {
-  return { ok: false, message: `key file \`${name}\` ${problem}` };
+function refuse(name: string, problem: string, code: KeyCode = 'KEY_INVALID'): KeyRead {
+  return { ok: false, code, message: `key file \`${name}\` ${problem}` };
 }

@@ -2,10 +2,19 @@ import { MODULE_HASH_PATTERN, moduleHashOf, sameModuleHash } from './module-hash
 import { decodeUtf8Exactly } from './utf8.js';
 import { verificationFailure, type VerificationFailure } from './verification-failure.js';
 
+/** Which world version a bundle is: what routing keys, approvals and minimum versions name. */
+export interface BundleWorld {
+  readonly org: string;
+  readonly domain: string;
+  readonly version: string;
+}
+
 /** A manifest whose `module_hash` is the hash of the bundle bytes beside it. */
 export interface BoundModule {
   readonly manifest: Record<string, unknown>;
   readonly moduleHash: string;
+  /** `manifest.world`'s org, domain and version. */
+  readonly world: BundleWorld;
   /** The bundle bytes as text, exactly: the script that was hashed is the script that runs. */
   readonly bundleSource: string;
 }
@@ -14,7 +23,8 @@ export type ModuleBinding = { readonly ok: true; readonly module: BoundModule } 
 
 /**
  * Checks that manifest.json is a JSON object with a valid `module_hash` and that it is the
- * sha256 of bundle.js (MANIFEST_INVALID, MODULE_HASH_MISMATCH, BUNDLE_NOT_UTF8). Verification
+ * sha256 of bundle.js (MANIFEST_INVALID, MODULE_HASH_MISMATCH, BUNDLE_NOT_UTF8), and that it
+ * names its world (MANIFEST_INVALID). Verification
  * runs it after the signature check; `adec sign` and `adec approve` run it before signing, so
  * a broken bundle is never signed.
  */
@@ -35,7 +45,23 @@ export function checkModuleBinding(manifestBytes: Uint8Array, bundle: Uint8Array
   }
   const bundleSource = decodeUtf8Exactly(bundle);
   if (bundleSource === undefined) return { ok: false, failure: verificationFailure('BUNDLE_NOT_UTF8') };
-  return { ok: true, module: { manifest, moduleHash: expected, bundleSource } };
+  const world = bundleWorld(manifest['world']);
+  if (world === undefined) {
+    return { ok: false, failure: verificationFailure('MANIFEST_INVALID', { problem: 'has no `world` with `org`, `domain` and `version` strings' }) };
+  }
+  return { ok: true, module: { manifest, moduleHash: expected, world, bundleSource } };
+}
+
+/** `{ org, domain, version }` (strings) of a manifest's or an approval's `world`, or undefined. */
+export function bundleWorld(value: unknown): BundleWorld | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { org, domain, version } = value as Record<string, unknown>;
+  return typeof org === 'string' && typeof domain === 'string' && typeof version === 'string' ? { org, domain, version } : undefined;
+}
+
+/** `acme/hr.benefits@1.4.0`, as messages name a world version. */
+export function describeBundleWorld(world: BundleWorld): string {
+  return `${world.org}/${world.domain}@${world.version}`;
 }
 
 /** The manifest object, or the problem with it. */

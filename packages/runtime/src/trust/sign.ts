@@ -1,9 +1,11 @@
 import { sign, type KeyObject } from 'node:crypto';
 import { keyId } from './key-id.js';
 import { ed25519Problem } from './key-files.js';
+import { DEFAULT_APPROVAL_LIFETIME_MS, formatApprovalTime, parseApprovalTime } from './approval-times.js';
 import { approvalMessage, manifestMessage } from './messages.js';
+import type { BundleWorld } from './module-binding.js';
 import { MODULE_HASH_PATTERN } from './module-hash.js';
-import { encodeSignature, type ApprovalFile, type SignatureFile } from './signature-files.js';
+import { APPROVAL_FORMAT, encodeSignature, type ApprovalFile, type SignatureFile } from './signature-files.js';
 
 /**
  * Signing and approving, as pure functions from bytes and a private key to the JSON to write.
@@ -21,14 +23,36 @@ export function signManifest(manifest: Uint8Array, privateKey: KeyObject): Signa
   };
 }
 
-/** approval.json for a module hash: Ed25519 over `adec.approval.v1\n` + the module hash. */
-export function approveModule(moduleHash: string, privateKey: KeyObject): ApprovalFile {
+/** What an operator approves: a module hash, for the world version its manifest names, for a time. */
+export interface Approval {
+  readonly moduleHash: string;
+  readonly world: BundleWorld;
+  /** Milliseconds since the epoch (rounded down to the second); default: now. */
+  readonly issuedAt?: number;
+  /** Milliseconds since the epoch (rounded down to the second); default: 90 days after `issuedAt`. */
+  readonly expiresAt?: number;
+}
+
+/** approval.json: Ed25519 over `approvalMessage` of the module hash, world, issue and expiry times. */
+export function approveModule(approval: Approval, privateKey: KeyObject): ApprovalFile {
   assertPrivateEd25519(privateKey);
+  const { moduleHash, world } = approval;
   if (!MODULE_HASH_PATTERN.test(moduleHash)) throw new TypeError(`approveModule: \`${moduleHash}\` is not a module hash`);
+  const issuedAtMs = approval.issuedAt ?? Date.now();
+  const issuedAt = formatApprovalTime(issuedAtMs);
+  const expiresAt = formatApprovalTime(approval.expiresAt ?? issuedAtMs + DEFAULT_APPROVAL_LIFETIME_MS);
+  const [issuedMs, expiresMs] = [parseApprovalTime(issuedAt), parseApprovalTime(expiresAt)];
+  if (issuedMs === undefined || expiresMs === undefined) throw new TypeError(`approveModule: \`${issuedAt}\`..\`${expiresAt}\` is not a validity of years 0000 to 9999`);
+  if (expiresMs <= issuedMs) throw new TypeError(`approveModule: the approval would expire (${expiresAt}) no later than it is issued (${issuedAt})`);
+  const statement = { moduleHash, world: { org: world.org, domain: world.domain, version: world.version }, issuedAt, expiresAt };
   return {
+    format: APPROVAL_FORMAT,
     key_id: keyId(privateKey),
     module_hash: moduleHash,
-    signature: encodeSignature(sign(null, approvalMessage(moduleHash), privateKey)),
+    world: statement.world,
+    issued_at: issuedAt,
+    expires_at: expiresAt,
+    signature: encodeSignature(sign(null, approvalMessage(statement), privateKey)),
   };
 }
 

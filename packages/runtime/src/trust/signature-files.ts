@@ -1,4 +1,7 @@
+import { parseApprovalTime } from './approval-times.js';
 import { KEY_ID_PATTERN } from './key-id.js';
+import type { ApprovalStatement } from './messages.js';
+import { bundleWorld, type BundleWorld } from './module-binding.js';
 import { MODULE_HASH_PATTERN } from './module-hash.js';
 import { decodeUtf8Exactly } from './utf8.js';
 
@@ -15,10 +18,20 @@ export interface SignatureFile {
   readonly signature: string;
 }
 
-/** approval.json: an Ed25519 signature over `approvalMessage(module_hash)` by an operator key. */
+/** The `format` of approval.json. The first format (no `format` field) is refused: APPROVAL_OUTDATED. */
+export const APPROVAL_FORMAT = 'adec.approval.v2';
+
+/**
+ * approval.json: an operator key's Ed25519 signature over `approvalMessage(statement)`: this
+ * module hash, for this world version, issued at, valid until (`YYYY-MM-DDTHH:MM:SSZ`).
+ */
 export interface ApprovalFile {
+  readonly format: typeof APPROVAL_FORMAT;
   readonly key_id: string;
   readonly module_hash: string;
+  readonly world: BundleWorld;
+  readonly issued_at: string;
+  readonly expires_at: string;
   readonly signature: string;
 }
 
@@ -28,11 +41,17 @@ export interface ParsedSignature {
 }
 
 export interface ParsedApproval extends ParsedSignature {
-  readonly moduleHash: string;
+  readonly statement: ApprovalStatement;
+  /** The statement's times in milliseconds since the epoch. */
+  readonly issuedAtMs: number;
+  readonly expiresAtMs: number;
 }
 
 /** A parsed file, or the problem with it as the end of a sentence starting with the file name. */
 export type Parsed<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problem: string };
+
+/** An approval.json of the first format: an object without `format`. */
+export const OUTDATED = { ok: false, problem: 'has no `format`', outdated: true } as const;
 
 /** The length of an Ed25519 signature (RFC 8032). */
 const SIGNATURE_BYTES = 64;
@@ -47,19 +66,50 @@ export function parseSignatureFile(bytes: Uint8Array): Parsed<ParsedSignature> {
   return { ok: true, value: { keyId: keyId.value, signature: signature.value } };
 }
 
-export function parseApprovalFile(bytes: Uint8Array): Parsed<ParsedApproval> {
+export function parseApprovalFile(bytes: Uint8Array): Parsed<ParsedApproval> | typeof OUTDATED {
   const fields = parseObject(bytes);
   if (!fields.ok) return fields;
+  const format = fields.value['format'];
+  if (format === undefined) return OUTDATED;
+  if (format !== APPROVAL_FORMAT) return { ok: false, problem: `has \`format\` \`${truncate(String(format))}\`, expected \`${APPROVAL_FORMAT}\`` };
   const keyId = keyIdField(fields.value);
   if (!keyId.ok) return keyId;
   const moduleHash = fields.value['module_hash'];
   if (typeof moduleHash !== 'string') return { ok: false, problem: 'has no `module_hash` string' };
   if (!MODULE_HASH_PATTERN.test(moduleHash)) {
-    return { ok: false, problem: `has \`module_hash\` \`${moduleHash}\`, expected "sha256:" and 64 lowercase hex digits` };
+    return { ok: false, problem: `has \`module_hash\` \`${truncate(moduleHash)}\`, expected "sha256:" and 64 lowercase hex digits` };
   }
+  const world = worldField(fields.value);
+  if (!world.ok) return world;
+  const issuedAt = timeField(fields.value, 'issued_at');
+  if (!issuedAt.ok) return issuedAt;
+  const expiresAt = timeField(fields.value, 'expires_at');
+  if (!expiresAt.ok) return expiresAt;
+  if (expiresAt.value.ms <= issuedAt.value.ms) return { ok: false, problem: '`expires_at` is not after `issued_at`' };
   const signature = signatureField(fields.value);
   if (!signature.ok) return signature;
-  return { ok: true, value: { keyId: keyId.value, moduleHash, signature: signature.value } };
+  return {
+    ok: true,
+    value: {
+      keyId: keyId.value,
+      statement: { moduleHash, world: world.value, issuedAt: issuedAt.value.text, expiresAt: expiresAt.value.text },
+      issuedAtMs: issuedAt.value.ms,
+      expiresAtMs: expiresAt.value.ms,
+      signature: signature.value,
+    },
+  };
+}
+
+function worldField(fields: Readonly<Record<string, unknown>>): Parsed<BundleWorld> {
+  const world = bundleWorld(fields['world']);
+  return world === undefined ? { ok: false, problem: 'has no `world` with `org`, `domain` and `version` strings' } : { ok: true, value: world };
+}
+
+function timeField(fields: Readonly<Record<string, unknown>>, name: string): Parsed<{ text: string; ms: number }> {
+  const text = fields[name];
+  const ms = typeof text === 'string' ? parseApprovalTime(text) : undefined;
+  if (ms === undefined) return { ok: false, problem: `has no \`${name}\` time of the form YYYY-MM-DDTHH:MM:SSZ` };
+  return { ok: true, value: { text: text as string, ms } };
 }
 
 /** The base64 text written into `signature` fields. */

@@ -1,44 +1,61 @@
 import { verify, type KeyObject } from 'node:crypto';
+import { formatApprovalTime } from './approval-times.js';
+import { signatureProblem } from './ed25519-encoding.js';
 import type { BundleFiles } from './bundle-files.js';
 import { approvalMessage, manifestMessage } from './messages.js';
-import { checkModuleBinding } from './module-binding.js';
+import { checkModuleBinding, describeBundleWorld, type BoundModule, type BundleWorld } from './module-binding.js';
 import { sameModuleHash } from './module-hash.js';
-import { parseApprovalFile, parseSignatureFile } from './signature-files.js';
+import { revocation } from './revocation.js';
+import { parseApprovalFile, parseSignatureFile, type ParsedApproval } from './signature-files.js';
 import type { TrustConfig } from './trust-config.js';
 import { verificationFailure, type VerificationFailure } from './verification-failure.js';
+import { weakKey } from './weak-keys.js';
 
 /** A bundle that passed every check: what a host may load and run. */
 export interface VerifiedBundle {
   readonly manifest: Record<string, unknown>;
   readonly moduleHash: string;
+  /** The world version the signed manifest names (and the approval, when there is one). */
+  readonly world: BundleWorld;
   /** bundle.js exactly as hashed and signed. */
   readonly bundleSource: string;
   /** Key id of the trusted key that signed manifest.json. */
   readonly signedBy: string;
   /** Key id of the trusted operator key that approved the module hash, when approved. */
   readonly approvedBy?: string;
+  /** When the approval was issued and until when it holds (ms since the epoch), when approved. */
+  readonly approvedAt?: number;
+  readonly approvalExpiresAt?: number;
 }
 
 export type VerificationResult = { readonly ok: true; readonly bundle: VerifiedBundle } | { readonly ok: false; readonly failure: VerificationFailure };
 
+export interface VerifyOptions {
+  /** The time approvals are checked at, in ms since the epoch; default: the host's clock. */
+  readonly now?: number;
+}
+
 /**
- * Verifies a bundle's bytes against a trust configuration. Pure: it reads no files, so the
- * bytes it accepts are the bytes the caller runs. Checks run in this order and the first that
- * fails is reported (codes in verification-failure.ts):
+ * Verifies a bundle's bytes against a trust configuration. It reads no files, so the bytes it
+ * accepts are the bytes the caller runs. Checks run in this order and the first that fails is
+ * reported (codes in verification-failure.ts):
  *
  * 1. files       manifest and bundle bytes are present
- * 2. signature   signature.json is present, well formed, by a trusted signing key, and
- *                verifies over `adec.manifest.v1\n` + the manifest bytes
- * 3. manifest    the (now authentic) manifest is a JSON object with a valid `module_hash`
+ * 2. signature   signature.json is present, well formed, by a trusted signing key that is not
+ *                revoked (SIGNING_KEY_REVOKED) nor weak (KEY_*), is canonical, and verifies
+ *                over `adec.manifest.v1\n` + the manifest bytes
+ * 3. manifest    the (now authentic) manifest is a JSON object with a valid `module_hash` and world
  * 4. module_hash sha256(bundle.js) is that `module_hash`
- * 5. approval    when present (always checked) or required: well formed, by a trusted
- *                approval key, for this module hash, and verifies over
- *                `adec.approval.v1\n` + the module hash
+ * 5. revocation  the module hash is not revoked, its version not below its module's minimum
+ * 6. approval    when present (always checked) or required: of the current format, by a
+ *                trusted approval key that is not revoked nor weak, for this module hash,
+ *                canonical, verifying over `approvalMessage`, for this world version, not expired
  *
- * The signature is checked before the manifest is parsed, so nothing unsigned is interpreted.
- * Every bad input is a failure value; this function does not throw on any input.
+ * The signature is checked before the manifest is parsed, and an approval's signature before
+ * its world and times are believed, so nothing unsigned is interpreted. Every bad input is a
+ * failure value; this function does not throw on any input.
  */
-export function verifyBundle(files: BundleFiles, trust: TrustConfig): VerificationResult {
+export function verifyBundle(files: BundleFiles, trust: TrustConfig, options: VerifyOptions = {}): VerificationResult {
   const missing = missingFile(files);
   if (missing !== undefined) return refuse(verificationFailure('BUNDLE_FILE_MISSING', { problem: `${missing} was not given` }));
 
@@ -50,38 +67,82 @@ export function verifyBundle(files: BundleFiles, trust: TrustConfig): Verificati
   if (signingKey === undefined) {
     return refuse(verificationFailure('SIGNER_UNTRUSTED', { keyId: signedBy, trusted: listKeyIds(trust.signingKeys) }));
   }
-  if (!verifiesEd25519(manifestMessage(files.manifest), signingKey, signature.value.signature)) {
-    return refuse(verificationFailure('SIGNATURE_INVALID', { keyId: signedBy }));
-  }
+  if (trust.revokedKeys?.has(signedBy)) return refuse(verificationFailure('SIGNING_KEY_REVOKED', { keyId: signedBy }));
+  const signatureFailure = checkSignature(manifestMessage(files.manifest), signingKey, signature.value.signature, {
+    keyId: signedBy,
+    role: 'signing',
+    invalid: verificationFailure('SIGNATURE_INVALID', { keyId: signedBy }),
+  });
+  if (signatureFailure !== undefined) return refuse(signatureFailure);
 
   const binding = checkModuleBinding(files.manifest, files.bundle);
   if (!binding.ok) return refuse(binding.failure);
-  const { manifest, moduleHash, bundleSource } = binding.module;
+  const revoked = revocation(binding.module, trust);
+  if (revoked !== undefined) return refuse(revoked);
+  const { manifest, moduleHash, world, bundleSource } = binding.module;
 
   if (files.approval === undefined) {
     if (trust.requireApproval) return refuse(verificationFailure('APPROVAL_MISSING'));
-    return { ok: true, bundle: { manifest, moduleHash, bundleSource, signedBy } };
+    return { ok: true, bundle: { manifest, moduleHash, world, bundleSource, signedBy } };
   }
   const approval = parseApprovalFile(files.approval);
+  if ('outdated' in approval) return refuse(verificationFailure('APPROVAL_OUTDATED'));
   if (!approval.ok) return refuse(verificationFailure('APPROVAL_MALFORMED', { problem: approval.problem }));
-  const { keyId: approvedBy } = approval.value;
-  const approvalKey = trust.approvalKeys.get(approvedBy);
+  const approvalFailure = checkApproval(approval.value, binding.module, trust, options.now ?? Date.now());
+  if (approvalFailure !== undefined) return refuse(approvalFailure);
+  const { keyId: approvedBy, issuedAtMs: approvedAt, expiresAtMs: approvalExpiresAt } = approval.value;
+  return { ok: true, bundle: { manifest, moduleHash, world, bundleSource, signedBy, approvedBy, approvedAt, approvalExpiresAt } };
+}
+
+/** Step 6 for an approval.json that parsed. */
+function checkApproval(approval: ParsedApproval, module: BoundModule, trust: TrustConfig, now: number): VerificationFailure | undefined {
+  const { keyId, statement } = approval;
+  const approvalKey = trust.approvalKeys.get(keyId);
   if (approvalKey === undefined) {
-    return refuse(
-      verificationFailure('APPROVER_UNTRUSTED', {
-        keyId: approvedBy,
-        onlySigner: trust.signingKeys.has(approvedBy) ? ': it is trusted only as a signing key' : '',
-        trusted: listKeyIds(trust.approvalKeys),
-      }),
-    );
+    return verificationFailure('APPROVER_UNTRUSTED', {
+      keyId,
+      onlySigner: trust.signingKeys.has(keyId) ? ': it is trusted only as a signing key' : '',
+      trusted: listKeyIds(trust.approvalKeys),
+    });
   }
-  if (!sameModuleHash(approval.value.moduleHash, moduleHash)) {
-    return refuse(verificationFailure('APPROVAL_HASH_MISMATCH', { approved: approval.value.moduleHash, actual: moduleHash }));
+  if (trust.revokedKeys?.has(keyId)) return verificationFailure('APPROVAL_KEY_REVOKED', { keyId });
+  if (!sameModuleHash(statement.moduleHash, module.moduleHash)) {
+    return verificationFailure('APPROVAL_HASH_MISMATCH', { approved: statement.moduleHash, actual: module.moduleHash });
   }
-  if (!verifiesEd25519(approvalMessage(moduleHash), approvalKey, approval.value.signature)) {
-    return refuse(verificationFailure('APPROVAL_SIGNATURE_INVALID', { keyId: approvedBy, moduleHash }));
+  const signatureFailure = checkSignature(approvalMessage(statement), approvalKey, approval.signature, {
+    keyId,
+    role: 'approval',
+    invalid: verificationFailure('APPROVAL_SIGNATURE_INVALID', { keyId, moduleHash: statement.moduleHash }),
+  });
+  if (signatureFailure !== undefined) return signatureFailure;
+  const [approved, actual] = [statement.world, module.world];
+  if (approved.org !== actual.org || approved.domain !== actual.domain || approved.version !== actual.version) {
+    return verificationFailure('APPROVAL_WORLD_MISMATCH', { approved: `\`${describeBundleWorld(approved)}\``, actual: `\`${describeBundleWorld(actual)}\`` });
   }
-  return { ok: true, bundle: { manifest, moduleHash, bundleSource, signedBy, approvedBy } };
+  // Written so that a `now` that is not a number (NaN) counts as expired, never as valid forever.
+  if (!(now < approval.expiresAtMs)) return verificationFailure('APPROVAL_EXPIRED', { keyId, expiresAt: statement.expiresAt, now: describeNow(now) });
+  return undefined;
+}
+
+/**
+ * A signature by a trusted key: the key is sound, the signature canonical, and it verifies.
+ * Ed25519 with the algorithm fixed by the trusted key (`null` digest: Ed25519 hashes
+ * internally); nothing from the signature file chooses the algorithm.
+ */
+function checkSignature(
+  message: Uint8Array,
+  publicKey: KeyObject,
+  signature: Uint8Array,
+  by: { readonly keyId: string; readonly role: 'signing' | 'approval'; readonly invalid: VerificationFailure },
+): VerificationFailure | undefined {
+  const { keyId, role } = by;
+  const weak = weakKey(publicKey);
+  if (weak !== undefined) return verificationFailure(weak.code, { role, keyId });
+  const nonCanonical = signatureProblem(signature);
+  if (nonCanonical !== undefined) {
+    return verificationFailure(role === 'signing' ? 'SIGNATURE_NON_CANONICAL' : 'APPROVAL_SIGNATURE_NON_CANONICAL', { keyId, problem: nonCanonical });
+  }
+  return verifiesEd25519(message, publicKey, signature) ? undefined : by.invalid;
 }
 
 function refuse(failure: VerificationFailure): VerificationResult {
@@ -95,15 +156,20 @@ function missingFile(files: BundleFiles): string | undefined {
   return undefined;
 }
 
-/**
- * Ed25519 verification with the algorithm fixed by the trusted key (`null` digest: Ed25519
- * hashes internally). Nothing from the signature file chooses the algorithm.
- */
 function verifiesEd25519(message: Uint8Array, publicKey: KeyObject, signature: Uint8Array): boolean {
   try {
     return verify(null, message, publicKey, signature);
   } catch {
     return false;
+  }
+}
+
+/** `now` as approval times are written, when it is a time they can be (else the number). */
+function describeNow(now: number): string {
+  try {
+    return formatApprovalTime(now);
+  } catch {
+    return String(now);
   }
 }
 
