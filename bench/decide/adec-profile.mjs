@@ -48,7 +48,7 @@ export async function profileDecide(module, action, contexts, { quick }) {
     for (const name of spec.system) values[name] = 0;
     return JSON.stringify(values);
   });
-  const limit = crossingLimitMs(spec);
+  const limit = crossingLimitMs(spec, ctxJson[0]);
 
   const whole = await perCallUsAsync((i) => decide(module, { action, context: contexts[i % n] }, entry), plan);
   const binding = perCallUs((i) => bind(contexts[i % n]), plan);

@@ -5,22 +5,11 @@
  * one request in eight is broken in one way (a wrong type, a missing required key, an
  * undeclared key, an out-of-range value) so that the refusing path is exercised too.
  */
+import type { ValueSchema } from '@adec/runtime';
 import fc from 'fast-check';
 
-export interface ContextSchema {
-  readonly type?: string | readonly string[];
-  readonly enum?: readonly unknown[];
-  readonly format?: string;
-  readonly pattern?: string;
-  readonly minimum?: number;
-  readonly maximum?: number;
-  readonly minLength?: number;
-  readonly maxLength?: number;
-  readonly items?: ContextSchema;
-  readonly properties?: Readonly<Record<string, ContextSchema>>;
-  readonly required?: readonly string[];
-  readonly anyOf?: readonly ContextSchema[];
-}
+/** The schema subset the compiler emits, as the runtime reads it. */
+export type ContextSchema = ValueSchema;
 
 const WORDS = ['vip', 'refund', 'urgent', 'Pain', 'birth_certificate', 'x', 'cosmetic', 'elective', '12%', ''];
 

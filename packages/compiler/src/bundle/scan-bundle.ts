@@ -72,6 +72,18 @@ export function objectEntries(text: string, open: number): Scan<ObjectLiteral> {
 /** Where a statement starting at `i` ends (just past its `;`, or a function's closing brace). */
 function statementEnd(text: string, i: number): number {
   const isFunction = text.startsWith('function ', i);
+  return scanCode(text, i, (c, j, depth) => {
+    if (depth === 0 && (c === ';' || (isFunction && c === '}'))) return j + 1;
+    return undefined;
+  });
+}
+
+/**
+ * Walks code from `i`, skipping strings, templates and comments whole and tracking bracket
+ * depth, and calls `at` with each other character and the depth after it; the first number
+ * `at` returns is the result. -1 when the text ends first or a bracket closes one never opened.
+ */
+function scanCode(text: string, i: number, at: (c: string, j: number, depth: number) => number | undefined): number {
   let depth = 0;
   for (let j = i; j < text.length; ) {
     const after = skipLiteral(text, j);
@@ -82,10 +94,10 @@ function statementEnd(text: string, i: number): number {
     }
     const c = text[j]!;
     if (isOpen(c)) depth++;
-    else if (isClose(c)) {
-      if (--depth < 0) return -1;
-      if (depth === 0 && isFunction && c === '}') return j + 1;
-    } else if (c === ';' && depth === 0) return j + 1;
+    else if (isClose(c) && --depth < -1) return -1;
+    const result = at(c, j, depth);
+    if (result !== undefined) return result;
+    if (depth < 0) return -1;
     j++;
   }
   return -1;
@@ -110,21 +122,8 @@ function regexStatementEnd(text: string, i: number): number {
 
 /** Where the value starting at `i` ends: at the `,` or `}` that closes it at its own depth. */
 function valueEndAt(text: string, i: number): number {
-  let depth = 0;
-  for (let j = i; j < text.length; ) {
-    const after = skipLiteral(text, j);
-    if (after < 0) return -1;
-    if (after !== j) {
-      j = after;
-      continue;
-    }
-    const c = text[j]!;
-    if (depth === 0 && (c === ',' || c === '}')) return j;
-    if (isOpen(c)) depth++;
-    else if (isClose(c) && --depth < 0) return -1;
-    j++;
-  }
-  return -1;
+  // A `}` that closes the enclosing object takes the depth to -1.
+  return scanCode(text, i, (c, j, depth) => ((depth === 0 && c === ',') || depth === -1 ? j : undefined));
 }
 
 function readKey(text: string, i: number): { readonly key: string; readonly end: number } | undefined {
@@ -201,23 +200,7 @@ function skipLiteral(text: string, i: number): number {
 
 /** Just past the `}` that closes a template's `${`, starting inside it. */
 function balancedEnd(text: string, i: number): number {
-  let depth = 0;
-  for (let j = i; j < text.length; ) {
-    const after = skipLiteral(text, j);
-    if (after < 0) return -1;
-    if (after !== j) {
-      j = after;
-      continue;
-    }
-    const c = text[j]!;
-    if (isOpen(c)) depth++;
-    else if (isClose(c)) {
-      if (depth === 0) return c === '}' ? j + 1 : -1;
-      depth--;
-    }
-    j++;
-  }
-  return -1;
+  return scanCode(text, i, (c, j, depth) => (depth === -1 ? (c === '}' ? j + 1 : -1) : undefined));
 }
 
 function skipSpaceAndComments(text: string, i: number): number {
