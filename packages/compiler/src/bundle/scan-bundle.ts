@@ -19,23 +19,26 @@ export interface ObjectEntry {
   readonly key: string;
   /** The value's source text. */
   readonly value: string;
+}
+
+export interface StringData {
   /** The string literals of the value, decoded, in order. */
   readonly strings: readonly string[];
   /** True when the value is only string literals, brackets and commas (a string or a list of them). */
   readonly isStringData: boolean;
 }
 
-const isOpen = (c: string): boolean => c === '{' || c === '(' || c === '[';
-const isClose = (c: string): boolean => c === '}' || c === ')' || c === ']';
 const isSpace = (c: string | undefined): boolean => c === ' ' || c === '\n' || c === '\t' || c === '\r';
-const REGEX_STATEMENT = /^var RE_(?:0|[1-9][0-9]*) = \//;
+const REGEX_STATEMENT = /var RE_(?:0|[1-9][0-9]*) = \//y;
+const IDENTIFIER_KEY = /[A-Za-z_$][\w$]*:/y;
 
 /** The statements of `body` (the text between the IIFE's braces), in order. */
 export function splitStatements(body: string): Scan<readonly string[]> {
   const statements: string[] = [];
   let i = skipSpaceAndComments(body, 0);
   while (i < body.length) {
-    const end = REGEX_STATEMENT.test(body.slice(i, i + 16)) ? regexStatementEnd(body, i) : statementEnd(body, i);
+    REGEX_STATEMENT.lastIndex = i;
+    const end = REGEX_STATEMENT.test(body) ? regexStatementEnd(body, i) : statementEnd(body, i);
     if (end < 0) return { ok: false, problem: `a statement of the bundle does not end where expected: \`${preview(body.slice(i))}\`` };
     statements.push(body.slice(i, end));
     i = skipSpaceAndComments(body, end);
@@ -61,7 +64,7 @@ export function objectEntries(text: string, open: number): Scan<ObjectLiteral> {
     const valueEnd = valueEndAt(text, valueStart);
     if (valueEnd < 0) return { ok: false, problem: `the entry \`${key.key}\` does not end` };
     const value = text.slice(valueStart, valueEnd).trimEnd();
-    entries.push({ key: key.key, value, ...stringData(value) });
+    entries.push({ key: key.key, value });
     i = skipSpaceAndComments(text, valueEnd);
     if (text[i] === ',') i = skipSpaceAndComments(text, i + 1);
     else if (i >= text.length || text[i] !== '}') return { ok: false, problem: `unexpected text after the entry \`${key.key}\`: \`${preview(text.slice(i))}\`` };
@@ -85,23 +88,40 @@ function statementEnd(text: string, i: number): number {
  */
 function scanCode(text: string, i: number, at: (c: string, j: number, depth: number) => number | undefined): number {
   let depth = 0;
-  for (let j = i; j < text.length; ) {
-    const after = skipLiteral(text, j);
-    if (after < 0) return -1;
-    if (after !== j) {
-      j = after;
+  for (let j = i; j < text.length; j++) {
+    // Most characters are neither a literal's start nor structure: one table lookup each
+    // (this loop reads every byte of a bundle twice, ahead of JIT warm-up in a build process).
+    const kind = CHARACTER_KIND[text.charCodeAt(j)] ?? PLAIN;
+    if (kind === PLAIN) continue;
+    if (kind === LITERAL_START) {
+      const after = skipLiteral(text, j);
+      if (after < 0) return -1;
+      if (after !== j) j = after - 1;
       continue;
     }
     const c = text[j]!;
-    if (isOpen(c)) depth++;
-    else if (isClose(c) && --depth < -1) return -1;
+    if (kind === OPENING) depth++;
+    else if (kind === CLOSING && --depth < -1) return -1;
     const result = at(c, j, depth);
     if (result !== undefined) return result;
     if (depth < 0) return -1;
-    j++;
   }
   return -1;
 }
+
+const PLAIN = 0;
+const LITERAL_START = 1;
+const OPENING = 2;
+const CLOSING = 3;
+const SEPARATOR = 4;
+const CHARACTER_KIND = (() => {
+  const kinds = new Uint8Array(128);
+  for (const c of '"\'`/') kinds[c.charCodeAt(0)] = LITERAL_START;
+  for (const c of '{([') kinds[c.charCodeAt(0)] = OPENING;
+  for (const c of '})]') kinds[c.charCodeAt(0)] = CLOSING;
+  for (const c of ',;') kinds[c.charCodeAt(0)] = SEPARATOR;
+  return kinds;
+})();
 
 /** `var RE_n = /…/flags;`: the literal is read as a regex (a class may hold `/`), then `;`. */
 function regexStatementEnd(text: string, i: number): number {
@@ -127,7 +147,8 @@ function valueEndAt(text: string, i: number): number {
 }
 
 function readKey(text: string, i: number): { readonly key: string; readonly end: number } | undefined {
-  const identifier = /^[A-Za-z_$][\w$]*:/.exec(text.slice(i, i + 256));
+  IDENTIFIER_KEY.lastIndex = i;
+  const identifier = IDENTIFIER_KEY.exec(text);
   if (identifier !== null) return { key: identifier[0].slice(0, -1), end: i + identifier[0].length };
   const computed = text[i] === '[';
   const start = computed ? i + 1 : i;
@@ -139,7 +160,8 @@ function readKey(text: string, i: number): { readonly key: string; readonly end:
   return { key: decodeString(text.slice(start, end)), end: close + 1 };
 }
 
-function stringData(value: string): { readonly strings: readonly string[]; readonly isStringData: boolean } {
+/** What a data value holds: read only for the registries whose values the model gives. */
+export function stringData(value: string): StringData {
   const strings: string[] = [];
   let isStringData = true;
   for (let j = 0; j < value.length; ) {
@@ -217,6 +239,7 @@ const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { n: '\n', r: '\r', t: 
 
 /** The value of a quoted string literal as esbuild writes them. */
 export function decodeString(literal: string): string {
+  if (!literal.includes('\\')) return literal.slice(1, -1);
   return literal.slice(1, -1).replace(/\\(u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|[\s\S])/g, (_, escape: string) => {
     if (escape.startsWith('u{')) return String.fromCodePoint(parseInt(escape.slice(2, -1), 16));
     if (escape.length > 1) return String.fromCharCode(parseInt(escape.slice(1), 16));

@@ -21,7 +21,7 @@ import { rulesInEvaluationOrder } from '../generate/emit-actions.js';
 import { HELPER_NAMES } from '../generate/runtime-helpers.js';
 import type { CheckedWorld } from '../model/index.js';
 import { BUNDLE_GLOBAL_NAME } from './bundle-module.js';
-import { objectEntries, splitStatements, type ObjectEntry } from './scan-bundle.js';
+import { objectEntries, splitStatements, stringData, type ObjectEntry } from './scan-bundle.js';
 
 /** esbuild's IIFE runtime for a module with exports (format iife, platform neutral). */
 const ESBUILD_RUNTIME = ['__defProp', '__getOwnPropDesc', '__getOwnPropNames', '__hasOwnProp', '__export', '__copyProps', '__toCommonJS', 'module_exports'];
@@ -143,7 +143,9 @@ function compareRegistry(name: string, statement: string, expected: Expected): r
       continue;
     }
     const values = expected.get(entry.key);
-    if (values !== undefined && !(entry.isStringData && sameStrings(entry.strings, values))) problems.push(`${name}[\`${entry.key}\`] differs from the model`);
+    if (values === undefined) continue;
+    const data = stringData(entry.value);
+    if (!(data.isStringData && sameStrings(data.strings, values))) problems.push(`${name}[\`${entry.key}\`] differs from the model`);
   }
   const keys = entries.map((e) => e.key);
   if (problems.length === 0 && !sameStrings(keys, [...expected.keys()])) problems.push(`${name} holds [${keys.join(', ')}], expected [${[...expected.keys()].join(', ')}]`);
@@ -158,8 +160,9 @@ function compareRuleLists(statement: string, world: CheckedWorld): readonly stri
   for (const action of world.actions) {
     const fields = objectEntries(entries.find((e) => e.key === action.name)?.value ?? '', 0);
     const rules = fields.ok ? fields.value.entries.find((f) => f.key === 'rules') : undefined;
+    const data = rules === undefined ? undefined : stringData(rules.value);
     const expected = rulesInEvaluationOrder(action).map((r) => r.id);
-    if (rules === undefined || !rules.isStringData || !sameStrings(rules.strings, expected)) problems.push(`_ACTIONS.${action.name}.rules differs from the model`);
+    if (data === undefined || !data.isStringData || !sameStrings(data.strings, expected)) problems.push(`_ACTIONS.${action.name}.rules differs from the model`);
   }
   return problems;
 }
