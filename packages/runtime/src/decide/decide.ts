@@ -13,6 +13,7 @@ import type { Decision, DecisionMetadata, ErroredPredicate, MatchedRuleOutcome, 
 import { mostRestrictive } from './status.js';
 import { applySuppression } from './suppress.js';
 import { buildWorkFrame, standardWorkFrame } from './work-frame.js';
+import { messageOf } from '../error-message.js';
 
 export interface DecisionRequest {
   readonly action: string;
@@ -104,14 +105,6 @@ function faulted(module: LoadedModule, spec: ActionSpec, header: Header | undefi
       },
     },
   };
-}
-
-function messageOf(error: unknown): string {
-  try {
-    return error instanceof Error ? error.message : String(error);
-  } catch {
-    return 'an error that cannot be described';
-  }
 }
 
 // Copied field by field into each decision: an object spread here costs more than all the traces.

@@ -17,6 +17,7 @@ import { SandboxProcessPool } from '../sandbox/sandbox-process-pool.js';
 import { DEFAULT_MEMORY_LIMIT_MB, loadModule, type SandboxOptions } from './load-module.js';
 import type { LoadedModule } from './loaded-module.js';
 import type { ModuleStore } from './module-store.js';
+import { messageOf } from '../error-message.js';
 
 /** `(org_id, domain, action, world_model_version)`: what a request names. */
 export interface RoutingKey {
@@ -163,14 +164,6 @@ function routingKeyProblem(key: unknown): string | undefined {
     if (/[\u0000-\u001f\u007f]/.test(value)) return `the routing key's ${field} holds a control character`;
   }
   return undefined;
-}
-
-function messageOf(error: unknown): string {
-  try {
-    return error instanceof Error ? error.message : String(error);
-  } catch {
-    return 'an error that cannot be described';
-  }
 }
 
 function worldKey(key: Omit<RoutingKey, 'action'>): string {

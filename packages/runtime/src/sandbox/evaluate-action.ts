@@ -112,8 +112,12 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 /** Every rule errored: the sandbox's answer could not be used. */
 function malformed(spec: ActionSpec, problem: string): ActionEvaluation {
-  const message = `the sandbox returned a malformed evaluation: ${problem}`;
-  return { computed: {}, failedDerivations: [], rules: spec.rules.map((): RuleEvaluation => ({ state: 'errored', kind: 'exception', phase: null, message })) };
+  return everyRuleErrored(spec, 'exception', `the sandbox returned a malformed evaluation: ${problem}`);
+}
+
+/** An evaluation in which every rule errored with `message`: a fail-safe YELLOW that says why. */
+export function everyRuleErrored(spec: ActionSpec, kind: FailureKind, message: string): ActionEvaluation {
+  return { computed: {}, failedDerivations: [], rules: spec.rules.map((): RuleEvaluation => ({ state: 'errored', kind, phase: null, message })) };
 }
 
 /**

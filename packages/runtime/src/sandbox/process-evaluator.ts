@@ -11,7 +11,7 @@
 import type { ChildProcess } from 'node:child_process';
 import type { ActionEvaluator } from '../load/loaded-module.js';
 import type { ActionSpec } from '../module/module-metadata.js';
-import { crossingLimitMs, type ActionEvaluation, type FailedDerivation, type RuleEvaluation } from './evaluate-action.js';
+import { crossingLimitMs, everyRuleErrored, type ActionEvaluation, type FailedDerivation, type RuleEvaluation } from './evaluate-action.js';
 import type { CrossingResult } from './isolate-sandbox.js';
 import type { EvaluateMessage, SandboxRequest } from './sandbox-process.js';
 import { writeFrame } from './bulk-frames.js';
@@ -94,11 +94,11 @@ export class ProcessEvaluator implements ActionEvaluator {
 
   async #evaluate(spec: ActionSpec, ctxJson: string): Promise<ActionEvaluation> {
     this.#assertLive();
-    if (this.#quarantined !== undefined) return unavailable(spec, this.#quarantined);
+    if (this.#quarantined !== undefined) return everyRuleErrored(spec, 'crash', this.#quarantined);
     // After a crash the process is gone until something loads the module again: a request to
     // a fresh process that never loaded it would find no module (and decide YELLOW forever).
     if (this.#child === undefined) await delay(this.#backoffMs());
-    if (!(await this.#restartIfNeeded())) return unavailable(spec, 'the sandbox process could not be restarted');
+    if (!(await this.#restartIfNeeded())) return everyRuleErrored(spec, 'crash', 'the sandbox process could not be restarted');
     const outcome = await this.#request({ evaluate: { action: spec.name, ctxJson } }, watchdogFor(spec, ctxJson));
     if (outcome.ok && outcome.reply.evaluation !== undefined) return outcome.reply.evaluation;
     const cause = outcome.ok ? (outcome.reply.error ?? 'no evaluation') : outcome.message;
@@ -216,11 +216,6 @@ export class ProcessEvaluator implements ActionEvaluator {
       if (bulk !== undefined) writeFrame(bulkPipe(child), bulk);
     });
   }
-}
-
-/** Every rule errored as `crash` with `message`: the decision is a fail-safe YELLOW that says why. */
-function unavailable(spec: ActionSpec, message: string): ActionEvaluation {
-  return { computed: {}, failedDerivations: [], rules: spec.rules.map((): RuleEvaluation => ({ state: 'errored', kind: 'crash', phase: null, message })) };
 }
 
 function delay(ms: number): Promise<void> {
