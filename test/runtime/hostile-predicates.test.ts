@@ -39,7 +39,8 @@ const HOSTILE: Readonly<Record<string, Hostile>> = {
   'reaching through globalThis.constructor': {
     body: 'const g = globalThis.constructor.constructor("return this")(); return { matched: g.process.mainModule !== undefined };',
     kind: 'exception',
-    message: /TypeError: Cannot read properties of undefined \(reading 'mainModule'\)/,
+    // The Function constructor is gone from every function (no code generation from strings).
+    message: /TypeError: globalThis\.constructor\.constructor is not a function/,
   },
   'patching shared prototypes': {
     body: '"use strict"; Array.prototype.includes = () => true; return { matched: true };',

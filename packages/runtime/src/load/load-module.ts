@@ -7,6 +7,7 @@
 import { compileContextBinder, type ContextBinder } from '../context/context-binder.js';
 import { requestLimits, type RequestLimits } from '../context/request-limits.js';
 import { parseModuleMetadata, type ModuleMetadata } from '../module/module-metadata.js';
+import { findBigIntLiteral } from '../sandbox/find-bigint-literal.js';
 import { IsolateSandbox } from '../sandbox/isolate-sandbox.js';
 import { InProcessEvaluator } from '../sandbox/in-process-evaluator.js';
 import { ProcessEvaluator } from '../sandbox/process-evaluator.js';
@@ -51,6 +52,11 @@ export type LoadResult = { readonly ok: true; readonly module: LoadedModule } | 
  * booted sandbox processes in `process` isolation; without it each sandbox forks its own.
  */
 export async function loadModule(bundle: BundleToLoad, options: SandboxOptions = {}, processes?: SandboxProcessPool): Promise<LoadResult> {
+  const bigInt = findBigIntLiteral(bundle.bundleSource);
+  if (bigInt !== undefined) {
+    const { line, column } = lineAndColumn(bundle.bundleSource, bigInt);
+    return { ok: false, code: 'MODULE_INVALID', message: `the bundle writes a BigInt literal at line ${line}, column ${column}: BigInt arithmetic is not allowed in a sandbox (it cannot be interrupted or bounded)` };
+  }
   const sandboxOptions = {
     source: bundle.bundleSource,
     memoryLimitMb: options.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB,
@@ -66,6 +72,12 @@ export async function loadModule(bundle: BundleToLoad, options: SandboxOptions =
     return { ok: false, code: 'MODULE_INVALID', message: assembled.message };
   }
   return { ok: true, module: { ...assembled.parts, evaluator: started.evaluator } };
+}
+
+function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  const lineStart = before.lastIndexOf('\n') + 1;
+  return { line: before.split('\n').length, column: offset - lineStart + 1 };
 }
 
 type Started = { ok: true; evaluator: ActionEvaluator; metadataJson: string } | { ok: false; message: string };

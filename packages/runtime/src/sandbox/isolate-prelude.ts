@@ -30,6 +30,18 @@ for (const name of ["Date", "Intl", "WebAssembly", "SharedArrayBuffer", "Atomics
   delete globalThis[name];
 }
 Object.defineProperty(Math, "random", { value: undefined, writable: false, configurable: false });
+// BigInt arithmetic cannot be interrupted or bounded (find-bigint-literal.ts): every way to make a
+// BigInt without writing a literal goes, and the loader refuses bundles that write one. That needs
+// code generation from strings gone too (\u0060Function("return 1n")\u0060), which no module uses.
+for (const name of ["BigInt", "BigInt64Array", "BigUint64Array", "eval", "Function"]) {
+  delete globalThis[name];
+}
+for (const name of ["getBigInt64", "getBigUint64", "setBigInt64", "setBigUint64"]) {
+  delete DataView.prototype[name];
+}
+for (const kind of [function () {}, async function () {}, function* () {}, async function* () {}]) {
+  Object.defineProperty(Object.getPrototypeOf(kind), "constructor", { value: undefined, writable: false, configurable: false });
+}
 // RegExp's legacy statics (RegExp.$1, lastMatch, input, …) hold the last match of any regex in
 // the isolate: one decision's data, readable by the next. They are accessors, so they go.
 for (const name of ["$1", "$2", "$3", "$4", "$5", "$6", "$7", "$8", "$9", "input", "$_", "lastMatch", "$&", "lastParen", "$+", "leftContext", "$\u0060", "rightContext", "$'"]) {
