@@ -11,7 +11,7 @@ import { findBigIntLiteral } from '../sandbox/find-bigint-literal.js';
 import { IsolateSandbox } from '../sandbox/isolate-sandbox.js';
 import { InProcessEvaluator } from '../sandbox/in-process-evaluator.js';
 import { ProcessEvaluator } from '../sandbox/process-evaluator.js';
-import type { SandboxProcessPool } from '../sandbox/sandbox-process-pool.js';
+import { defaultSandboxPool, type SandboxProcessPool } from '../sandbox/sandbox-process-pool.js';
 import type { ActionEvaluator, LoadedModule } from './loaded-module.js';
 
 /** What loading needs from a verified bundle (trust/verify-bundle.ts produces it). */
@@ -25,8 +25,9 @@ export interface SandboxOptions {
   /** Heap limit of each isolate in MiB. */
   readonly memoryLimitMb?: number;
   /**
-   * `process` (default): the isolate lives in a supervised child process, so not even a fatal
-   * V8 error can take the host down; costs one IPC round trip per decision.
+   * `process` (default): the isolate lives in a supervised sandbox process shared with other
+   * modules (sandbox-process-pool.ts), so not even a fatal V8 error can take the host down;
+   * costs one round trip on a pipe per decision.
    * `in-process`: the isolate lives in this process; fastest, for hosts that accept that risk.
    */
   readonly isolation?: Isolation;
@@ -34,9 +35,11 @@ export interface SandboxOptions {
   readonly requestLimits?: Partial<RequestLimits>;
   /** Trusted scripts that add entry points to the isolate (see IsolateOptions.extensions). */
   readonly extensions?: readonly string[];
+  /** `process` isolation, in a ModuleLoader: how many shared sandbox processes (default: one per core). */
+  readonly processes?: number;
   /**
    * `process` isolation, in a ModuleLoader: how many sandbox processes to keep booted ahead of
-   * need (default 1), so a load or a crash restart does not wait ~200 ms for a process to start.
+   * need (default 1), so replacing a dead one or attributing a crash does not wait ~200 ms.
    */
   readonly spareProcesses?: number;
 }
@@ -62,9 +65,11 @@ export async function loadModule(bundle: BundleToLoad, options: SandboxOptions =
     memoryLimitMb: options.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB,
     filename: `bundle-${bundle.moduleHash}.js`,
     extensions: options.extensions ?? [],
-    ...(processes && { processes }),
   };
-  const started = (options.isolation ?? 'process') === 'process' ? await ProcessEvaluator.start(sandboxOptions) : startInProcess(sandboxOptions);
+  const started =
+    (options.isolation ?? 'process') === 'process'
+      ? await ProcessEvaluator.start({ ...sandboxOptions, processes: processes ?? defaultSandboxPool(sandboxOptions.memoryLimitMb) })
+      : startInProcess(sandboxOptions);
   if (!started.ok) return { ok: false, code: 'MODULE_INVALID', message: started.message };
   const assembled = assembleModule(bundle, started.metadataJson, requestLimits(options.requestLimits));
   if (!assembled.ok) {

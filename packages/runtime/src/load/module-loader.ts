@@ -72,7 +72,8 @@ export class ModuleLoader {
 
   constructor(private readonly options: ModuleLoaderOptions) {
     if ((options.sandbox?.isolation ?? 'process') === 'process') {
-      this.#processes = new SandboxProcessPool(options.sandbox?.spareProcesses ?? 1, options.sandbox?.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB);
+      const { processes, spareProcesses: spares, memoryLimitMb = DEFAULT_MEMORY_LIMIT_MB } = options.sandbox ?? {};
+      this.#processes = new SandboxProcessPool({ ...(processes !== undefined && { processes }), ...(spares !== undefined && { spares }), memoryLimitMb });
     }
   }
 

@@ -1,21 +1,26 @@
 /**
  * Evaluation in a supervised sandbox process (sandbox-process.ts): the default isolation,
- * because a fatal V8 error inside isolated-vm can abort or wedge the process hosting the
- * isolate, and that process must not be the decision host.
+ * because a fatal V8 error inside isolated-vm aborts the process hosting the isolate, and that
+ * process must not be the decision host.
  *
- * One process per loaded module, one request in flight at a time. A watchdog bounds every
- * request; when the process dies or stops answering, it is killed and restarted with the same
- * verified source, and the rules of the request are re-run one per request, so the failure is
- * pinned on exactly the rule that causes it (kind `crash`) and every other result is exact.
+ * A module's handle on its slot in the pool (sandbox-process-pool.ts): its isolate lives in a
+ * process shared with other modules, and its decisions are sent as they come, many in flight.
+ * When the process dies:
+ * - a decision of this module that was waiting behind another's is re-run once on the
+ *   replacement process, and answered exactly;
+ * - the decision whose predicate was running is attributed on a private process: the rules of
+ *   the request are re-run one per request, so the failure is pinned on exactly the rule that
+ *   causes it (kind `crash`) and every other result is exact;
+ * - the module loads again on the replacement process with its next decision, after a backoff
+ *   if it caused the crash, and is quarantined if it keeps causing them.
  */
-import type { ChildProcess } from 'node:child_process';
 import type { ActionEvaluator } from '../load/loaded-module.js';
 import type { ActionSpec } from '../module/module-metadata.js';
 import { crossingLimitMs, everyRuleErrored, type ActionEvaluation, type FailedDerivation, type RuleEvaluation } from './evaluate-action.js';
 import type { CrossingResult } from './isolate-sandbox.js';
-import type { EvaluateMessage, SandboxRequest } from './sandbox-process.js';
-import { writeFrame } from './bulk-frames.js';
-import { bulkPipe, forkSandboxProcess, type SandboxProcessPool } from './sandbox-process-pool.js';
+import type { Outcome, SandboxConnection } from './sandbox-connection.js';
+import type { EvaluateMessage } from './sandbox-process.js';
+import type { SandboxProcessPool } from './sandbox-process-pool.js';
 
 /** Added to a request's own time limits before the watchdog gives up on the process. */
 const WATCHDOG_GRACE_MS = 1_000;
@@ -23,7 +28,7 @@ const LOAD_TIMEOUT_MS = 10_000;
 /**
  * The crash-loop cap: a module whose process dies in this many decisions within the window is
  * quarantined (every later decision is a fail-safe YELLOW naming why) until it is unloaded and
- * loaded again. Restarts before that wait 10 ms, doubling with each recent crash (at most 320 ms).
+ * loaded again. Reloads before that wait 10 ms, doubling with each recent crash (at most 320 ms).
  */
 export const CRASH_LOOP_LIMIT = 5;
 export const CRASH_LOOP_WINDOW_MS = 60_000;
@@ -34,76 +39,99 @@ export interface ProcessSandboxOptions {
   readonly memoryLimitMb: number;
   readonly filename: string;
   readonly extensions?: readonly string[];
-  /** Where processes come from: booted spares when given, else a fresh fork each time. */
-  readonly processes?: SandboxProcessPool;
+  readonly processes: SandboxProcessPool;
 }
 
-type Reply = { id: number; metadata?: string; evaluation?: ActionEvaluation; crossing?: CrossingResult; error?: string };
-type Outcome = { ok: true; reply: Reply } | { ok: false; message: string };
+type Loaded = { ok: true; connection: SandboxConnection; metadataJson: string } | { ok: false; message: string };
+
+let modulesStarted = 0;
 
 export class ProcessEvaluator implements ActionEvaluator {
-  #child: ChildProcess | undefined;
-  #nextId = 1;
-  #queue: Promise<unknown> = Promise.resolve();
+  /** This module's name in the processes that host it. */
+  readonly #module = `module-${++modulesStarted}`;
+  readonly #slot: number;
+  /** The load on `#loadedOn`, the slot's process when it was last asked for, done or in flight. */
+  #loaded: Promise<Loaded> | undefined;
+  #loadedOn: SandboxConnection | undefined;
   #disposed = false;
   /** When recent decisions crashed the process (the crash-loop cap). */
   #crashes: number[] = [];
   /** Why the module is quarantined, once it is. */
   #quarantined: string | undefined;
 
-  private constructor(private readonly options: ProcessSandboxOptions) {}
+  private constructor(private readonly options: ProcessSandboxOptions) {
+    this.#slot = options.processes.place();
+  }
 
-  /** Starts the process and loads the module; returns its metadata JSON. */
+  /** Places the module on a process and loads it there; returns its metadata JSON. */
   static async start(options: ProcessSandboxOptions): Promise<{ ok: true; evaluator: ProcessEvaluator; metadataJson: string } | { ok: false; message: string }> {
     const evaluator = new ProcessEvaluator(options);
-    const loaded = await evaluator.#load();
+    const loaded = await evaluator.#ensureLoaded();
     if (loaded.ok) return { ok: true, evaluator, metadataJson: loaded.metadataJson };
     await evaluator.dispose();
     return loaded;
   }
 
-  evaluate(spec: ActionSpec, ctxJson: string): Promise<ActionEvaluation> {
-    const run = this.#queue.then(() => this.#evaluate(spec, ctxJson));
-    this.#queue = run.catch(() => undefined);
-    return run;
+  async evaluate(spec: ActionSpec, ctxJson: string): Promise<ActionEvaluation> {
+    this.#assertLive();
+    if (this.#quarantined !== undefined) return everyRuleErrored(spec, 'crash', this.#quarantined);
+    for (let attempt = 1; ; attempt++) {
+      const loaded = await this.#ensureLoaded();
+      if (!loaded.ok) return everyRuleErrored(spec, 'crash', `the sandbox process could not load the module: ${loaded.message}`);
+      const outcome = await loaded.connection.request({ module: this.#module, evaluate: { action: spec.name, ctxJson } }, watchdogFor(spec, ctxJson));
+      if (outcome.ok && outcome.reply.evaluation !== undefined) return outcome.reply.evaluation;
+      if (outcome.ok) return everyRuleErrored(spec, 'exception', outcome.reply.error ?? 'the sandbox process returned no evaluation');
+      // Another module's predicate killed the process while this decision waited: once more.
+      if (!outcome.running && attempt === 1) continue;
+      if (!outcome.running) return everyRuleErrored(spec, 'crash', `${outcome.message}, twice`);
+      this.#recordCrash(outcome.message);
+      return this.#attributeCrash(spec, ctxJson, outcome.message);
+    }
   }
 
-  /** A call to another entry point; a dead or hung process is a `crash` and is restarted. */
-  call(entry: string, args: readonly string[], timeLimitMs: number): Promise<CrossingResult> {
-    const run = this.#queue.then(async (): Promise<CrossingResult> => {
-      this.#assertLive();
-      if (!(await this.#restartIfNeeded())) return { ok: false, kind: 'exception', message: 'the sandbox process could not be restarted' };
-      const outcome = await this.#request({ call: { entry, args, timeLimitMs } }, 2 * timeLimitMs + WATCHDOG_GRACE_MS);
+  /** A call to another entry point; a process that dies under it is a `crash`. */
+  async call(entry: string, args: readonly string[], timeLimitMs: number): Promise<CrossingResult> {
+    this.#assertLive();
+    for (let attempt = 1; ; attempt++) {
+      const loaded = await this.#ensureLoaded();
+      if (!loaded.ok) return { ok: false, kind: 'crash', message: `the sandbox process could not load the module: ${loaded.message}` };
+      const outcome = await loaded.connection.request({ module: this.#module, call: { entry, args, timeLimitMs } }, 2 * timeLimitMs + WATCHDOG_GRACE_MS);
       if (outcome.ok) return outcome.reply.crossing ?? { ok: false, kind: 'exception', message: outcome.reply.error ?? 'no reply' };
+      if (!outcome.running && attempt === 1) continue;
       return { ok: false, kind: 'crash', message: `${outcome.message}; the sandbox process was restarted` };
-    });
-    this.#queue = run.catch(() => undefined);
-    return run;
+    }
   }
 
   async dispose(): Promise<void> {
+    if (this.#disposed) return;
     this.#disposed = true;
-    this.#child?.kill('SIGKILL');
-    this.#child = undefined;
+    this.options.processes.release(this.#slot);
+    const loaded = await this.#loaded;
+    if (loaded?.ok && loaded.connection.alive) void loaded.connection.request({ module: this.#module, unload: true }, LOAD_TIMEOUT_MS);
   }
 
-  /** A disposed evaluator never starts a process again. */
+  /** A disposed evaluator never loads its module again. */
   #assertLive(): void {
     if (this.#disposed) throw new Error('the module was unloaded');
   }
 
-  async #evaluate(spec: ActionSpec, ctxJson: string): Promise<ActionEvaluation> {
-    this.#assertLive();
-    if (this.#quarantined !== undefined) return everyRuleErrored(spec, 'crash', this.#quarantined);
-    // After a crash the process is gone until something loads the module again: a request to
-    // a fresh process that never loaded it would find no module (and decide YELLOW forever).
-    if (this.#child === undefined) await delay(this.#backoffMs());
-    if (!(await this.#restartIfNeeded())) return everyRuleErrored(spec, 'crash', 'the sandbox process could not be restarted');
-    const outcome = await this.#request({ evaluate: { action: spec.name, ctxJson } }, watchdogFor(spec, ctxJson));
-    if (outcome.ok && outcome.reply.evaluation !== undefined) return outcome.reply.evaluation;
-    const cause = outcome.ok ? (outcome.reply.error ?? 'no evaluation') : outcome.message;
-    if (!outcome.ok) this.#recordCrash(cause);
-    return this.#attributeCrash(spec, ctxJson, cause);
+  /** The module loaded on its slot's live process: loaded there first if that process is new. */
+  #ensureLoaded(): Promise<Loaded> {
+    const connection = this.options.processes.connection(this.#slot);
+    if (this.#loaded === undefined || this.#loadedOn !== connection) {
+      this.#loadedOn = connection;
+      // After a crash this module caused, its reload waits (the crash-loop backoff).
+      this.#loaded = delay(this.#backoffMs()).then(() => this.#loadOn(connection));
+    }
+    return this.#loaded;
+  }
+
+  async #loadOn(connection: SandboxConnection): Promise<Loaded> {
+    const { source, memoryLimitMb, filename, extensions } = this.options;
+    const outcome = await connection.request({ module: this.#module, load: { memoryLimitMb, filename, ...(extensions && { extensions }) } }, LOAD_TIMEOUT_MS, source);
+    if (!outcome.ok) return { ok: false, message: outcome.message };
+    const { metadata, error } = outcome.reply;
+    return metadata !== undefined ? { ok: true, connection, metadataJson: metadata } : { ok: false, message: error ?? 'the sandbox process did not load the module' };
   }
 
   #recordCrash(cause: string): void {
@@ -121,100 +149,63 @@ export class ProcessEvaluator implements ActionEvaluator {
   }
 
   /**
-   * The process died during a request: find what kills it. Each derivation is derived with the
-   * ones before it, in order, so a crashing derivation is pinned by name and treated as failed
-   * from then on (reading it throws); then each rule runs alone. Every other result is exact.
+   * The process died while this decision ran: find what kills it, on a private process. Each
+   * derivation is derived with the ones before it, in order, so a crashing derivation is pinned
+   * by name and treated as failed from then on (reading it throws); then each rule runs alone.
+   * Every other result is exact.
    */
   async #attributeCrash(spec: ActionSpec, ctxJson: string, cause: string): Promise<ActionEvaluation> {
-    const failed: Record<string, string> = {};
-    const crashed: FailedDerivation[] = [];
-    for (let derive = 1; derive <= spec.computed.length; derive++) {
-      const outcome = await this.#attempt({ action: spec.name, ctxJson, only: [], derive, failed }, spec, ctxJson, cause);
-      if (!outcome.ok) {
-        const name = spec.computed[derive - 1]!;
-        failed[name] = `${outcome.message}; the sandbox process was restarted`;
-        crashed.push({ attribute: name, kind: 'crash', message: failed[name] });
+    const lane = new AttributionLane(this.options.processes, (connection) => this.#loadOn(connection));
+    try {
+      const failed: Record<string, string> = {};
+      const crashed: FailedDerivation[] = [];
+      for (let derive = 1; derive <= spec.computed.length; derive++) {
+        const outcome = await lane.attempt(this.#module, { action: spec.name, ctxJson, only: [], derive, failed }, watchdogFor(spec, ctxJson), cause);
+        if (!outcome.ok) {
+          const name = spec.computed[derive - 1]!;
+          failed[name] = `${outcome.message}; the sandbox process was restarted`;
+          crashed.push({ attribute: name, kind: 'crash', message: failed[name] });
+        }
       }
-    }
-    const rules: RuleEvaluation[] = [];
-    let last: ActionEvaluation | undefined;
-    for (const rule of spec.rules) {
-      const outcome = await this.#attempt({ action: spec.name, ctxJson, only: [rule.id], failed }, { ...spec, rules: [rule] }, ctxJson, cause);
-      if (outcome.ok) {
-        last = outcome.evaluation;
-        rules.push(last.rules[0]!);
-      } else {
-        rules.push({ state: 'errored', kind: 'crash', phase: null, message: `${outcome.message}; the sandbox process was restarted` });
+      const rules: RuleEvaluation[] = [];
+      let last: ActionEvaluation | undefined;
+      for (const rule of spec.rules) {
+        const outcome = await lane.attempt(this.#module, { action: spec.name, ctxJson, only: [rule.id], failed }, watchdogFor({ ...spec, rules: [rule] }, ctxJson), cause);
+        if (outcome.ok) {
+          last = outcome.evaluation;
+          rules.push(last.rules[0]!);
+        } else {
+          rules.push({ state: 'errored', kind: 'crash', phase: null, message: `${outcome.message}; the sandbox process was restarted` });
+        }
       }
+      return { computed: last?.computed ?? {}, failedDerivations: [...(last?.failedDerivations ?? []), ...crashed], rules };
+    } finally {
+      lane.close();
     }
-    return { computed: last?.computed ?? {}, failedDerivations: [...(last?.failedDerivations ?? []), ...crashed], rules };
   }
+}
 
-  /** One attribution request, on a restarted process if the last one died. */
-  async #attempt(
-    evaluate: EvaluateMessage['evaluate'],
-    spec: ActionSpec,
-    ctxJson: string,
-    cause: string,
-  ): Promise<{ ok: true; evaluation: ActionEvaluation } | { ok: false; message: string }> {
-    if (!(await this.#restartIfNeeded())) return { ok: false, message: cause };
-    const outcome = await this.#request({ evaluate }, watchdogFor(spec, ctxJson));
+/** A private process for crash attribution, replaced (and the module loaded again) each time it dies. */
+class AttributionLane {
+  #connection: SandboxConnection | undefined;
+
+  constructor(
+    private readonly processes: SandboxProcessPool,
+    private readonly load: (connection: SandboxConnection) => Promise<Loaded>,
+  ) {}
+
+  async attempt(module: string, evaluate: EvaluateMessage['evaluate'], watchdogMs: number, cause: string): Promise<{ ok: true; evaluation: ActionEvaluation } | { ok: false; message: string }> {
+    if (this.#connection === undefined || !this.#connection.alive) {
+      this.#connection = this.processes.private();
+      if (!(await this.load(this.#connection)).ok) return { ok: false, message: cause };
+    }
+    const outcome: Outcome = await this.#connection.request({ module, evaluate }, watchdogMs);
     if (outcome.ok && outcome.reply.evaluation !== undefined) return { ok: true, evaluation: outcome.reply.evaluation };
     return { ok: false, message: outcome.ok ? (outcome.reply.error ?? cause) : outcome.message };
   }
 
-  async #restartIfNeeded(): Promise<boolean> {
-    if (this.#child !== undefined) return true;
-    return (await this.#load()).ok;
-  }
-
-  async #load(): Promise<{ ok: true; metadataJson: string } | { ok: false; message: string }> {
-    const { source, memoryLimitMb, filename, extensions } = this.options;
-    const outcome = await this.#request({ load: { memoryLimitMb, filename, ...(extensions && { extensions }) } }, LOAD_TIMEOUT_MS, source);
-    this.options.processes?.refillSoon();
-    if (!outcome.ok) return outcome;
-    return outcome.reply.metadata !== undefined ? { ok: true, metadataJson: outcome.reply.metadata } : { ok: false, message: outcome.reply.error ?? 'the sandbox process did not load the module' };
-  }
-
-  #spawn(): ChildProcess {
-    const child = this.options.processes?.take() ?? forkSandboxProcess(this.options.memoryLimitMb);
-    child.on('exit', () => {
-      if (this.#child === child) this.#child = undefined;
-    });
-    this.#child = child;
-    return child;
-  }
-
-  /**
-   * Sends one request, and `bulk` as a frame after it (the bundle of a load), and waits for
-   * the reply, the process's death, or the watchdog.
-   */
-  #request(body: Omit<SandboxRequest, 'id'>, watchdogMs: number, bulk?: string): Promise<Outcome> {
-    const child = this.#child ?? this.#spawn();
-    const id = this.#nextId++;
-    return new Promise<Outcome>((resolve) => {
-      const settle = (outcome: Outcome) => {
-        clearTimeout(timer);
-        child.off('message', onMessage);
-        child.off('exit', onExit);
-        resolve(outcome);
-      };
-      const onMessage = (reply: Reply) => {
-        if (reply.id === id) settle({ ok: true, reply });
-      };
-      const onExit = (code: number | null, signal: string | null) => {
-        settle({ ok: false, message: `the sandbox process died (${signal ?? `exit code ${code}`})` });
-      };
-      const timer = setTimeout(() => {
-        child.kill('SIGKILL');
-        if (this.#child === child) this.#child = undefined;
-        settle({ ok: false, message: `the sandbox process stopped responding for ${watchdogMs} ms and was killed` });
-      }, watchdogMs);
-      child.on('message', onMessage);
-      child.on('exit', onExit);
-      child.send({ id, ...body });
-      if (bulk !== undefined) writeFrame(bulkPipe(child), bulk);
-    });
+  close(): void {
+    this.#connection?.kill();
   }
 }
 

@@ -1,17 +1,28 @@
 /**
- * Sandbox processes booted ahead of need. Starting one (a Node process that loads isolated-vm
- * and the evaluator) takes about 200 ms, several times the cost of verifying and compiling a
- * 1,000-rule bundle. A host keeps spares booted, so loading a module, or restarting its
- * sandbox after a crash, takes a process that is already up instead of waiting for one.
+ * The sandbox processes of a host: a fixed number of shared processes (one per core by
+ * default), each hosting the isolates of many modules, plus spares booted ahead of need.
  *
- * A spare does not keep the host alive (it is unreferenced until taken) and exits by itself when
- * the host goes away (sandbox-process.ts exits on disconnect).
+ * Placement: a module is placed, when it loads, on the shared process hosting the fewest
+ * modules (the lowest-numbered on a tie), and stays on that slot for as long as it is loaded.
+ * When a slot's process dies it is replaced, and each module placed there loads again on its
+ * next decision. A module whose process died while its own predicate ran is attributed on a
+ * private process of its own (`private()`), so finding which predicate kills a process never
+ * kills its neighbours again.
+ *
+ * Why shared: a process costs about 49 MB RSS; an extra isolate with a 528-rule script inside an
+ * existing process about 1.8 MB (issue 14's measurements). Why a few and not one: a fatal error
+ * in one module's isolate takes down only the decisions in flight on its process.
+ *
+ * Starting a process (a Node process that loads isolated-vm and the evaluator) takes about
+ * 200 ms; spares make replacing one, or starting an attribution, take a process that is up.
+ * Idle processes do not keep the host alive, and each exits by itself when the host goes away
+ * (sandbox-process.ts exits on disconnect).
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import type { Socket } from 'node:net';
 import { once } from 'node:events';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { BULK_FD } from './bulk-frames.js';
+import { framePipe, SandboxConnection } from './sandbox-connection.js';
 
 // Two levels below the package root in both src/ and dist/; the entry only exists compiled.
 const ENTRY = fileURLToPath(new URL('../../dist/sandbox/sandbox-process.js', import.meta.url));
@@ -19,19 +30,22 @@ const ENTRY = fileURLToPath(new URL('../../dist/sandbox/sandbox-process.js', imp
 /** The first message of a sandbox process: it is booted and listening. */
 export const READY_MESSAGE = 'adec:sandbox-ready';
 
-/** A sandbox process that prepares an isolate of `memoryLimitMb` while it waits for its module. */
-export function forkSandboxProcess(memoryLimitMb: number): ChildProcess {
-  // No stdio but the IPC channel and the bulk pipe (bulk-frames.ts): a sandbox has nothing to
-  // say outside its replies. An open pipe keeps the host alive, so idle spares unref both.
-  const child = fork(ENTRY, [String(memoryLimitMb)], { execArgv: ['--no-node-snapshot'], serialization: 'json', stdio: ['ignore', 'ignore', 'ignore', 'ipc', 'pipe'] });
-  // A write to a process that just died fails here; the death itself is reported by 'exit'.
-  bulkPipe(child).on('error', () => {});
-  return child;
+export interface SandboxPoolOptions {
+  /** Shared processes (default: one per core). */
+  readonly processes?: number;
+  /** Processes kept booted ahead of need (default 1). */
+  readonly spares?: number;
+  /** The memory limit most modules use: each process prepares an isolate of it while it waits. */
+  readonly memoryLimitMb: number;
 }
 
-/** The pipe a sandbox process reads frames from. */
-export function bulkPipe(child: ChildProcess): Socket {
-  return child.stdio[BULK_FD] as Socket;
+/** A sandbox process that prepares an isolate of `memoryLimitMb` while it waits for its first module. */
+function forkSandboxProcess(memoryLimitMb: number): ChildProcess {
+  // No stdio but the IPC channel (readiness, and the host's death) and the frame pipe.
+  const child = fork(ENTRY, [String(memoryLimitMb)], { execArgv: ['--no-node-snapshot'], serialization: 'json', stdio: ['ignore', 'ignore', 'ignore', 'ipc', 'pipe'] });
+  // A write to a process that just died fails here; the death itself is reported by 'exit'.
+  framePipe(child).on('error', () => {});
+  return child;
 }
 
 interface Spare {
@@ -41,36 +55,53 @@ interface Spare {
 }
 
 export class SandboxProcessPool {
+  readonly #shared: (SandboxConnection | undefined)[];
+  /** Modules placed on each shared process. */
+  readonly #placed: number[];
   #spares: Spare[] = [];
   #closed = false;
   /** A refill scheduled by `refillSoon`, until it has run. */
   #scheduled: Promise<void> | undefined;
+  readonly #spareCount: number;
+  readonly #memoryLimitMb: number;
 
-  /**
-   * @param size how many booted processes to keep ready
-   * @param memoryLimitMb the isolate memory limit of the modules they will load
-   */
-  constructor(
-    private readonly size: number,
-    private readonly memoryLimitMb: number,
-  ) {
+  constructor(options: SandboxPoolOptions) {
+    const size = Math.max(1, options.processes ?? availableParallelism());
+    this.#shared = new Array<SandboxConnection | undefined>(size).fill(undefined);
+    this.#placed = new Array<number>(size).fill(0);
+    this.#spareCount = options.spares ?? 1;
+    this.#memoryLimitMb = options.memoryLimitMb;
     this.#refill();
   }
 
-  /**
-   * A live sandbox process: a spare when one is ready or booting, else a fresh fork. The caller
-   * calls `refillSoon` once it has loaded its module: a replacement booting during the load
-   * would compete with it for the CPU.
-   */
-  take(): ChildProcess {
-    this.#spares = this.#spares.filter((candidate) => isAlive(candidate.child));
-    const spare = this.#spares.shift();
-    if (spare === undefined) return forkSandboxProcess(this.memoryLimitMb);
-    // Taken while booting it is still referenced; taken idle, it must be referenced again.
-    spare.child.ref();
-    spare.child.channel?.ref();
-    bulkPipe(spare.child).ref();
-    return spare.child;
+  /** A slot for a module that is loading: the one hosting the fewest modules. */
+  place(): number {
+    const slot = this.#placed.indexOf(Math.min(...this.#placed));
+    this.#placed[slot]!++;
+    return slot;
+  }
+
+  /** The module placed on `slot` was unloaded. */
+  release(slot: number): void {
+    this.#placed[slot] = Math.max(0, this.#placed[slot]! - 1);
+  }
+
+  /** The live process of `slot`, replacing a dead one. */
+  connection(slot: number): SandboxConnection {
+    let connection = this.#shared[slot];
+    if (connection === undefined || !connection.alive) {
+      connection = new SandboxConnection(this.#take());
+      this.#shared[slot] = connection;
+      this.refillSoon();
+    }
+    return connection;
+  }
+
+  /** A process of the caller's own, to kill when done (crash attribution). */
+  private(): SandboxConnection {
+    const connection = new SandboxConnection(this.#take());
+    this.refillSoon();
+    return connection;
   }
 
   /** Resolves when every spare has booted: a host can wait for it before reporting ready. */
@@ -93,19 +124,26 @@ export class SandboxProcessPool {
     });
   }
 
-  /** Stops the spares; processes already taken belong to their evaluators. */
+  /** Stops every process. */
   close(): void {
     this.#closed = true;
     for (const spare of this.#spares.splice(0)) spare.child.kill('SIGKILL');
+    for (const connection of this.#shared) connection?.kill('the sandbox pool was closed');
   }
 
-  /** Boots spares until there are `size` of them again. */
+  /** A booted spare when one is ready or booting, else a fresh fork. */
+  #take(): ChildProcess {
+    this.#spares = this.#spares.filter((candidate) => isAlive(candidate.child));
+    return this.#spares.shift()?.child ?? forkSandboxProcess(this.#memoryLimitMb);
+  }
+
+  /** Boots spares until there are enough again. */
   #refill(): void {
     this.#spares = this.#spares.filter((spare) => isAlive(spare.child));
-    while (!this.#closed && this.#spares.length < this.size) {
-      const child = forkSandboxProcess(this.memoryLimitMb);
+    while (!this.#closed && this.#spares.length < this.#spareCount) {
+      const child = forkSandboxProcess(this.#memoryLimitMb);
       // Referenced while booting, so a host awaiting `ready()` is not left with an empty event
-      // loop; once idle, a spare must not keep the host alive (unless it was taken meanwhile).
+      // loop; once idle, a spare must not keep the host alive (a connection references it while busy).
       const settle = () => {
         if (this.#spares.some((spare) => spare.child === child)) idle(child);
       };
@@ -118,9 +156,17 @@ export class SandboxProcessPool {
 function idle(child: ChildProcess): void {
   child.unref();
   child.channel?.unref();
-  bulkPipe(child).unref();
+  framePipe(child).unref();
 }
 
 function isAlive(child: ChildProcess): boolean {
   return child.connected && child.exitCode === null && child.signalCode === null;
+}
+
+let defaultPool: SandboxProcessPool | undefined;
+
+/** The pool of a host that loads modules without a ModuleLoader (`loadModule` alone). */
+export function defaultSandboxPool(memoryLimitMb: number): SandboxProcessPool {
+  defaultPool ??= new SandboxProcessPool({ spares: 0, memoryLimitMb });
+  return defaultPool;
 }

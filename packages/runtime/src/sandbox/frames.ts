@@ -1,46 +1,41 @@
 /**
- * Length-prefixed text frames over the pipe a sandbox process is forked with next to its IPC
- * channel. A bundle goes to the sandbox process this way rather than inside an IPC message:
- * Node's JSON IPC escapes the 500 KiB of a 1,000-rule bundle into one JSON line, which the
- * child then parses whole. That took 9–17 ms of each load; raw bytes take 3–6 ms
- * (bench/RESULTS.md, cold load).
+ * Length-prefixed text frames: the transport between the host and a sandbox process, over the
+ * duplex pipe the process is forked with (fd 4), in both directions.
+ *
+ * Why not Node's IPC channel: it serialises each message as one JSON line and parses it whole
+ * on the other side, objects included; a 1,000-rule bundle inside a message cost 9–17 ms of each
+ * load, where raw bytes take 3–6 ms (bench/RESULTS.md, cold load), and per decision the IPC
+ * channel's object messages cost 50–100 µs more than text frames (issue 14's measurements).
+ * Requests and replies are JSON text carrying a request id, so many can be in flight.
  *
  * A frame is a 4-byte little-endian byte length, then that many bytes of UTF-8.
  */
 import type { Readable, Writable } from 'node:stream';
 
 /** The file descriptor of the frame pipe in a sandbox process (0–2 stdio, 3 IPC). */
-export const BULK_FD = 4;
+export const FRAME_FD = 4;
 
 export function writeFrame(pipe: Writable, text: string): void {
-  const bytes = Buffer.from(text, 'utf8');
-  const header = Buffer.alloc(4);
-  header.writeUInt32LE(bytes.length);
-  pipe.write(header);
-  pipe.write(bytes);
+  const length = Buffer.byteLength(text, 'utf8');
+  const frame = Buffer.allocUnsafe(4 + length);
+  frame.writeUInt32LE(length, 0);
+  frame.write(text, 4, 'utf8');
+  pipe.write(frame);
 }
 
-/** The frames arriving on `pipe`, in order. */
+/** Calls `onFrame` with each frame arriving on `pipe`, in order. */
 export class FrameReader {
   readonly #chunks: Buffer[] = [];
   #buffered = 0;
-  readonly #frames: string[] = [];
-  readonly #waiting: ((frame: string) => void)[] = [];
 
-  constructor(pipe: Readable) {
+  constructor(
+    pipe: Readable,
+    private readonly onFrame: (frame: string) => void,
+  ) {
     pipe.on('data', (chunk: Buffer) => {
       this.#chunks.push(chunk);
       this.#buffered += chunk.length;
       this.#cut();
-    });
-  }
-
-  /** The next frame, waiting for it if it has not arrived yet. */
-  next(): Promise<string> {
-    const frame = this.#frames.shift();
-    if (frame !== undefined) return Promise.resolve(frame);
-    return new Promise((resolve) => {
-      this.#waiting.push(resolve);
     });
   }
 
@@ -57,17 +52,11 @@ export class FrameReader {
       this.#chunks.length = 0;
       if (rest.length > 0) this.#chunks.push(rest);
       this.#buffered = rest.length;
-      this.#deliver(frame);
+      this.onFrame(frame);
     }
   }
 
   #join(): void {
     if (this.#chunks.length > 1) this.#chunks.splice(0, this.#chunks.length, Buffer.concat(this.#chunks));
-  }
-
-  #deliver(frame: string): void {
-    const waiting = this.#waiting.shift();
-    if (waiting !== undefined) waiting(frame);
-    else this.#frames.push(frame);
   }
 }

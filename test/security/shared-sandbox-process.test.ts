@@ -1,0 +1,91 @@
+/**
+ * Modules share sandbox processes (issue 14), so a module that kills its process must not cost
+ * its neighbours anything but time. Six modules live in one process; one of them aborts it (a
+ * single allocation far past its memory limit) while 50 decisions of the five others are in
+ * flight on it. Exactly the culprit's decision is YELLOW or RED with the crash attributed to its
+ * rule; the 50 others are re-run on the replacement process and equal the in-process answers.
+ * The culprit does it 10 times: it is quarantined after CRASH_LOOP_LIMIT, and its neighbours are
+ * answered exactly every time. Then 1,000 decisions of all six modules equal the in-process ones.
+ */
+import { decide, loadModule, SandboxProcessPool, type Decision, type LoadedModule } from '@adec/runtime';
+import fc from 'fast-check';
+import { afterAll, expect, test } from 'vitest';
+import { CRASH_LOOP_LIMIT } from '../../packages/runtime/src/sandbox/process-evaluator.js';
+import { asTestBundle, buildFixture, injectIntoBundle, type TestBundle } from '../support/runtime.js';
+import { requestFor, type ContextSchema } from './schema-requests.js';
+
+const ACTION = 'add_dependent';
+const CRASHING = { relationship: 'child', dependent_age: 30, documents: ['CRASH'], full_time_student: true };
+const CULPRIT_RULE = 'student_extension';
+const pool = new SandboxProcessPool({ processes: 1, spares: 1, memoryLimitMb: 32 });
+const modules: LoadedModule[] = [];
+afterAll(async () => {
+  for (const module of modules) await module.evaluator.dispose();
+  pool.close();
+});
+
+async function load(bundle: TestBundle, isolation: 'process' | 'in-process'): Promise<LoadedModule> {
+  const result = await loadModule({ manifest: bundle.manifest, moduleHash: String(bundle.manifest['module_hash']), bundleSource: bundle.bundle }, { isolation }, pool);
+  if (!result.ok) throw new Error(result.message);
+  modules.push(result.module);
+  return result.module;
+}
+
+async function decided(module: LoadedModule, context: Record<string, unknown>, index: number): Promise<Decision> {
+  const result = await decide(module, { action: ACTION, context }, { requestId: `r-${index}`, requestTime: Date.parse('2026-03-01T09:00:00Z') + index });
+  if (!result.ok) throw new Error(result.error.message);
+  return result.decision;
+}
+
+test('a module that aborts its shared process costs its neighbours nothing but time', async () => {
+  const benefits = asTestBundle(await buildFixture('examples/benefits'));
+  const culpritBundle = injectIntoBundle(
+    benefits,
+    `const original = m._RULE_FUNCTIONS.${CULPRIT_RULE};
+m._RULE_FUNCTIONS.${CULPRIT_RULE} = (ctx) => {
+  if (Array.isArray(ctx.documents) && ctx.documents.includes("CRASH")) new Array(2 ** 30).fill(1);
+  return original(ctx);
+};`,
+  );
+  const neighbours = await Promise.all(Array.from({ length: 5 }, () => load(benefits, 'process')));
+  const culprit = await load(culpritBundle, 'process');
+  const reference = await load(benefits, 'in-process');
+  const schema = (await buildFixture('examples/benefits')).manifest.actions[ACTION]!.context_schema as unknown as ContextSchema;
+  const ordinary = fc.sample(requestFor(schema), { seed: 14, numRuns: 2_000 }).filter((ctx) => !JSON.stringify(ctx).includes('CRASH'));
+
+  let next = 0;
+  for (let round = 1; round <= 10; round++) {
+    // 50 neighbour decisions in flight; the culprit's lands among them, at a random place.
+    const batch = ordinary.slice(next, next + 50).map((context, i) => ({ context, index: next + i, module: neighbours[i % 5]! }));
+    next += 50;
+    const culpritAt = (round * 17) % 50;
+    const calls = batch.map(({ context, index, module }) => () => decided(module, context, index));
+    calls.splice(culpritAt, 0, () => decided(culprit, CRASHING, -round));
+    // Started in this order, so the decisions after the culprit's wait behind it in the process.
+    const answers = await Promise.all(calls.map((call) => call()));
+    const culpritDecision = answers.splice(culpritAt, 1)[0]!;
+
+    expect(['YELLOW', 'RED']).toContain(culpritDecision.status);
+    const errors = culpritDecision.decision_metadata.errored_predicates;
+    if (round <= CRASH_LOOP_LIMIT) {
+      expect(errors.map((e) => [e.rule_id, e.kind])).toEqual([[CULPRIT_RULE, 'crash']]);
+    } else {
+      expect(errors.length).toBeGreaterThan(0);
+      expect(errors.every((e) => e.kind === 'crash' && e.message.includes('quarantined'))).toBe(true);
+    }
+    for (const [i, { context, index }] of batch.entries()) {
+      expect(answers[i], JSON.stringify(context)).toEqual(await decided(reference, context, index));
+    }
+  }
+
+  // 1,000 decisions of all six modules; the quarantined culprit answers a fail-safe YELLOW.
+  for (const [i, context] of ordinary.slice(next, next + 1_000).entries()) {
+    const module = [...neighbours, culprit][i % 6]!;
+    const actual = await decided(module, context, next + i);
+    if (module === culprit) {
+      expect(actual.status).toBe('YELLOW');
+    } else {
+      expect(actual, JSON.stringify(context)).toEqual(await decided(reference, context, next + i));
+    }
+  }
+}, 120_000);
