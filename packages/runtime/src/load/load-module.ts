@@ -52,7 +52,7 @@ export type LoadResult = { readonly ok: true; readonly module: LoadedModule } | 
 
 /**
  * Starts a sandbox holding the bundle and assembles the module around it. `processes` supplies
- * booted sandbox processes in `process` isolation; without it each sandbox forks its own.
+ * the sandbox processes in `process` isolation; without it the default pool (one process per core).
  */
 export async function loadModule(bundle: BundleToLoad, options: SandboxOptions = {}, processes?: SandboxProcessPool): Promise<LoadResult> {
   const bigInt = findBigIntLiteral(bundle.bundleSource);

@@ -18,7 +18,7 @@ import type { ActionEvaluator } from '../load/loaded-module.js';
 import type { ActionSpec } from '../module/module-metadata.js';
 import { crossingLimitMs, everyRuleErrored, type ActionEvaluation, type FailedDerivation, type RuleEvaluation } from './evaluate-action.js';
 import type { CrossingResult } from './isolate-sandbox.js';
-import type { Outcome, SandboxConnection } from './sandbox-connection.js';
+import type { Outcome, RequestBody, SandboxConnection } from './sandbox-connection.js';
 import type { EvaluateMessage } from './sandbox-process.js';
 import type { SandboxProcessPool } from './sandbox-process-pool.js';
 
@@ -75,30 +75,32 @@ export class ProcessEvaluator implements ActionEvaluator {
   async evaluate(spec: ActionSpec, ctxJson: string): Promise<ActionEvaluation> {
     this.#assertLive();
     if (this.#quarantined !== undefined) return everyRuleErrored(spec, 'crash', this.#quarantined);
-    for (let attempt = 1; ; attempt++) {
-      const loaded = await this.#ensureLoaded();
-      if (!loaded.ok) return everyRuleErrored(spec, 'crash', `the sandbox process could not load the module: ${loaded.message}`);
-      const outcome = await loaded.connection.request({ module: this.#module, evaluate: { action: spec.name, ctxJson } }, watchdogFor(spec, ctxJson));
-      if (outcome.ok && outcome.reply.evaluation !== undefined) return outcome.reply.evaluation;
-      if (outcome.ok) return everyRuleErrored(spec, 'exception', outcome.reply.error ?? 'the sandbox process returned no evaluation');
-      // Another module's predicate killed the process while this decision waited: once more.
-      if (!outcome.running && attempt === 1) continue;
-      if (!outcome.running) return everyRuleErrored(spec, 'crash', `${outcome.message}, twice`);
-      this.#recordCrash(outcome.message);
-      return this.#attributeCrash(spec, ctxJson, outcome.message);
-    }
+    const outcome = await this.#send({ module: this.#module, evaluate: { action: spec.name, ctxJson } }, watchdogFor(spec, ctxJson));
+    if (outcome.ok) return outcome.reply.evaluation ?? everyRuleErrored(spec, 'exception', outcome.reply.error ?? 'the sandbox process returned no evaluation');
+    if (!outcome.running) return everyRuleErrored(spec, 'crash', outcome.message);
+    this.#recordCrash(outcome.message);
+    return this.#attributeCrash(spec, ctxJson, outcome.message);
   }
 
   /** A call to another entry point; a process that dies under it is a `crash`. */
   async call(entry: string, args: readonly string[], timeLimitMs: number): Promise<CrossingResult> {
     this.#assertLive();
+    const outcome = await this.#send({ module: this.#module, call: { entry, args, timeLimitMs } }, 2 * timeLimitMs + WATCHDOG_GRACE_MS);
+    if (outcome.ok) return outcome.reply.crossing ?? { ok: false, kind: 'exception', message: outcome.reply.error ?? 'no reply' };
+    return { ok: false, kind: 'crash', message: `${outcome.message}; the sandbox process was restarted` };
+  }
+
+  /**
+   * Sends a request of this module to its slot's process, loading the module there first. A
+   * request that waited behind another module's crash is sent once more, on the replacement.
+   */
+  async #send(body: RequestBody, watchdogMs: number): Promise<Outcome> {
     for (let attempt = 1; ; attempt++) {
       const loaded = await this.#ensureLoaded();
-      if (!loaded.ok) return { ok: false, kind: 'crash', message: `the sandbox process could not load the module: ${loaded.message}` };
-      const outcome = await loaded.connection.request({ module: this.#module, call: { entry, args, timeLimitMs } }, 2 * timeLimitMs + WATCHDOG_GRACE_MS);
-      if (outcome.ok) return outcome.reply.crossing ?? { ok: false, kind: 'exception', message: outcome.reply.error ?? 'no reply' };
-      if (!outcome.running && attempt === 1) continue;
-      return { ok: false, kind: 'crash', message: `${outcome.message}; the sandbox process was restarted` };
+      if (!loaded.ok) return { ok: false, running: false, message: `the sandbox process could not load the module: ${loaded.message}` };
+      const outcome = await loaded.connection.request(body, watchdogMs);
+      if (outcome.ok || outcome.running) return outcome;
+      if (attempt === 2) return { ...outcome, message: `${outcome.message}, twice` };
     }
   }
 

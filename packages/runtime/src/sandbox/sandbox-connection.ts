@@ -25,7 +25,8 @@ export interface Reply {
 
 export type Outcome = { readonly ok: true; readonly reply: Reply } | { readonly ok: false; readonly message: string; readonly running: boolean };
 
-type RequestBody = SandboxRequest extends infer R ? (R extends unknown ? Omit<R, 'id'> : never) : never;
+/** A request without its id (the connection numbers them); distributed over the request kinds. */
+export type RequestBody<R = SandboxRequest> = R extends unknown ? Omit<R, 'id'> : never;
 
 interface InFlight {
   readonly id: number;
@@ -105,12 +106,16 @@ export class SandboxConnection {
     for (const request of waiting) request.resolve({ ok: false, message: `${message} while the request waited behind another module's`, running: false });
   }
 
-  /** An idle sandbox process must not keep the host alive; a busy one must. */
   #setReferenced(referenced: boolean): void {
-    for (const handle of [this.#child, this.#child.channel, this.#pipe]) {
-      if (referenced) handle?.ref();
-      else handle?.unref();
-    }
+    setReferenced(this.#child, referenced);
+  }
+}
+
+/** An idle sandbox process must not keep the host alive; a busy or booting one must. */
+export function setReferenced(child: ChildProcess, referenced: boolean): void {
+  for (const handle of [child, child.channel, framePipe(child)]) {
+    if (referenced) handle?.ref();
+    else handle?.unref();
   }
 }
 

@@ -22,7 +22,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { framePipe, SandboxConnection } from './sandbox-connection.js';
+import { framePipe, SandboxConnection, setReferenced } from './sandbox-connection.js';
 
 // Two levels below the package root in both src/ and dist/; the entry only exists compiled.
 const ENTRY = fileURLToPath(new URL('../../dist/sandbox/sandbox-process.js', import.meta.url));
@@ -145,18 +145,12 @@ export class SandboxProcessPool {
       // Referenced while booting, so a host awaiting `ready()` is not left with an empty event
       // loop; once idle, a spare must not keep the host alive (a connection references it while busy).
       const settle = () => {
-        if (this.#spares.some((spare) => spare.child === child)) idle(child);
+        if (this.#spares.some((spare) => spare.child === child)) setReferenced(child, false);
       };
       const booted = Promise.race([once(child, 'message'), once(child, 'exit')]).then(settle, settle);
       this.#spares.push({ child, booted });
     }
   }
-}
-
-function idle(child: ChildProcess): void {
-  child.unref();
-  child.channel?.unref();
-  framePipe(child).unref();
 }
 
 function isAlive(child: ChildProcess): boolean {
