@@ -7,9 +7,9 @@ import { randomUUID } from 'node:crypto';
 import { isoTimestamp } from '../context/wire-values.js';
 import type { LoadedModule } from '../load/loaded-module.js';
 import type { ActionSpec, RuleSpec } from '../module/module-metadata.js';
-import type { ActionEvaluation } from '../sandbox/evaluate-action.js';
+import { abandonedBy, type ActionEvaluation, type Unevaluated } from '../sandbox/evaluate-action.js';
 import { aggregate } from './aggregate.js';
-import type { Decision, DecisionMetadata, ErroredPredicate, MatchedRuleOutcome, ModuleReference, PredicateTrace } from './decision.js';
+import type { Decision, DecisionBasis, DecisionMetadata, ErroredPredicate, MatchedRuleOutcome, ModuleReference, PredicateTrace } from './decision.js';
 import { mostRestrictive } from './status.js';
 import { applySuppression } from './suppress.js';
 import { buildWorkFrame, standardWorkFrame } from './work-frame.js';
@@ -32,6 +32,18 @@ export interface EntryValues {
   readonly authenticatedCaller?: string | null;
 }
 
+/** How long the caller waits, and when it stops waiting. */
+export interface DecideControl {
+  /** The caller gave up: an unfinished decision is YELLOW with basis `CANCELLED`. */
+  readonly signal?: AbortSignal;
+  /**
+   * Milliseconds since the epoch: a decision unfinished by then is YELLOW with basis
+   * `DEADLINE_EXCEEDED`. In-process evaluation runs to its end (under its predicates' limits)
+   * once started, so there the deadline is checked before it starts.
+   */
+  readonly deadline?: number;
+}
+
 export type DecideResult =
   | { readonly ok: true; readonly decision: Decision }
   | { readonly ok: false; readonly error: { readonly code: 'UNKNOWN_ACTION' | 'INVALID_REQUEST'; readonly message: string } };
@@ -41,8 +53,10 @@ export type DecideResult =
  * no action is an `INVALID_REQUEST` error value, and any fault after the action is known (a
  * getter that throws, a sandbox that answers nonsense, a module unloaded mid-decision, a bug)
  * is a fail-safe YELLOW with basis `DECIDE_FAULT` whose errored predicates say what happened.
+ * A decision the host did not finish is a YELLOW too, with basis `OVERLOADED` (its sandbox
+ * process was at its queue limit), `CANCELLED` or `DEADLINE_EXCEEDED` (see `control`).
  */
-export function decide(module: LoadedModule, request: DecisionRequest, entry: EntryValues = {}): Promise<DecideResult> {
+export function decide(module: LoadedModule, request: DecisionRequest, entry: EntryValues = {}, control: DecideControl = {}): Promise<DecideResult> {
   let spec: ActionSpec | undefined;
   let header: Header | undefined;
   try {
@@ -66,10 +80,14 @@ export function decide(module: LoadedModule, request: DecisionRequest, entry: En
     for (const name of spec.system) ctx[name] = system[name] ?? null;
     // In-process evaluation is synchronous: composing right away spares a hop through the
     // microtask queue, a measurable share of a decision that takes microseconds.
-    const evaluation = module.evaluator.evaluate(spec, crossingJson(ctx, spec.reads));
+    const signal = controlSignal(control);
+    if (signal?.aborted) return Promise.resolve({ ok: true, decision: unfinished(spec, header, abandonedBy(signal)) });
+    const evaluation = module.evaluator.evaluate(spec, crossingJson(ctx, spec.reads), signal && { signal });
     if (evaluation instanceof Promise) {
       const [known, knownHeader] = [spec, header];
-      return evaluation.then((done): DecideResult => ({ ok: true, decision: compose(known, ctx, done, knownHeader) })).catch((error: unknown) => faulted(module, known, knownHeader, error));
+      return evaluation
+        .then((done): DecideResult => ({ ok: true, decision: 'unevaluated' in done ? unfinished(known, knownHeader, done) : compose(known, ctx, done, knownHeader) }))
+        .catch((error: unknown) => faulted(module, known, knownHeader, error));
     }
     return Promise.resolve({ ok: true, decision: compose(spec, ctx, evaluation, header) });
   } catch (error) {
@@ -83,28 +101,41 @@ function invalidRequest(message: string): DecideResult {
 
 /** A fault once the action is known: YELLOW, every rule errored with what happened, no throw. */
 function faulted(module: LoadedModule, spec: ActionSpec, header: Header | undefined, error: unknown): DecideResult {
-  const message = `the decision failed: ${messageOf(error)}`;
   const safeHeader = header ?? { request_id: randomUUID(), request_time: isoTimestamp(Date.now()), module: moduleReference(module, spec) };
+  return { ok: true, decision: withoutEvaluation(spec, safeHeader, 'DECIDE_FAULT', 'exception', `the decision failed: ${messageOf(error)}`) };
+}
+
+/** A decision the host did not finish: YELLOW with the reason as its basis, every rule not run. */
+function unfinished(spec: ActionSpec, header: Header, why: Unevaluated): Decision {
+  return withoutEvaluation(spec, header, why.unevaluated, 'not_run', why.message);
+}
+
+/** A YELLOW on `basis` with no evaluation to compose: every rule is errored with `kind` and `message`. */
+function withoutEvaluation(spec: ActionSpec, header: Header, basis: DecisionBasis, kind: ErroredPredicate['kind'], message: string): Decision {
   return {
-    ok: true,
-    decision: {
-      status: 'YELLOW',
-      work_frame: buildWorkFrame('YELLOW', spec.name, spec.workFrames.YELLOW, []),
-      decision_metadata: {
-        matched_rules: [],
-        matched_rule_outcomes: [],
-        suppression_chain: [],
-        aggregation_outcome: { mode: spec.aggregation.mode, status: 'YELLOW', winning_rule: null, tier: null, basis: 'DECIDE_FAULT', error_floor_applied: false },
-        predicate_traces: [],
-        errored_predicates: spec.rules.map((rule) => ({ rule_id: rule.id, kind: 'exception', phase: null, message })),
-        errored_derivations: [],
-        context_errors: [],
-        request_id: safeHeader.request_id,
-        request_time: safeHeader.request_time,
-        module: safeHeader.module,
-      },
+    status: 'YELLOW',
+    work_frame: buildWorkFrame('YELLOW', spec.name, spec.workFrames.YELLOW, []),
+    decision_metadata: {
+      matched_rules: [],
+      matched_rule_outcomes: [],
+      suppression_chain: [],
+      aggregation_outcome: { mode: spec.aggregation.mode, status: 'YELLOW', winning_rule: null, tier: null, basis, error_floor_applied: false },
+      predicate_traces: [],
+      errored_predicates: spec.rules.map((rule) => ({ rule_id: rule.id, kind, phase: null, message })),
+      errored_derivations: [],
+      context_errors: [],
+      request_id: header.request_id,
+      request_time: header.request_time,
+      module: header.module,
     },
   };
+}
+
+/** The caller's signal and deadline as one signal (none when neither is given). */
+function controlSignal({ signal, deadline }: DecideControl): AbortSignal | undefined {
+  if (deadline === undefined) return signal;
+  const expiry = AbortSignal.timeout(Math.max(0, deadline - Date.now()));
+  return signal === undefined ? expiry : AbortSignal.any([signal, expiry]);
 }
 
 // Copied field by field into each decision: an object spread here costs more than all the traces.

@@ -3,7 +3,7 @@
  * decision_metadata }`, in the snake_case wire form it is serialized and audited in.
  */
 import type { BindingProblem } from '../context/context-binder.js';
-import type { FailureKind } from '../sandbox/evaluate-action.js';
+import type { FailureKind, Unevaluated } from '../sandbox/evaluate-action.js';
 import type { AggregationOutcome } from './aggregate.js';
 import type { Status, Tier } from './status.js';
 import type { SuppressionLink } from './suppress.js';
@@ -35,8 +35,12 @@ export interface PredicateTrace {
 
 export interface ErroredPredicate {
   readonly rule_id: string;
-  /** exception: the predicate threw; timeout: it exceeded its limit; memory: it exhausted the isolate's heap. */
-  readonly kind: FailureKind;
+  /**
+   * exception: the predicate threw; timeout: it exceeded its limit; memory: it exhausted the
+   * isolate's heap; crash: its sandbox process died under it; not_run: the host did not evaluate
+   * the action at all (the basis says why).
+   */
+  readonly kind: FailureKind | 'not_run';
   /** Which part of the rule failed; null when the rule as a whole exceeded a limit. */
   readonly phase: 'applies_when' | 'when' | null;
   readonly message: string;
@@ -48,7 +52,7 @@ export interface ErroredDerivation {
   readonly message: string;
 }
 
-export type DecisionBasis = AggregationOutcome['basis'] | 'CONTEXT_INVALID' | 'REQUEST_LIMIT' | 'DECIDE_FAULT';
+export type DecisionBasis = AggregationOutcome['basis'] | 'CONTEXT_INVALID' | 'REQUEST_LIMIT' | 'DECIDE_FAULT' | Unevaluated['unevaluated'];
 
 export interface DecisionMetadata {
   /** Every rule whose predicate matched, suppressed or not, in evaluation order. */

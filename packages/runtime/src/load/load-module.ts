@@ -42,6 +42,11 @@ export interface SandboxOptions {
    * need (default 1), so replacing a dead one or attributing a crash does not wait ~200 ms.
    */
   readonly spareProcesses?: number;
+  /**
+   * `process` isolation, in a ModuleLoader: decisions queued or in flight per sandbox process;
+   * beyond it a decision is a YELLOW with basis `OVERLOADED` (default 1,000).
+   */
+  readonly queueLimit?: number;
 }
 
 export type Isolation = 'process' | 'in-process';

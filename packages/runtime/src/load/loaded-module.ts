@@ -4,16 +4,22 @@
  */
 import type { ContextBinder } from '../context/context-binder.js';
 import type { ActionSpec, ModuleMetadata } from '../module/module-metadata.js';
-import type { ActionEvaluation } from '../sandbox/evaluate-action.js';
+import type { ActionEvaluation, Unevaluated } from '../sandbox/evaluate-action.js';
 import type { CrossingResult } from '../sandbox/isolate-sandbox.js';
 
 /** Where predicates run: an isolate in this process, or one in a supervised worker process. */
 export interface ActionEvaluator {
-  evaluate(spec: ActionSpec, ctxJson: string): ActionEvaluation | Promise<ActionEvaluation>;
+  /** In-process evaluation is synchronous and cannot be interrupted: `control` is for evaluators that queue. */
+  evaluate(spec: ActionSpec, ctxJson: string, control?: EvaluationControl): ActionEvaluation | Promise<ActionEvaluation | Unevaluated>;
   /** Calls another entry point of the isolate (one installed by a trusted extension). */
   call(entry: string, args: readonly string[], timeLimitMs: number): CrossingResult | Promise<CrossingResult>;
   /** Releases the isolate(s); the module cannot decide afterwards. */
   dispose(): Promise<void>;
+}
+
+export interface EvaluationControl {
+  /** Aborted: the evaluation is given up (`CANCELLED`, or `DEADLINE_EXCEEDED` for a `TimeoutError` reason). */
+  readonly signal?: AbortSignal;
 }
 
 export interface LoadedModule {

@@ -72,8 +72,8 @@ export class ModuleLoader {
 
   constructor(private readonly options: ModuleLoaderOptions) {
     if ((options.sandbox?.isolation ?? 'process') === 'process') {
-      const { processes, spareProcesses: spares, memoryLimitMb = DEFAULT_MEMORY_LIMIT_MB } = options.sandbox ?? {};
-      this.#processes = new SandboxProcessPool({ ...(processes !== undefined && { processes }), ...(spares !== undefined && { spares }), memoryLimitMb });
+      const { processes, spareProcesses: spares, queueLimit, memoryLimitMb = DEFAULT_MEMORY_LIMIT_MB } = options.sandbox ?? {};
+      this.#processes = new SandboxProcessPool({ ...(processes !== undefined && { processes }), ...(spares !== undefined && { spares }), ...(queueLimit !== undefined && { queueLimit }), memoryLimitMb });
     }
   }
 

@@ -33,9 +33,26 @@ export interface ActionEvaluation {
   readonly rules: readonly RuleEvaluation[];
 }
 
+/**
+ * An action the host did not evaluate: refused because its sandbox process was at its queue
+ * limit, or given up on because the caller cancelled it or its deadline passed. `decide()`
+ * answers it with a fail-safe YELLOW whose basis is the code.
+ */
+export interface Unevaluated {
+  readonly unevaluated: 'OVERLOADED' | 'CANCELLED' | 'DEADLINE_EXCEEDED';
+  readonly message: string;
+}
+
+/** Why a decision whose caller's signal aborted was not evaluated: a `TimeoutError` reason is a deadline. */
+export function abandonedBy(signal: AbortSignal): Unevaluated {
+  return (signal.reason as { name?: unknown } | undefined)?.name === 'TimeoutError'
+    ? { unevaluated: 'DEADLINE_EXCEEDED', message: 'the decision passed its deadline before it was evaluated' }
+    : { unevaluated: 'CANCELLED', message: 'the caller cancelled the decision before it was evaluated' };
+}
+
 /** What evaluation needs from a sandbox: JSON text in, JSON text out, under a time limit. */
 export interface SandboxCalls {
-  call(entry: '__adec_evaluate' | '__adec_derive' | '__adec_rules', args: readonly string[], timeLimitMs: number, copyAllowanceMs: number): CrossingResult;
+  call(entry: '__adec_evaluate' | '__adec_evaluate_batch' | '__adec_derive' | '__adec_rules', args: readonly string[], timeLimitMs: number, copyAllowanceMs: number): CrossingResult;
 }
 
 /** Rule results as the isolate encodes them (isolate-prelude.ts). */
@@ -74,7 +91,44 @@ export function copyAllowanceMs(ctxJson: string): number {
 export function evaluateAction(sandbox: SandboxCalls, spec: ActionSpec, ctxJson: string): ActionEvaluation {
   const crossing = sandbox.call('__adec_evaluate', [spec.name, ctxJson], predicatesLimitMs(spec), copyAllowanceMs(ctxJson));
   if (!crossing.ok) return evaluateStepwise(sandbox, spec, ctxJson);
-  const wire = readWire(crossing.value, spec.rules.length, true);
+  return decodeEvaluation(parseAnswer(crossing.value), spec);
+}
+
+/**
+ * Many decisions of one module in ONE crossing (a sandbox process's micro-batch): the isolate's
+ * answer, a JSON array of wire evaluations for `decodeEvaluation`, or `undefined` when the
+ * crossing failed and each decision must be evaluated on its own (`evaluateAction`), where each
+ * gets its own full limit. The batch runs under the largest of its decisions' limits, not their
+ * sum, so a predicate that never ends holds the decisions batched with it for no longer than one
+ * decision's limit would.
+ */
+export function evaluateBatch(sandbox: SandboxCalls, specs: readonly ActionSpec[], ctxJsons: readonly string[]): string | undefined {
+  const ctxLines = ctxJsons.join('\n');
+  const limit = Math.max(...specs.map(predicatesLimitMs));
+  const crossing = sandbox.call('__adec_evaluate_batch', [specs.map((spec) => spec.name).join('\n'), ctxLines], limit, copyAllowanceMs(ctxLines));
+  return crossing.ok ? crossing.value : undefined;
+}
+
+/** The isolate's answer parsed, or the problem with it. */
+function parseAnswer(json: string): unknown {
+  try {
+    return JSON.parse(json);
+  } catch {
+    return MALFORMED_JSON;
+  }
+}
+
+const MALFORMED_JSON = Symbol('not JSON');
+
+/**
+ * An evaluation as the isolate encodes it (isolate-prelude.ts: one state character per rule,
+ * a reason or message per matched or failed rule), decoded and checked against the shape the
+ * evaluator promises: the isolate runs an untrusted bundle, so its answer is data to validate,
+ * not a typed value (a malformed one once made `decide()` throw). A malformed answer makes
+ * every rule errored, saying what was wrong.
+ */
+export function decodeEvaluation(answer: unknown, spec: ActionSpec): ActionEvaluation {
+  const wire = checkWire(answer, spec.rules.length, true);
   if (typeof wire === 'string') return malformed(spec, wire);
   return {
     computed: wire.computed,
@@ -85,18 +139,9 @@ export function evaluateAction(sandbox: SandboxCalls, spec: ActionSpec, ctxJson:
 
 type Wire = WireRules & { readonly computed: Record<string, unknown>; readonly failed: Record<string, string> };
 
-/**
- * The isolate's answer, checked against the shape the evaluator promises before the host uses
- * it: the isolate runs an untrusted bundle, so its output is data to validate, not a typed
- * value (a malformed one once made `decide()` throw). The problem, when there is one.
- */
-function readWire(json: string, rules: number, withDerivations: boolean): Wire | string {
-  let wire: unknown;
-  try {
-    wire = JSON.parse(json);
-  } catch {
-    return 'its answer is not JSON';
-  }
+/** The problem with an answer, or the answer typed. */
+function checkWire(wire: unknown, rules: number, withDerivations: boolean): Wire | string {
+  if (wire === MALFORMED_JSON) return 'its answer is not JSON';
   if (wire === null || typeof wire !== 'object') return 'its answer is not an object';
   const { states, details, computed = {}, failed = {} } = wire as Record<string, unknown>;
   if (typeof states !== 'string' || states.length !== rules || !/^[0-4]*$/.test(states)) return `its answer has no state (0-4) for each of the ${rules} rules`;
@@ -152,7 +197,7 @@ export function evaluateStepwise(sandbox: SandboxCalls, spec: ActionSpec, ctxJso
   const rules = spec.rules.map((rule): RuleEvaluation => {
     const crossing = sandbox.call('__adec_rules', [spec.name, derivedJson, failedJson, JSON.stringify([rule.id])], rule.timeoutMs, copyAllowance);
     if (!crossing.ok) return { state: 'errored', kind: crossing.kind, phase: null, message: crossing.message };
-    const wire = readWire(crossing.value, 1, false);
+    const wire = checkWire(parseAnswer(crossing.value), 1, false);
     return typeof wire === 'string' ? malformed({ ...spec, rules: [rule] }, wire).rules[0]! : decodeRules(wire)[0]!;
   });
   return { computed, failedDerivations, rules };

@@ -8,7 +8,12 @@
  * channel's object messages cost 50–100 µs more than text frames (issue 14's measurements).
  * Requests and replies are JSON text carrying a request id, so many can be in flight.
  *
- * A frame is a 4-byte little-endian byte length, then that many bytes of UTF-8.
+ * A frame is a 4-byte little-endian byte length, then that many bytes of UTF-8: a JSON header,
+ * then, when the message carries one, a newline and a payload. The payload is text that is
+ * already JSON or is not JSON at all (a bundle's source, a context, the isolate's answer), so it
+ * travels as it is: embedding it in the header as a JSON string would escape every quote on one
+ * side and scan it again on the other. `JSON.stringify` never writes a raw newline, so the first
+ * one ends the header.
  */
 import type { Readable, Writable } from 'node:stream';
 
@@ -21,6 +26,24 @@ export function writeFrame(pipe: Writable, text: string): void {
   frame.writeUInt32LE(length, 0);
   frame.write(text, 4, 'utf8');
   pipe.write(frame);
+}
+
+/** Writes `header` as JSON, then `payload` verbatim when there is one. */
+export function writeMessage(pipe: Writable, header: object, payload?: string): void {
+  const json = JSON.stringify(header);
+  writeFrame(pipe, payload === undefined ? json : `${json}\n${payload}`);
+}
+
+export interface Message {
+  /** The header, parsed. */
+  readonly header: unknown;
+  readonly payload: string | undefined;
+}
+
+/** A frame's header and payload; throws when the header is not JSON. */
+export function readMessage(frame: string): Message {
+  const end = frame.indexOf('\n');
+  return end === -1 ? { header: JSON.parse(frame), payload: undefined } : { header: JSON.parse(frame.slice(0, end)), payload: frame.slice(end + 1) };
 }
 
 /** Calls `onFrame` with each frame arriving on `pipe`, in order. */

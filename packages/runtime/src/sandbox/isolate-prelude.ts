@@ -129,7 +129,7 @@ export const EVALUATOR_AFTER_BUNDLE = `"use strict";
     return { states, details };
   };
 
-  globalThis.__adec_evaluate = (action, ctxJson) => {
+  const evaluateOne = (action, ctxJson) => {
     const spec = actions[action];
     const ctx = parse(ctxJson);
     const computed = {};
@@ -138,7 +138,19 @@ export const EVALUATOR_AFTER_BUNDLE = `"use strict";
     for (let i = 0; i < names.length; i++) deriveOne(action, ctx, failed, names[i], computed);
     deepFreeze(ctx);
     const { states, details } = rulesOf(ctx, plans.get(action));
-    return stringify({ computed, failed, states, details });
+    return { computed, failed, states, details };
+  };
+
+  globalThis.__adec_evaluate = (action, ctxJson) => stringify(evaluateOne(action, ctxJson));
+
+  // Many decisions in one crossing (a sandbox process's micro-batch): actions and contexts one
+  // per line (neither holds a raw newline), answers as one JSON array in the same order.
+  globalThis.__adec_evaluate_batch = (actionLines, ctxLines) => {
+    const names = actionLines.split("\\n");
+    const contexts = ctxLines.split("\\n");
+    const answers = [];
+    for (let i = 0; i < names.length; i++) answers.push(evaluateOne(names[i], contexts[i]));
+    return stringify(answers);
   };
 
   globalThis.__adec_derive = (action, ctxJson, failedJson, name) => {

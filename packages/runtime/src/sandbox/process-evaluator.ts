@@ -4,21 +4,22 @@
  * process must not be the decision host.
  *
  * A module's handle on its slot in the pool (sandbox-process-pool.ts): its isolate lives in a
- * process shared with other modules, and its decisions are sent as they come, many in flight.
- * When the process dies:
+ * process shared with other modules, and its decisions are sent as they come, many in flight,
+ * batched when they wait (sandbox-connection.ts). When the process dies:
  * - a decision of this module that was waiting behind another's is re-run once on the
  *   replacement process, and answered exactly;
+ * - a decision whose batch was running is re-run alone, which shows whether it was the cause;
  * - the decision whose predicate was running is attributed on a private process: the rules of
  *   the request are re-run one per request, so the failure is pinned on exactly the rule that
  *   causes it (kind `crash`) and every other result is exact;
  * - the module loads again on the replacement process with its next decision, after a backoff
  *   if it caused the crash, and is quarantined if it keeps causing them.
  */
-import type { ActionEvaluator } from '../load/loaded-module.js';
+import type { ActionEvaluator, EvaluationControl } from '../load/loaded-module.js';
 import type { ActionSpec } from '../module/module-metadata.js';
-import { crossingLimitMs, everyRuleErrored, type ActionEvaluation, type FailedDerivation, type RuleEvaluation } from './evaluate-action.js';
+import { crossingLimitMs, decodeEvaluation, everyRuleErrored, type ActionEvaluation, type FailedDerivation, type RuleEvaluation, type Unevaluated } from './evaluate-action.js';
 import type { CrossingResult } from './isolate-sandbox.js';
-import type { Outcome, RequestBody, SandboxConnection } from './sandbox-connection.js';
+import type { DecisionReply, Outcome, SandboxConnection } from './sandbox-connection.js';
 import type { EvaluateMessage } from './sandbox-process.js';
 import type { SandboxProcessPool } from './sandbox-process-pool.js';
 
@@ -72,21 +73,33 @@ export class ProcessEvaluator implements ActionEvaluator {
     return loaded;
   }
 
-  async evaluate(spec: ActionSpec, ctxJson: string): Promise<ActionEvaluation> {
+  async evaluate(spec: ActionSpec, ctxJson: string, control: EvaluationControl = {}): Promise<ActionEvaluation | Unevaluated> {
     this.#assertLive();
     if (this.#quarantined !== undefined) return everyRuleErrored(spec, 'crash', this.#quarantined);
-    const outcome = await this.#send({ module: this.#module, evaluate: { action: spec.name, ctxJson } }, watchdogFor(spec, ctxJson));
-    if (outcome.ok) return outcome.reply.evaluation ?? everyRuleErrored(spec, 'exception', outcome.reply.error ?? 'the sandbox process returned no evaluation');
-    if (!outcome.running) return everyRuleErrored(spec, 'crash', outcome.message);
-    this.#recordCrash(outcome.message);
-    return this.#attributeCrash(spec, ctxJson, outcome.message);
+    const watchdogMs = watchdogFor(spec, ctxJson);
+    const { signal } = control;
+    let outcome = await this.#send((connection) => connection.decide(this.#module, spec.name, ctxJson, watchdogMs, { ...(signal && { signal }) }));
+    // Its batch killed the process: alone, this decision shows whether it was the cause.
+    if (!outcome.ok && outcome.fault === 'batched') outcome = await this.#send((connection) => connection.decide(this.#module, spec.name, ctxJson, watchdogMs, { alone: true, ...(signal && { signal }) }));
+    if (outcome.ok) return decided(outcome.value, spec);
+    switch (outcome.fault) {
+      case 'running':
+        this.#recordCrash(outcome.message);
+        return this.#attributeCrash(spec, ctxJson, outcome.message);
+      case 'OVERLOADED':
+      case 'CANCELLED':
+      case 'DEADLINE_EXCEEDED':
+        return { unevaluated: outcome.fault, message: outcome.message };
+      default:
+        return everyRuleErrored(spec, 'crash', outcome.message);
+    }
   }
 
   /** A call to another entry point; a process that dies under it is a `crash`. */
   async call(entry: string, args: readonly string[], timeLimitMs: number): Promise<CrossingResult> {
     this.#assertLive();
-    const outcome = await this.#send({ module: this.#module, call: { entry, args, timeLimitMs } }, 2 * timeLimitMs + WATCHDOG_GRACE_MS);
-    if (outcome.ok) return outcome.reply.crossing ?? { ok: false, kind: 'exception', message: outcome.reply.error ?? 'no reply' };
+    const outcome = await this.#send((connection) => connection.request({ module: this.#module, call: { entry, args, timeLimitMs } }, 2 * timeLimitMs + WATCHDOG_GRACE_MS));
+    if (outcome.ok) return outcome.value.crossing ?? { ok: false, kind: 'exception', message: outcome.value.error ?? 'no reply' };
     return { ok: false, kind: 'crash', message: `${outcome.message}; the sandbox process was restarted` };
   }
 
@@ -94,12 +107,12 @@ export class ProcessEvaluator implements ActionEvaluator {
    * Sends a request of this module to its slot's process, loading the module there first. A
    * request that waited behind another module's crash is sent once more, on the replacement.
    */
-  async #send(body: RequestBody, watchdogMs: number): Promise<Outcome> {
+  async #send<T>(send: (connection: SandboxConnection) => Promise<Outcome<T>>): Promise<Outcome<T>> {
     for (let attempt = 1; ; attempt++) {
       const loaded = await this.#ensureLoaded();
-      if (!loaded.ok) return { ok: false, running: false, message: `the sandbox process could not load the module: ${loaded.message}` };
-      const outcome = await loaded.connection.request(body, watchdogMs);
-      if (outcome.ok || outcome.running) return outcome;
+      if (!loaded.ok) return { ok: false, fault: 'waiting', message: `the sandbox process could not load the module: ${loaded.message}` };
+      const outcome = await send(loaded.connection);
+      if (outcome.ok || outcome.fault !== 'waiting') return outcome;
       if (attempt === 2) return { ...outcome, message: `${outcome.message}, twice` };
     }
   }
@@ -132,7 +145,7 @@ export class ProcessEvaluator implements ActionEvaluator {
     const { source, memoryLimitMb, filename, extensions } = this.options;
     const outcome = await connection.request({ module: this.#module, load: { memoryLimitMb, filename, ...(extensions && { extensions }) } }, LOAD_TIMEOUT_MS, source);
     if (!outcome.ok) return { ok: false, message: outcome.message };
-    const { metadata, error } = outcome.reply;
+    const { metadata, error } = outcome.value;
     return metadata !== undefined ? { ok: true, connection, metadataJson: metadata } : { ok: false, message: error ?? 'the sandbox process did not load the module' };
   }
 
@@ -162,7 +175,7 @@ export class ProcessEvaluator implements ActionEvaluator {
       const failed: Record<string, string> = {};
       const crashed: FailedDerivation[] = [];
       for (let derive = 1; derive <= spec.computed.length; derive++) {
-        const outcome = await lane.attempt(this.#module, { action: spec.name, ctxJson, only: [], derive, failed }, watchdogFor(spec, ctxJson), cause);
+        const outcome = await lane.attempt(this.#module, { action: spec.name, only: [], derive, failed }, ctxJson, watchdogFor(spec, ctxJson), cause);
         if (!outcome.ok) {
           const name = spec.computed[derive - 1]!;
           failed[name] = `${outcome.message}; the sandbox process was restarted`;
@@ -172,7 +185,7 @@ export class ProcessEvaluator implements ActionEvaluator {
       const rules: RuleEvaluation[] = [];
       let last: ActionEvaluation | undefined;
       for (const rule of spec.rules) {
-        const outcome = await lane.attempt(this.#module, { action: spec.name, ctxJson, only: [rule.id], failed }, watchdogFor({ ...spec, rules: [rule] }, ctxJson), cause);
+        const outcome = await lane.attempt(this.#module, { action: spec.name, only: [rule.id], failed }, ctxJson, watchdogFor({ ...spec, rules: [rule] }, ctxJson), cause);
         if (outcome.ok) {
           last = outcome.evaluation;
           rules.push(last.rules[0]!);
@@ -196,19 +209,26 @@ class AttributionLane {
     private readonly load: (connection: SandboxConnection) => Promise<Loaded>,
   ) {}
 
-  async attempt(module: string, evaluate: EvaluateMessage['evaluate'], watchdogMs: number, cause: string): Promise<{ ok: true; evaluation: ActionEvaluation } | { ok: false; message: string }> {
+  async attempt(module: string, evaluate: EvaluateMessage['evaluate'], ctxJson: string, watchdogMs: number, cause: string): Promise<{ ok: true; evaluation: ActionEvaluation } | { ok: false; message: string }> {
     if (this.#connection === undefined || !this.#connection.alive) {
       this.#connection = this.processes.private();
       if (!(await this.load(this.#connection)).ok) return { ok: false, message: cause };
     }
-    const outcome: Outcome = await this.#connection.request({ module, evaluate }, watchdogMs);
-    if (outcome.ok && outcome.reply.evaluation !== undefined) return { ok: true, evaluation: outcome.reply.evaluation };
-    return { ok: false, message: outcome.ok ? (outcome.reply.error ?? cause) : outcome.message };
+    const outcome = await this.#connection.request({ module, evaluate }, watchdogMs, ctxJson);
+    if (outcome.ok && outcome.value.evaluation !== undefined) return { ok: true, evaluation: outcome.value.evaluation };
+    return { ok: false, message: outcome.ok ? (outcome.value.error ?? cause) : outcome.message };
   }
 
   close(): void {
     this.#connection?.kill();
   }
+}
+
+/** A decision's evaluation from its part of a batch's reply. */
+function decided(reply: DecisionReply, spec: ActionSpec): ActionEvaluation {
+  if ('answer' in reply) return decodeEvaluation(reply.answer, spec);
+  if ('evaluation' in reply) return reply.evaluation;
+  return everyRuleErrored(spec, 'exception', reply.error);
 }
 
 function delay(ms: number): Promise<void> {

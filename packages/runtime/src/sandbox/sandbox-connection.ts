@@ -1,53 +1,112 @@
 /**
- * A sandbox process as the host sees it: requests in flight on its frame pipe, answered in the
- * order sent, so the oldest unanswered request is the one running; a watchdog on that one; and
- * what happens to all of them when the process dies.
+ * A sandbox process as the host sees it: the frames in flight on its pipe, answered in the
+ * order sent, so the oldest unanswered frame is the one running; the decisions waiting to be
+ * sent; a watchdog on the running frame; and what happens to all of them when the process dies.
  *
- * When the process dies (a fatal V8 error in some module's isolate) or stops answering, the
- * request that was running is reported with `running: true`: its module caused it. Every
- * request queued behind it is reported with `running: false`: its module did nothing wrong, and
- * its caller re-runs it on a healthy process (a decision is deterministic).
+ * Micro-batching: while fewer than MAX_FRAMES_IN_FLIGHT frames are unanswered, a decision is
+ * sent at once (an idle process answers one decision with no added wait); otherwise it waits,
+ * and when a reply frees the pipe every waiting decision is sent, one frame per module holding
+ * up to MAX_BATCH decisions, each frame evaluated in one isolate crossing (sandbox-process.ts).
+ * Two frames in flight keep the process busy: it works on one while the next is on its way.
+ *
+ * Backpressure: at most `queueLimit` decisions are queued or in flight; one more is refused at
+ * once (`OVERLOADED`), so a burst never grows memory without bound. A decision whose caller's
+ * signal aborts is answered at once (`CANCELLED`, or `DEADLINE_EXCEEDED` for a timeout signal)
+ * and leaves the queue if it was not yet sent; once sent, its reply is dropped on arrival.
+ *
+ * When the process dies (a fatal V8 error in some module's isolate) or stops answering, each
+ * request learns its part in it (`Fault`): the one that was running alone caused it; each of a
+ * batch that was running may have; every request behind them did nothing wrong, and its caller
+ * re-runs it on a healthy process (a decision is deterministic).
  */
 import type { ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
-import type { ActionEvaluation } from './evaluate-action.js';
-import { FRAME_FD, FrameReader, writeFrame } from './frames.js';
+import { abandonedBy, type ActionEvaluation, type Unevaluated } from './evaluate-action.js';
+import { FRAME_FD, FrameReader, readMessage, writeMessage } from './frames.js';
 import type { CrossingResult } from './isolate-sandbox.js';
 import type { SandboxRequest } from './sandbox-process.js';
+
+/** Frames unanswered before decisions wait to be batched. */
+const MAX_FRAMES_IN_FLIGHT = 2;
+/** Decisions in one frame (one crossing): bounds the work a single reply waits for. */
+const MAX_BATCH = 64;
+/** Decisions queued or in flight on one process, by default. */
+export const DEFAULT_QUEUE_LIMIT = 1_000;
 
 export interface Reply {
   readonly id: number;
   readonly metadata?: string;
   readonly evaluation?: ActionEvaluation;
+  readonly evaluations?: readonly ActionEvaluation[];
+  /** The isolate's answer to a batch is the payload. */
+  readonly answers?: true;
   readonly crossing?: CrossingResult;
   readonly error?: string;
 }
 
-export type Outcome = { readonly ok: true; readonly reply: Reply } | { readonly ok: false; readonly message: string; readonly running: boolean };
+/** A decision's result from its batch: its entry of the isolate's answer (to decode), its evaluation, or why there is none. */
+export type DecisionReply = { readonly answer: unknown } | { readonly evaluation: ActionEvaluation } | { readonly error: string };
+
+/**
+ * Why a request has no reply. The process died: `running` while this request ran alone (its
+ * module caused it), `batched` while its batch ran (re-run it alone to learn whether it did),
+ * `waiting` while it waited behind others (re-run it). Or the host gave up on it: `OVERLOADED`,
+ * `CANCELLED`, `DEADLINE_EXCEEDED`.
+ */
+export type Fault = 'running' | 'batched' | 'waiting' | Refusal;
+export type Refusal = Unevaluated['unevaluated'];
+
+export type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly fault: Fault; readonly message: string };
 
 /** A request without its id (the connection numbers them); distributed over the request kinds. */
 export type RequestBody<R = SandboxRequest> = R extends unknown ? Omit<R, 'id'> : never;
 
+export interface DecisionOptions {
+  /** Sent in a frame of its own, never batched (the re-run of a decision whose batch died). */
+  readonly alone?: boolean;
+  readonly signal?: AbortSignal;
+}
+
+/** A decision queued or in flight. */
+interface Member {
+  readonly module: string;
+  readonly action: string;
+  readonly ctxJson: string;
+  readonly watchdogMs: number;
+  readonly alone: boolean;
+  /** Answers the caller once; later answers (a reply after a cancellation) are dropped. */
+  readonly settle: (outcome: Outcome<DecisionReply>) => void;
+}
+
+/** A frame sent and not yet answered. */
 interface InFlight {
   readonly id: number;
   readonly watchdogMs: number;
-  readonly resolve: (outcome: Outcome) => void;
+  /** The decisions of a batch frame; undefined for any other request. */
+  readonly members: readonly Member[] | undefined;
+  readonly settle: (outcome: Outcome<Reply>, payload: string | undefined) => void;
 }
 
 export class SandboxConnection {
   readonly #child: ChildProcess;
   readonly #pipe: Socket;
+  readonly #queueLimit: number;
   /** Oldest first: the head is running, the rest wait in the process's pipe. */
   readonly #inFlight: InFlight[] = [];
+  /** Decisions not yet sent, in arrival order. */
+  #pending: Member[] = [];
+  /** Decisions pending or in flight, counted against `queueLimit`. */
+  #queued = 0;
   #watchdog: NodeJS.Timeout | undefined;
   #nextId = 1;
   /** Why the process is gone, once it is. */
   #death: string | undefined;
 
-  constructor(child: ChildProcess) {
+  constructor(child: ChildProcess, queueLimit = DEFAULT_QUEUE_LIMIT) {
     this.#child = child;
     this.#pipe = framePipe(child);
-    new FrameReader(this.#pipe, (frame) => this.#answer(JSON.parse(frame) as Reply));
+    this.#queueLimit = queueLimit;
+    new FrameReader(this.#pipe, (frame) => this.#answer(frame));
     child.on('exit', (code, signal) => this.#fail(`the sandbox process died (${signal ?? `exit code ${code}`})`));
     this.#setReferenced(false);
   }
@@ -56,28 +115,108 @@ export class SandboxConnection {
     return this.#death === undefined;
   }
 
-  /** Sends one request, and `bulk` as the frame after it (a load's bundle), and waits for its outcome. */
-  request(body: RequestBody, watchdogMs: number, bulk?: string): Promise<Outcome> {
-    if (this.#death !== undefined) return Promise.resolve({ ok: false, message: this.#death, running: false });
-    const id = this.#nextId++;
-    return new Promise<Outcome>((resolve) => {
-      this.#inFlight.push({ id, watchdogMs, resolve });
-      if (this.#inFlight.length === 1) {
-        this.#setReferenced(true);
-        this.#armWatchdog();
-      }
-      writeFrame(this.#pipe, JSON.stringify({ id, ...body }));
-      if (bulk !== undefined) writeFrame(this.#pipe, bulk);
+  /** Decisions queued or in flight on this process. */
+  get queued(): number {
+    return this.#queued;
+  }
+
+  /** Sends one request (with `payload` after its header) in a frame of its own and waits for its reply. */
+  request(body: RequestBody, watchdogMs: number, payload?: string): Promise<Outcome<Reply>> {
+    if (this.#death !== undefined) return Promise.resolve({ ok: false, fault: 'waiting', message: this.#death });
+    return new Promise((resolve) => {
+      const id = this.#nextId++;
+      this.#send({ id, watchdogMs, members: undefined, settle: (outcome) => resolve(outcome) }, { id, ...body }, payload);
     });
   }
 
-  /** Kills the process; whatever is in flight fails as if it had died. */
+  /** Queues one decision of `module`; it is sent at once or in the next batch. */
+  decide(module: string, action: string, ctxJson: string, watchdogMs: number, options: DecisionOptions = {}): Promise<Outcome<DecisionReply>> {
+    if (this.#death !== undefined) return Promise.resolve({ ok: false, fault: 'waiting', message: this.#death });
+    const { signal, alone = false } = options;
+    if (signal?.aborted) return Promise.resolve(abandoned(signal));
+    if (this.#queued >= this.#queueLimit) {
+      return Promise.resolve({ ok: false, fault: 'OVERLOADED', message: `the sandbox process has ${this.#queued} decisions queued or in flight, its limit` });
+    }
+    return new Promise((resolve) => {
+      let member: Member | undefined = undefined;
+      const onAbort = () => {
+        // Not sent yet: it leaves the queue; sent: its reply will be dropped.
+        const at = this.#pending.indexOf(member!);
+        if (at !== -1) {
+          this.#pending.splice(at, 1);
+          this.#queued--;
+        }
+        settle(abandoned(signal!));
+      };
+      let settled = false;
+      const settle = (outcome: Outcome<DecisionReply>) => {
+        if (settled) return;
+        settled = true;
+        signal?.removeEventListener('abort', onAbort);
+        resolve(outcome);
+      };
+      member = { module, action, ctxJson, watchdogMs, alone, settle };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.#queued++;
+      this.#pending.push(member);
+      this.#flushIfFree();
+    });
+  }
+
+  /** Kills the process; whatever is in flight or queued fails as if it had died. */
   kill(message = 'the sandbox process was stopped'): void {
     this.#fail(message);
     this.#child.kill('SIGKILL');
   }
 
-  #answer(reply: Reply): void {
+  /** Sends every pending decision while the pipe has room: one frame per module and MAX_BATCH. */
+  #flushIfFree(): void {
+    if (this.#pending.length === 0 || this.#inFlight.length >= MAX_FRAMES_IN_FLIGHT || this.#death !== undefined) return;
+    const batches = new Map<string, Member[][]>();
+    for (const member of this.#pending.splice(0)) {
+      if (member.alone) {
+        this.#sendBatch([member]);
+        continue;
+      }
+      const chunks = batches.get(member.module) ?? [];
+      const last = chunks[chunks.length - 1];
+      if (last === undefined || last.length === MAX_BATCH) chunks.push([member]);
+      else last.push(member);
+      batches.set(member.module, chunks);
+    }
+    for (const chunks of batches.values()) for (const members of chunks) this.#sendBatch(members);
+  }
+
+  #sendBatch(members: readonly Member[]): void {
+    const id = this.#nextId++;
+    const watchdogMs = members.reduce((sum, member) => sum + member.watchdogMs, 0);
+    const settle = (outcome: Outcome<Reply>, payload: string | undefined) => {
+      this.#queued -= members.length;
+      const replies = outcome.ok ? batchReplies(outcome.value, payload, members.length) : undefined;
+      members.forEach((member, i) => member.settle(replies !== undefined ? { ok: true, value: replies[i]! } : (outcome as Outcome<never>)));
+    };
+    const header = { id, module: members[0]!.module, batch: members.map((member) => member.action) };
+    this.#send({ id, watchdogMs, members, settle }, header, members.map((member) => member.ctxJson).join('\n'));
+  }
+
+  #send(frame: InFlight, header: object, payload: string | undefined): void {
+    this.#inFlight.push(frame);
+    if (this.#inFlight.length === 1) {
+      this.#setReferenced(true);
+      this.#armWatchdog();
+    }
+    writeMessage(this.#pipe, header, payload);
+  }
+
+  #answer(frame: string): void {
+    let message;
+    try {
+      message = readMessage(frame);
+    } catch {
+      this.kill('the sandbox process sent a reply that is not JSON and was killed');
+      return;
+    }
+    const reply = message.header as Reply;
     const head = this.#inFlight[0];
     if (head === undefined || head.id !== reply.id) {
       this.kill(`the sandbox process answered request ${reply.id} out of order and was killed`);
@@ -86,11 +225,12 @@ export class SandboxConnection {
     this.#inFlight.shift();
     clearTimeout(this.#watchdog);
     if (this.#inFlight.length > 0) this.#armWatchdog();
-    else this.#setReferenced(false);
-    head.resolve({ ok: true, reply });
+    head.settle({ ok: true, value: reply }, message.payload);
+    this.#flushIfFree();
+    if (this.#inFlight.length === 0) this.#setReferenced(false);
   }
 
-  /** Bounds the running request; a request's time starts when the ones before it are answered. */
+  /** Bounds the running frame; a frame's time starts when the ones before it are answered. */
   #armWatchdog(): void {
     const head = this.#inFlight[0]!;
     this.#watchdog = setTimeout(() => this.kill(`the sandbox process stopped responding for ${head.watchdogMs} ms and was killed`), head.watchdogMs);
@@ -102,13 +242,39 @@ export class SandboxConnection {
     clearTimeout(this.#watchdog);
     this.#setReferenced(false);
     const [running, ...waiting] = this.#inFlight.splice(0);
-    running?.resolve({ ok: false, message, running: true });
-    for (const request of waiting) request.resolve({ ok: false, message: `${message} while the request waited behind another module's`, running: false });
+    const pending = this.#pending.splice(0);
+    this.#queued -= pending.length;
+    const behind = `${message} while the request waited behind another module's`;
+    if (running !== undefined) running.settle({ ok: false, fault: (running.members?.length ?? 1) > 1 ? 'batched' : 'running', message }, undefined);
+    for (const frame of waiting) frame.settle({ ok: false, fault: 'waiting', message: behind }, undefined);
+    for (const member of pending) member.settle({ ok: false, fault: 'waiting', message: behind });
   }
 
   #setReferenced(referenced: boolean): void {
     setReferenced(this.#child, referenced);
   }
+}
+
+/** Each decision's part of a batch's reply; a malformed answer is every decision's error. */
+function batchReplies(reply: Reply, payload: string | undefined, count: number): DecisionReply[] {
+  if (reply.evaluations !== undefined) return reply.evaluations.map((evaluation) => ({ evaluation }));
+  if (reply.answers !== true) return new Array<DecisionReply>(count).fill({ error: reply.error ?? 'the sandbox process returned no evaluation' });
+  let answers: unknown;
+  try {
+    answers = JSON.parse(payload ?? '');
+  } catch {
+    answers = undefined;
+  }
+  if (!Array.isArray(answers) || answers.length !== count) {
+    return new Array<DecisionReply>(count).fill({ error: `the sandbox returned a malformed evaluation: its answer is not a JSON array of ${count} evaluations` });
+  }
+  return answers.map((answer: unknown) => ({ answer }));
+}
+
+/** The outcome of a decision whose caller's signal aborted. */
+function abandoned(signal: AbortSignal): Outcome<never> {
+  const why = abandonedBy(signal);
+  return { ok: false, fault: why.unevaluated, message: why.message };
 }
 
 /** An idle sandbox process must not keep the host alive; a busy or booting one must. */

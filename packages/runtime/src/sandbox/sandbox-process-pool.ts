@@ -22,7 +22,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { framePipe, SandboxConnection, setReferenced } from './sandbox-connection.js';
+import { DEFAULT_QUEUE_LIMIT, framePipe, SandboxConnection, setReferenced } from './sandbox-connection.js';
 
 // Two levels below the package root in both src/ and dist/; the entry only exists compiled.
 const ENTRY = fileURLToPath(new URL('../../dist/sandbox/sandbox-process.js', import.meta.url));
@@ -37,6 +37,8 @@ export interface SandboxPoolOptions {
   readonly spares?: number;
   /** The memory limit most modules use: each process prepares an isolate of it while it waits. */
   readonly memoryLimitMb: number;
+  /** Decisions queued or in flight per process before more are refused as `OVERLOADED` (default 1,000). */
+  readonly queueLimit?: number;
 }
 
 /** A sandbox process that prepares an isolate of `memoryLimitMb` while it waits for its first module. */
@@ -64,6 +66,7 @@ export class SandboxProcessPool {
   #scheduled: Promise<void> | undefined;
   readonly #spareCount: number;
   readonly #memoryLimitMb: number;
+  readonly #queueLimit: number;
 
   constructor(options: SandboxPoolOptions) {
     const size = Math.max(1, options.processes ?? availableParallelism());
@@ -71,6 +74,7 @@ export class SandboxProcessPool {
     this.#placed = new Array<number>(size).fill(0);
     this.#spareCount = options.spares ?? 1;
     this.#memoryLimitMb = options.memoryLimitMb;
+    this.#queueLimit = options.queueLimit ?? DEFAULT_QUEUE_LIMIT;
     this.#refill();
   }
 
@@ -90,7 +94,7 @@ export class SandboxProcessPool {
   connection(slot: number): SandboxConnection {
     let connection = this.#shared[slot];
     if (connection === undefined || !connection.alive) {
-      connection = new SandboxConnection(this.#take());
+      connection = new SandboxConnection(this.#take(), this.#queueLimit);
       this.#shared[slot] = connection;
       this.refillSoon();
     }

@@ -9,21 +9,29 @@
  * here means such a failure kills only this process; the host replaces it, answers the other
  * decisions that were waiting on it elsewhere, and pins the crash on the one that was running.
  *
- * Protocol: JSON text frames on the frame pipe (frames.ts), each request answered by one reply
- * frame with its id, strictly in the order received, after the process announces that it has
- * booted with READY_MESSAGE on its IPC channel (sandbox-process-pool.ts):
- *   → { id, module, load: { memoryLimitMb, filename, extensions? } }  ← { id, metadata } | { id, error }
- *     followed by a frame holding the bundle's source
- *   → { id, module, evaluate: { action, ctxJson, only?, derive?, failed? } }  ← { id, evaluation }
- *   → { id, module, call: { entry, args, timeLimitMs } }             ← { id, crossing }
- *   → { id, module, unload: true }                                   ← { id }
- * `only` runs exactly those rules, one crossing each, after the first `derive` derivations,
- * with the `failed` ones treated as failed (crash attribution). The process reads the action
- * specs from each module once, so a request carries only its context.
+ * Protocol: messages (frames.ts: a JSON header, then a payload) on the frame pipe, each request
+ * answered by one reply with its id, strictly in the order received, after the process
+ * announces that it has booted with READY_MESSAGE on its IPC channel (sandbox-process-pool.ts):
+ *   → { id, module, load: { memoryLimitMb, filename, extensions? } } + the bundle's source
+ *                                                 ← { id, metadata } | { id, error }
+ *   → { id, module, batch: [action, …] } + one context per line
+ *                                                 ← { id, answers: true } + the isolate's answer
+ *                                                 | { id, evaluations: [ActionEvaluation, …] }
+ *   → { id, module, evaluate: { action, only, derive?, failed? } } + the context
+ *                                                 ← { id, evaluation }
+ *   → { id, module, call: { entry, args, timeLimitMs } }   ← { id, crossing }
+ *   → { id, module, unload: true }                         ← { id }
+ * A batch is one or more decisions of one module, evaluated in one crossing; its answer is the
+ * isolate's own JSON array, passed through unparsed for the host to decode and check (the
+ * compact encoding: a state character per rule, no rule ids). Only when that crossing fails is
+ * each decision evaluated on its own, and the full evaluations sent. `evaluate` runs exactly the
+ * rules `only` names, one crossing each, after the first `derive` derivations, with the `failed`
+ * ones treated as failed (crash attribution). The process reads the action specs from each
+ * module once, so a request carries only its contexts.
  */
 import { Socket } from 'node:net';
-import { FRAME_FD, FrameReader, writeFrame } from './frames.js';
-import { evaluateAction, evaluateStepwise } from './evaluate-action.js';
+import { FRAME_FD, FrameReader, readMessage, writeMessage } from './frames.js';
+import { evaluateAction, evaluateBatch, evaluateStepwise } from './evaluate-action.js';
 import { blankIsolate, IsolateSandbox, type BlankIsolate } from './isolate-sandbox.js';
 import { parseModuleMetadata, type ActionSpec } from '../module/module-metadata.js';
 import { READY_MESSAGE } from './sandbox-process-pool.js';
@@ -34,16 +42,22 @@ interface Addressed {
   readonly module: string;
 }
 
+/** Its payload: the bundle's source. */
 export interface LoadMessage extends Addressed {
   readonly load: { readonly memoryLimitMb: number; readonly filename: string; readonly extensions?: readonly string[] };
 }
 
+/** The action of each decision; its payload: their contexts, one per line. */
+export interface BatchMessage extends Addressed {
+  readonly batch: readonly string[];
+}
+
+/** Its payload: the context. */
 export interface EvaluateMessage extends Addressed {
   readonly evaluate: {
     readonly action: string;
-    readonly ctxJson: string;
     /** Run exactly these rules, one crossing each (crash attribution). */
-    readonly only?: readonly string[];
+    readonly only: readonly string[];
     /** Derive only the first `derive` computed attributes (crash attribution). */
     readonly derive?: number;
     /** Derivations to treat as failed without running them: reading one throws this message. */
@@ -59,7 +73,7 @@ export interface UnloadMessage extends Addressed {
   readonly unload: true;
 }
 
-export type SandboxRequest = LoadMessage | EvaluateMessage | CallMessage | UnloadMessage;
+export type SandboxRequest = LoadMessage | BatchMessage | EvaluateMessage | CallMessage | UnloadMessage;
 
 interface HostedModule {
   readonly sandbox: IsolateSandbox;
@@ -70,8 +84,6 @@ interface HostedModule {
 const DEFAULT_MEMORY_LIMIT_MB = Number(process.argv[2]);
 const pipe = new Socket({ fd: FRAME_FD, readable: true, writable: true });
 const modules = new Map<string, HostedModule>();
-/** A load whose bundle source is the next frame. */
-let awaitingSource: LoadMessage | undefined;
 /**
  * An isolate made while the process waits, with the memory limit most modules use, so a load
  * compiles the bundle at once; if making it fails, the load makes its own (and reports why).
@@ -86,20 +98,16 @@ function prepareBlank(): BlankIsolate | undefined {
   }
 }
 
-function reply(body: Record<string, unknown>): void {
-  writeFrame(pipe, JSON.stringify(body));
+function reply(body: Record<string, unknown>, payload?: string): void {
+  writeMessage(pipe, body, payload);
 }
 
 new FrameReader(pipe, (frame) => {
-  if (awaitingSource !== undefined) {
-    const message = awaitingSource;
-    awaitingSource = undefined;
-    reply(load(message, frame));
-    return;
-  }
-  const message = JSON.parse(frame) as SandboxRequest;
-  if ('load' in message) awaitingSource = message;
-  else reply(handle(message));
+  const { header, payload = '' } = readMessage(frame);
+  const message = header as SandboxRequest;
+  if ('load' in message) reply(load(message, payload));
+  else if ('batch' in message) answerBatch(message, payload);
+  else reply(handle(message, payload));
 });
 
 function load(message: LoadMessage, source: string): Record<string, unknown> {
@@ -125,20 +133,37 @@ function specsOf(hosted: HostedModule): ReadonlyMap<string, ActionSpec> {
   return hosted.specs;
 }
 
-/** Every request but a load, answered synchronously: a decision takes no extra hop. */
-function handle(message: EvaluateMessage | CallMessage | UnloadMessage): Record<string, unknown> {
+function answerBatch(message: BatchMessage, ctxLines: string): void {
+  const hosted = modules.get(message.module);
+  if (hosted === undefined) return reply(notLoaded(message));
+  const specs = message.batch.map((action) => specsOf(hosted).get(action));
+  if (!specs.every((spec) => spec !== undefined)) return reply({ id: message.id, error: `an action of the batch is not in module ${message.module}` });
+  const ctxJsons = ctxLines.split('\n');
+  const answers = evaluateBatch(hosted.sandbox, specs, ctxJsons);
+  if (answers !== undefined) return reply({ id: message.id, answers: true }, answers);
+  // The crossing failed (a limit ran out): each decision on its own, under its own limits; a
+  // batch of one goes straight to the attribution pass, which its own crossing would reach too.
+  const evaluations = specs.map((spec, i) => (specs.length === 1 ? evaluateStepwise : evaluateAction)(hosted.sandbox, spec, ctxJsons[i]!));
+  reply({ id: message.id, evaluations });
+}
+
+function notLoaded(message: Addressed): Record<string, unknown> {
+  return { id: message.id, error: `module ${message.module} is not loaded in this sandbox process` };
+}
+
+/** Every other request, answered synchronously: a decision takes no extra hop. */
+function handle(message: EvaluateMessage | CallMessage | UnloadMessage, ctxJson: string): Record<string, unknown> {
   const hosted = modules.get(message.module);
   if ('unload' in message) {
     hosted?.sandbox.dispose();
     modules.delete(message.module);
     return { id: message.id };
   }
-  if (hosted === undefined) return { id: message.id, error: `module ${message.module} is not loaded in this sandbox process` };
+  if (hosted === undefined) return notLoaded(message);
   if ('call' in message) return { id: message.id, crossing: hosted.sandbox.call(message.call.entry, message.call.args, message.call.timeLimitMs) };
-  const { action, ctxJson, only, derive, failed = {} } = message.evaluate;
+  const { action, only, derive, failed = {} } = message.evaluate;
   const spec = specsOf(hosted).get(action);
   if (spec === undefined) return { id: message.id, error: `no action ${action} in module ${message.module}` };
-  if (only === undefined) return { id: message.id, evaluation: evaluateAction(hosted.sandbox, spec, ctxJson) };
   const subset = {
     ...spec,
     computed: spec.computed.slice(0, derive ?? spec.computed.length),
