@@ -5,7 +5,9 @@
  * over both examples and a generated world. Requests come from each action's signed context
  * schema, mostly valid, some broken (wrong types, missing or undeclared keys), so both the
  * deciding path and the refusing path are compared. System values are fixed per request, so
- * two answers to one request must be equal as values.
+ * two answers to one request must be equal as values. Adjudications go to the sandbox process
+ * one at a time and then BATCH_SIZE at once, so they also travel micro-batched: many decisions
+ * in one frame and one isolate crossing, answered in the compact encoding.
  *
  * Replay with ADEC_PROPERTY_SEED=<seed>; ADEC_PROPERTY_RUNS=<n> sets the request count per
  * world (default: 10,000 in all).
@@ -23,6 +25,9 @@ const SEED = process.env['ADEC_PROPERTY_SEED'] === undefined ? 20_261_126 : Numb
 const RUNS = process.env['ADEC_PROPERTY_RUNS'];
 const COUNTS = { benefits: 4_000, generated: 4_000, fitness: 2_000 };
 const runs = (n: number): number => (RUNS === undefined ? n : Number(RUNS));
+/** Decisions submitted together in the batched comparison: more than a frame holds (64). */
+const BATCH_SIZE = 100;
+type Submission = 'one at a time' | 'batched';
 
 interface Pair {
   readonly inProcess: LoadedModule;
@@ -51,34 +56,41 @@ afterAll(() => {
 });
 
 /** Decides `count` generated requests in both isolations and compares the answers. */
-async function compareAdjudications(pair: Pair, artifacts: BuildArtifacts, count: number): Promise<Map<string, number>> {
+async function compareAdjudications(pair: Pair, artifacts: BuildArtifacts, count: number, submission: Submission): Promise<Map<string, number>> {
   const actions = Object.entries(artifacts.manifest.actions).map(([name, action]) => ({ name, schema: action.context_schema as unknown as ContextSchema }));
   const statuses = new Map<string, number>();
   const request = fc.integer({ min: 0, max: actions.length - 1 }).chain((i) => requestFor(actions[i]!.schema).map((context) => ({ action: actions[i]!.name, context })));
-  const samples = fc.sample(fc.tuple(request, fc.integer({ min: 1_600_000_000_000, max: 1_900_000_000_000 })), { seed: SEED, numRuns: count });
-  for (const [index, [req, requestTime]] of samples.entries()) {
+  const samples = fc.sample(fc.tuple(request, fc.integer({ min: 1_600_000_000_000, max: 1_900_000_000_000 })), { seed: SEED + (submission === 'batched' ? 1 : 0), numRuns: count });
+  const calls = samples.map(([req, requestTime], index) => {
     const entry = { requestId: `req-${index}`, requestTime, authenticatedCaller: index % 3 === 0 ? null : `agent-${index % 7}` };
-    const a = await decide(pair.inProcess, req, entry);
-    const b = await decide(pair.process, req, entry);
-    expect(b, `request ${index}: ${JSON.stringify(req)}`).toEqual(a);
-    if (a.ok) statuses.set(a.decision.status, (statuses.get(a.decision.status) ?? 0) + 1);
+    return { index, req, inProcess: () => decide(pair.inProcess, req, entry), process: () => decide(pair.process, req, entry) };
+  });
+  const groupSize = submission === 'batched' ? BATCH_SIZE : 1;
+  for (let at = 0; at < calls.length; at += groupSize) {
+    const group = calls.slice(at, at + groupSize);
+    const answers = await Promise.all(group.map((call) => call.process()));
+    for (const [i, { index, req, inProcess }] of group.entries()) {
+      const a = await inProcess();
+      expect(answers[i], `request ${index}: ${JSON.stringify(req)}`).toEqual(a);
+      if (a.ok) statuses.set(a.decision.status, (statuses.get(a.decision.status) ?? 0) + 1);
+    }
   }
   return statuses;
 }
 
 describe('in-process and process isolation decide alike', () => {
-  test('the benefits example', async () => {
+  test.each<Submission>(['one at a time', 'batched'])('the benefits example, %s', async (submission) => {
     const artifacts = await buildFixture('examples/benefits');
-    const statuses = await compareAdjudications(await loadPair(artifacts), artifacts, runs(COUNTS.benefits));
+    const statuses = await compareAdjudications(await loadPair(artifacts), artifacts, runs(COUNTS.benefits / 2), submission);
     // The requests reach every status, so the comparison covers every path of the composition root.
     expect([...statuses.keys()].sort()).toEqual(['GREEN', 'GREEN-SKIP', 'RED', 'YELLOW']);
   });
 
-  test('a generated world', async () => {
+  test.each<Submission>(['one at a time', 'batched'])('a generated world, %s', async (submission) => {
     const source = fc.sample(validWorld(), { seed: SEED, numRuns: 1 })[0]!;
     const built = await buildWorld({ root: 'generated', files: [{ path: 'generated/main.adec', text: source }] });
     if (built.artifacts === undefined) throw new Error(built.diagnostics.map((d) => `${d.code} ${d.message}`).join('\n'));
-    const statuses = await compareAdjudications(await loadPair(built.artifacts), built.artifacts, runs(COUNTS.generated));
+    const statuses = await compareAdjudications(await loadPair(built.artifacts), built.artifacts, runs(COUNTS.generated / 2), submission);
     expect(statuses.size).toBeGreaterThan(1);
   });
 

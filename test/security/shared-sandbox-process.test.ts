@@ -6,6 +6,8 @@
  * rule; the 50 others are re-run on the replacement process and equal the in-process answers.
  * The culprit does it 10 times: it is quarantined after CRASH_LOOP_LIMIT, and its neighbours are
  * answered exactly every time. Then 1,000 decisions of all six modules equal the in-process ones.
+ * Decisions of one module sent together travel in one batch (one frame, one isolate crossing);
+ * when the batch holds the crashing decision, only that one is pinned and the rest are exact.
  */
 import { decide, loadModule, SandboxProcessPool, type Decision, type LoadedModule } from '@adec/runtime';
 import fc from 'fast-check';
@@ -86,6 +88,45 @@ m._RULE_FUNCTIONS.${CULPRIT_RULE} = (ctx) => {
       expect(actual.status).toBe('YELLOW');
     } else {
       expect(actual, JSON.stringify(context)).toEqual(await decided(reference, context, next + i));
+    }
+  }
+}, 120_000);
+
+test('a batch holding the crashing decision: only that decision is attributed, the rest of its batch is exact', async () => {
+  const benefits = asTestBundle(await buildFixture('examples/benefits'));
+  const culpritBundle = injectIntoBundle(
+      benefits,
+      `const original = m._RULE_FUNCTIONS.${CULPRIT_RULE};
+m._RULE_FUNCTIONS.${CULPRIT_RULE} = (ctx) => {
+  if (Array.isArray(ctx.documents) && ctx.documents.includes("CRASH")) new Array(2 ** 30).fill(1);
+  return original(ctx);
+};`,
+  );
+  const culprit = await load(culpritBundle, 'process');
+  // The same bundle in this process, asked only what does not crash.
+  const reference = await load(culpritBundle, 'in-process');
+  const schema = (await buildFixture('examples/benefits')).manifest.actions[ACTION]!.context_schema as unknown as ContextSchema;
+  const ordinary = fc.sample(requestFor(schema), { seed: 1_407, numRuns: 200 }).filter((ctx) => !JSON.stringify(ctx).includes('CRASH'));
+  // 60 decisions of one module at once: the first go out alone, the rest wait and travel batched.
+  const before = pool.stats();
+  const burst = ordinary.slice(0, 60);
+  const exact = await Promise.all(burst.map((context, i) => decided(culprit, context, i)));
+  const evaluated = exact.filter((d) => !['CONTEXT_INVALID', 'REQUEST_LIMIT'].includes(d.decision_metadata.aggregation_outcome.basis)).length;
+  expect(evaluated).toBeGreaterThan(40);
+  expect(pool.stats().decisions - before.decisions).toBe(evaluated);
+  expect(pool.stats().frames - before.frames).toBeLessThanOrEqual(4);
+  for (const [i, context] of burst.entries()) expect(exact[i]).toEqual(await decided(reference, context, i));
+
+  // The same with a crashing decision among them: the batch dies, each of its decisions runs
+  // again alone, and only the crashing one is pinned.
+  for (let round = 0; round < 3; round++) {
+    const contexts = ordinary.slice(round * 60, round * 60 + 59);
+    const crashAt = 7 + round * 20;
+    contexts.splice(crashAt, 0, CRASHING);
+    const answers = await Promise.all(contexts.map((context, i) => decided(culprit, context, i)));
+    for (const [i, context] of contexts.entries()) {
+      if (i === crashAt) expect(answers[i]!.decision_metadata.errored_predicates.map((e) => [e.rule_id, e.kind])).toEqual([[CULPRIT_RULE, 'crash']]);
+      else expect(answers[i], JSON.stringify(context)).toEqual(await decided(reference, context, i));
     }
   }
 }, 120_000);

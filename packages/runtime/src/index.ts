@@ -13,7 +13,7 @@ export type { LoadedModule, ActionEvaluator } from './load/loaded-module.js';
 export { loadModule, DEFAULT_MEMORY_LIMIT_MB, type BundleToLoad, type Isolation, type SandboxOptions, type LoadResult } from './load/load-module.js';
 export { ModuleLoader, RETRY_BACKOFF_MS, MAX_RETRY_BACKOFF_MS, type RoutingKey, type LoadError, type LoadErrorCode, type ModuleLookup, type ModuleLoaderOptions } from './load/module-loader.js';
 export { DirectoryModuleStore, type DirectoryModuleStoreOptions, type ModuleStore } from './load/module-store.js';
-export { SandboxProcessPool, type SandboxPoolOptions } from './sandbox/sandbox-process-pool.js';
+export { SandboxProcessPool, type SandboxPoolOptions, type SandboxPoolStats } from './sandbox/sandbox-process-pool.js';
 export { durationMs, timestampMs } from './context/wire-values.js';
 export { parseRequestJson, firstInvalidUtf8, type RequestJson, type RequestJsonProblem, type RequestJsonProblemCode } from './context/request-json.js';
 export { checkRequestBytes, checkValueLimits, DEFAULT_REQUEST_LIMITS, requestLimits, type LimitProblem, type RequestLimitName, type RequestLimits } from './context/request-limits.js';

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { isoTimestamp } from '../context/wire-values.js';
 import type { LoadedModule } from '../load/loaded-module.js';
 import type { ActionSpec, RuleSpec } from '../module/module-metadata.js';
-import { abandonedBy, type ActionEvaluation, type Unevaluated } from '../sandbox/evaluate-action.js';
+import { abandonedBy, DEADLINE_PASSED, type ActionEvaluation, type Unevaluated } from '../sandbox/evaluate-action.js';
 import { aggregate } from './aggregate.js';
 import type { Decision, DecisionBasis, DecisionMetadata, ErroredPredicate, MatchedRuleOutcome, ModuleReference, PredicateTrace } from './decision.js';
 import { mostRestrictive } from './status.js';
@@ -80,6 +80,7 @@ export function decide(module: LoadedModule, request: DecisionRequest, entry: En
     for (const name of spec.system) ctx[name] = system[name] ?? null;
     // In-process evaluation is synchronous: composing right away spares a hop through the
     // microtask queue, a measurable share of a decision that takes microseconds.
+    if (control.deadline !== undefined && control.deadline <= Date.now()) return Promise.resolve({ ok: true, decision: unfinished(spec, header, DEADLINE_PASSED) });
     const signal = controlSignal(control);
     if (signal?.aborted) return Promise.resolve({ ok: true, decision: unfinished(spec, header, abandonedBy(signal)) });
     const evaluation = module.evaluator.evaluate(spec, crossingJson(ctx, spec.reads), signal && { signal });

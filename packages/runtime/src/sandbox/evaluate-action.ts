@@ -43,11 +43,12 @@ export interface Unevaluated {
   readonly message: string;
 }
 
+export const DEADLINE_PASSED: Unevaluated = { unevaluated: 'DEADLINE_EXCEEDED', message: 'the decision passed its deadline before it was evaluated' };
+const CANCELLED: Unevaluated = { unevaluated: 'CANCELLED', message: 'the caller cancelled the decision before it was evaluated' };
+
 /** Why a decision whose caller's signal aborted was not evaluated: a `TimeoutError` reason is a deadline. */
 export function abandonedBy(signal: AbortSignal): Unevaluated {
-  return (signal.reason as { name?: unknown } | undefined)?.name === 'TimeoutError'
-    ? { unevaluated: 'DEADLINE_EXCEEDED', message: 'the decision passed its deadline before it was evaluated' }
-    : { unevaluated: 'CANCELLED', message: 'the caller cancelled the decision before it was evaluated' };
+  return (signal.reason as { name?: unknown } | undefined)?.name === 'TimeoutError' ? DEADLINE_PASSED : CANCELLED;
 }
 
 /** What evaluation needs from a sandbox: JSON text in, JSON text out, under a time limit. */

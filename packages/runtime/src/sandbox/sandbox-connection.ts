@@ -61,6 +61,14 @@ export type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly o
 /** A request without its id (the connection numbers them); distributed over the request kinds. */
 export type RequestBody<R = SandboxRequest> = R extends unknown ? Omit<R, 'id'> : never;
 
+/** Counts a pool keeps over all its connections, dead ones included. */
+export interface TransportCounters {
+  /** Batch frames sent. */
+  frames: number;
+  /** Decisions sent in them. */
+  decisions: number;
+}
+
 export interface DecisionOptions {
   /** Sent in a frame of its own, never batched (the re-run of a decision whose batch died). */
   readonly alone?: boolean;
@@ -91,6 +99,7 @@ export class SandboxConnection {
   readonly #child: ChildProcess;
   readonly #pipe: Socket;
   readonly #queueLimit: number;
+  readonly #counters: TransportCounters;
   /** Oldest first: the head is running, the rest wait in the process's pipe. */
   readonly #inFlight: InFlight[] = [];
   /** Decisions not yet sent, in arrival order. */
@@ -102,10 +111,11 @@ export class SandboxConnection {
   /** Why the process is gone, once it is. */
   #death: string | undefined;
 
-  constructor(child: ChildProcess, queueLimit = DEFAULT_QUEUE_LIMIT) {
+  constructor(child: ChildProcess, queueLimit = DEFAULT_QUEUE_LIMIT, counters: TransportCounters = { frames: 0, decisions: 0 }) {
     this.#child = child;
     this.#pipe = framePipe(child);
     this.#queueLimit = queueLimit;
+    this.#counters = counters;
     new FrameReader(this.#pipe, (frame) => this.#answer(frame));
     child.on('exit', (code, signal) => this.#fail(`the sandbox process died (${signal ?? `exit code ${code}`})`));
     this.#setReferenced(false);
@@ -196,6 +206,8 @@ export class SandboxConnection {
       members.forEach((member, i) => member.settle(replies !== undefined ? { ok: true, value: replies[i]! } : (outcome as Outcome<never>)));
     };
     const header = { id, module: members[0]!.module, batch: members.map((member) => member.action) };
+    this.#counters.frames++;
+    this.#counters.decisions += members.length;
     this.#send({ id, watchdogMs, members, settle }, header, members.map((member) => member.ctxJson).join('\n'));
   }
 

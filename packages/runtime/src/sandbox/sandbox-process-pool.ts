@@ -22,7 +22,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_QUEUE_LIMIT, framePipe, SandboxConnection, setReferenced } from './sandbox-connection.js';
+import { DEFAULT_QUEUE_LIMIT, framePipe, SandboxConnection, setReferenced, type TransportCounters } from './sandbox-connection.js';
 
 // Two levels below the package root in both src/ and dist/; the entry only exists compiled.
 const ENTRY = fileURLToPath(new URL('../../dist/sandbox/sandbox-process.js', import.meta.url));
@@ -50,6 +50,15 @@ function forkSandboxProcess(memoryLimitMb: number): ChildProcess {
   return child;
 }
 
+/** What a pool is doing, for a host's metrics. */
+export interface SandboxPoolStats {
+  /** Decisions queued or in flight on the shared processes now. */
+  readonly queued: number;
+  /** Batch frames sent since the pool started, and the decisions they carried. */
+  readonly frames: number;
+  readonly decisions: number;
+}
+
 interface Spare {
   readonly child: ChildProcess;
   /** Resolves when the process has booted, or has died trying. */
@@ -67,6 +76,7 @@ export class SandboxProcessPool {
   readonly #spareCount: number;
   readonly #memoryLimitMb: number;
   readonly #queueLimit: number;
+  readonly #counters: TransportCounters = { frames: 0, decisions: 0 };
 
   constructor(options: SandboxPoolOptions) {
     const size = Math.max(1, options.processes ?? availableParallelism());
@@ -94,7 +104,7 @@ export class SandboxProcessPool {
   connection(slot: number): SandboxConnection {
     let connection = this.#shared[slot];
     if (connection === undefined || !connection.alive) {
-      connection = new SandboxConnection(this.#take(), this.#queueLimit);
+      connection = new SandboxConnection(this.#take(), this.#queueLimit, this.#counters);
       this.#shared[slot] = connection;
       this.refillSoon();
     }
@@ -106,6 +116,11 @@ export class SandboxProcessPool {
     const connection = new SandboxConnection(this.#take());
     this.refillSoon();
     return connection;
+  }
+
+  stats(): SandboxPoolStats {
+    const queued = this.#shared.reduce((sum, connection) => sum + (connection?.queued ?? 0), 0);
+    return { queued, ...this.#counters };
   }
 
   /** Resolves when every spare has booted: a host can wait for it before reporting ready. */
