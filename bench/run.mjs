@@ -4,13 +4,14 @@
  * working (CI: the engines' agreement is checked in full, times are printed, never asserted),
  * without rewriting the report.
  *
- * Sections: warm decide against peer engines, compile, cold load. HTTP joins them when the
- * decision service exists.
+ * Sections: warm decide against peer engines, the sandbox host, compile, cold load. HTTP joins
+ * them when the decision service exists.
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { runCompileBench } from './compile/compile-bench.mjs';
-import { ADEC_IN_PROCESS, DECIDE_TARGETS, FLOOR, PEERS, runDecideBench } from './decide/decide-bench.mjs';
+import { ADEC_IN_PROCESS, DECIDE_TARGETS, FLOOR, PEERS, runDecideBench, SANDBOXED_FLOOR } from './decide/decide-bench.mjs';
+import { HOST_TARGETS, runHostBench } from './runtime/host-bench.mjs';
 import { COLD_LOAD_TARGET_MS, runColdLoadBench } from './runtime/cold-load-bench.mjs';
 import { describeMachine, peerVersions } from './lib/machine.mjs';
 
@@ -78,7 +79,56 @@ function decideTargets(sizes) {
     `| adec faster than the fastest peer (${fastestPeer.name}) | ${times(overPeer)} | ≥ ${DECIDE_TARGETS.overFastestPeer}× | ${met(overPeer >= DECIDE_TARGETS.overFastestPeer)} |`,
     `| adec's time over the plain-JavaScript floor | ${times(overFloor)} | ≤ ${DECIDE_TARGETS.overFloor}× | ${met(overFloor <= DECIDE_TARGETS.overFloor)} |`,
     `| adec in-process p50 | ${us(adec)} µs | < ${DECIDE_TARGETS.p50Us} µs | ${met(adec < DECIDE_TARGETS.p50Us)} |`,
+    `| adec in-process over the sandboxed floor | ${times(adec / p50(SANDBOXED_FLOOR))} | ≤ ${DECIDE_TARGETS.overSandboxedFloor}× | ${met(adec / p50(SANDBOXED_FLOOR) <= DECIDE_TARGETS.overSandboxedFloor)} |`,
   ].join('\n');
+}
+
+const perSecond = (value) => Math.round(value).toLocaleString('en');
+
+function hostTable(host) {
+  const lines = ['| 50 rules | p50, 1 in flight | p99, 1 in flight | decisions/s, 1 in flight | 16 in flight | 64 in flight |', '| --- | ---: | ---: | ---: | ---: | ---: |'];
+  for (const row of [...host.rows, ...host.echoes]) {
+    lines.push(`| ${row.name} | ${us(row.p50Us)} µs | ${us(row.p99Us)} µs | ${perSecond(row.perSecond[1])} | ${perSecond(row.perSecond[16])} | ${perSecond(row.perSecond[64])} |`);
+  }
+  return lines.join('\n');
+}
+
+/** RSS of a host per loaded-module count, both isolations side by side. */
+function rssTable(host) {
+  const counts = [...new Set(host.rss.map((row) => row.modules))];
+  const of = (isolation, modules) => host.rss.find((row) => row.isolation === isolation && row.modules === modules).rssMiB;
+  const lines = ['| loaded 50-rule modules | RSS, process isolation (host + sandbox processes) | RSS, in-process |', '| ---: | ---: | ---: |'];
+  for (const modules of counts) lines.push(`| ${modules} | ${of('process', modules).toFixed(0)} MiB | ${of('in-process', modules).toFixed(0)} MiB |`);
+  return lines.join('\n');
+}
+
+function poolTable(host) {
+  const lines = ['| shared sandbox processes | decisions/s, 64 in flight over 8 modules |', '| ---: | ---: |'];
+  for (const row of host.pool) lines.push(`| ${row.processes} | ${perSecond(row.perSecond)} |`);
+  return lines.join('\n');
+}
+
+/** Issue 14's targets, read off this run. */
+function hostTargets(host) {
+  const [inProcess, sandboxed] = host.rows;
+  const [isolateEcho, processEcho] = host.echoes;
+  const met = (ok) => (ok ? 'yes' : '**no**');
+  const overInProcess = sandboxed.p50Us / inProcess.p50Us;
+  const added = sandboxed.p50Us - inProcess.p50Us;
+  const transport = processEcho.p50Us - isolateEcho.p50Us;
+  const lines = [
+    '| target (this run) | measured | target | met |',
+    '| --- | ---: | ---: | :---: |',
+    `| default host p50 over in-process, 1 in flight | ${times(overInProcess)} | ≤ ${HOST_TARGETS.overInProcess}× | ${met(overInProcess <= HOST_TARGETS.overInProcess)} |`,
+    `| what the default host adds to in-process p50 (${us(added)} µs) over what the transport adds (${us(transport)} µs) | ${times(added / transport)} | ≤ ${HOST_TARGETS.overTransportFloor}× | ${met(added / transport <= HOST_TARGETS.overTransportFloor)} |`,
+    `| default host decisions/s at 64 in flight over in-process at 1 | ${times(sandboxed.perSecond[64] / inProcess.perSecond[1])} | ≥ 1× | ${met(sandboxed.perSecond[64] >= inProcess.perSecond[1])} |`,
+  ];
+  const rss = (modules) => host.rss.find((row) => row.isolation === 'process' && row.modules === modules)?.rssMiB;
+  if (rss(100) !== undefined) {
+    const perModule = (rss(100) - rss(10)) / 90;
+    lines.push(`| RSS per extra loaded module, default host (10 → 100 modules) | ${perModule.toFixed(2)} MiB | ≤ ${HOST_TARGETS.rssPerModuleMiB} MB | ${met(perModule * 1.048576 <= HOST_TARGETS.rssPerModuleMiB)} |`);
+  }
+  return lines.join('\n');
 }
 
 function profileTable(size) {
@@ -108,6 +158,10 @@ const profiled = decideSizes.find((size) => size.profile !== undefined);
 const decideReport = `${decideSizes.map(decideTable).join('\n\n')}\n\n${decideTargets(decideSizes)}`;
 const profileReport = profileTable(profiled);
 console.log(`\n## Decide, warm, in process: adec and peer engines\n\n${decideReport}\n\n${profileReport}\n`);
+
+const host = await runHostBench({ quick });
+const hostReport = `${hostTable(host)}\n\n${rssTable(host)}\n\n${poolTable(host)}\n\n${hostTargets(host)}`;
+console.log(`\n## Sandbox host\n\n${hostReport}\n`);
 
 const compile = runCompileBench({ quick });
 const compileReport = `${compileTable(compile)}\n\nTime per phase inside the build process (medians, read off the CLI's progress lines; \`load\`\nreads the world's files; \`check\` includes parsing and the warnings analysis; \`generate\`\nincludes loading ts-morph and the TypeScript 7 API, the forbidden-construct check and the type\ncheck of the generated module):\n\n${phaseTable(compile)}`;

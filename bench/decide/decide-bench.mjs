@@ -12,6 +12,7 @@ import { Bench } from 'tinybench';
 import { decide, DirectoryModuleStore, ModuleLoader } from '../../packages/runtime/dist/index.js';
 import { prepareCedar } from '../peers/cedar.mjs';
 import { prepareFloor } from '../peers/floor.mjs';
+import { prepareSandboxedFloor } from '../peers/sandboxed-floor.mjs';
 import { prepareJsonRulesEngine } from '../peers/json-rules-engine.mjs';
 import { evaluationOrder, winnerTakesAll } from '../peers/winner-takes-all.mjs';
 import { prepareZen } from '../peers/zen.mjs';
@@ -25,9 +26,10 @@ const REQUESTS = 256;
 const ISOLATIONS = ['in-process', 'process'];
 export const ADEC_IN_PROCESS = 'adec decide(), in-process isolate';
 export const FLOOR = 'plain JavaScript (floor)';
+export const SANDBOXED_FLOOR = 'sandboxed floor (isolate, one crossing)';
 export const PEERS = ['Cedar (cedar-wasm)', 'GoRules ZEN (zen-engine)', 'json-rules-engine'];
-/** Issue 4's ratios and issue 3's latency target, all at 50 rules. */
-export const DECIDE_TARGETS = { rules: 50, overFastestPeer: 5, overFloor: 5, p50Us: 20 };
+/** Issue 4's ratios, issue 3's latency target and issue 14's ratio to the sandboxed floor, all at 50 rules. */
+export const DECIDE_TARGETS = { rules: 50, overFastestPeer: 5, overFloor: 5, p50Us: 20, overSandboxedFloor: 1.5 };
 
 /**
  * adec's engines, one per isolation; `module` is kept for the profile. An engine under test has
@@ -117,7 +119,9 @@ export async function runDecideBench({ quick }) {
     try {
       const rules = syntheticRules(ruleCount);
       const order = evaluationOrder(rules);
-      const peers = await Promise.all([prepareFloor(rules), prepareCedar(rules), prepareZen(rules), prepareJsonRulesEngine(rules)]);
+      const sandboxedFloor = prepareSandboxedFloor(rules);
+      closers.push(() => sandboxedFloor.close());
+      const peers = await Promise.all([sandboxedFloor, prepareFloor(rules), prepareCedar(rules), prepareZen(rules), prepareJsonRulesEngine(rules)]);
       const engines = [...(await adecEngines(ruleCount, closers)), ...peers.map((peer) => matchingEngine(peer, order))];
       await assertAgreement(engines, contexts);
       console.error(`decide, ${ruleCount} rules: ${engines.length} engines agree on all ${contexts.length} requests`);

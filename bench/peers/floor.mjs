@@ -19,13 +19,17 @@ function jsCondition(condition) {
   }
 }
 
+/** Each rule's id and the body of its predicate over `context`, in evaluation order. */
+export function predicateSources(rules) {
+  return evaluationOrder(rules).ordered.map((rule) => ({ id: rule.id, body: `return context.region === ${str(rule.region)} && ${rule.conditions.map(jsCondition).join(' && ')};` }));
+}
+
 /** The rules as one function per rule, generated as source so V8 sees ordinary code. */
 export function prepareFloor(rules) {
-  const order = evaluationOrder(rules);
-  const predicates = order.ordered.map((rule) => ({
-    id: rule.id,
+  const predicates = predicateSources(rules).map(({ id, body }) => ({
+    id,
     // Generated source, as a hand-written rule would be: the floor is unsandboxed by definition.
-    holds: new Function('context', `return context.region === ${str(rule.region)} && ${rule.conditions.map(jsCondition).join(' && ')};`),
+    holds: new Function('context', body),
   }));
   return {
     name: 'plain JavaScript (floor)',
