@@ -196,9 +196,13 @@ of list membership, string contains, an optional attribute with a default, or a 
   manifest's schema, one crossing into the isolated-vm sandbox that filters and evaluates every
   predicate under its time limit, suppression, aggregation, work_frame and the whole
   \`decision_metadata\` (a trace per rule). \`in-process\` keeps the isolate in the host process;
-  the default, \`process\`, keeps it in a supervised child process so that a fatal V8 error
-  cannot take the host down, at the price of an IPC round trip.
+  the default, \`process\`, keeps it in a shared, supervised sandbox process so that a fatal V8
+  error cannot take the host down, at the price of a frame each way on a pipe (one decision in
+  flight here; see "Sandbox host" for many).
 - **The floor** is the same predicates as plain JavaScript functions, no sandbox, no metadata.
+  **The sandboxed floor** is the same functions inside an isolated-vm isolate, called once per
+  decision under a time limit with the context as JSON text (\`bench/peers/sandboxed-floor.mjs\`):
+  the least any engine that runs untrusted predicates in an isolate can pay.
 - **Cedar** (\`@cedar-policy/cedar-wasm\`): one \`permit\` per rule, policy set preparsed,
   \`statefulIsAuthorized\` per request; the satisfied policies are the matched rules.
 - **GoRules ZEN** (\`@gorules/zen-engine\`): one decision table, hit policy \`collect\`.
@@ -241,10 +245,54 @@ What this says about the targets:
   so a decision builds 4 records instead of 500, which halved the 500-rule decide);
   in-process evaluation composes without a microtask hop; request_time formatting is cached
   per millisecond.
-- **Not done, in order of expected gain:** a compact binary result instead of JSON text (the
-  encoding and decoding rows); binding the context straight to the JSON text the isolate
-  parses (the two context rows); and, for the default \`process\` isolation, a transport
-  cheaper than Node's IPC channel, whose round trip is most of that row's cost.
+- **Against the sandboxed floor** (issue 14's target: ≤ 1.5×) adec in-process is about 2.8×:
+  the floor's crossing returns a few ids, adec's validates and binds the context, derives,
+  filters, freezes the context and returns a state per rule plus each reason, and the host
+  composes the whole \`decision_metadata\` around it (compose, decode and binding rows).
+- **Not done, in order of expected gain:** binding the context straight to the JSON text the
+  isolate parses (the two context rows); a leaner compose (traces built lazily, on
+  serialization).
+
+## Sandbox host
+
+The 50-rule action above, loaded through a \`ModuleLoader\` in each isolation
+(\`bench/runtime/host-bench.mjs\`). A row's callers each await their own decision; "1 in
+flight" is one caller, p50/p99 over 5,000 decisions after a warm-up, decisions/s over 20,000.
+The **transport floors** are a bare echo of the same bytes over the same channel: in-process,
+one isolate crossing under the same time limit that answers a constant; in \`process\`
+isolation, a request frame (the same header and context) to a forked process that answers at
+once with the ${host.answerBytes}-byte answer the isolate gives, with no isolate behind it.
+
+In \`process\` isolation the host's modules share one sandbox process per core, one isolate
+each. A decision is sent at once while fewer than two frames are unanswered; otherwise it waits,
+and every waiting decision of a module goes in the next frame, evaluated in one isolate crossing
+(\`packages/runtime/src/sandbox/sandbox-connection.ts\`). Before this work the default host
+was one process per module with one IPC message per decision: 115 µs p50 at 50 rules, about
+26,000 decisions/s at 64 in flight, about 45 MB per loaded module.
+
+${hostReport}
+
+The RSS rows are one fresh host per row (\`bench/runtime/rss-host.mjs\`) that loads the bundle
+N times, each its own isolate, and decides once with each; host and sandbox processes are
+summed. The default pool has one process per core, started when the first module is placed on
+it, so the 1-module row holds one sandbox process and the others two. The pool rows decide over
+8 modules spread across the pool.
+
+What the numbers say, and what is left:
+
+- **One decision in flight** costs the transport's round trip (a process wake-up on each side)
+  plus the isolate crossing, which in a sandbox process costs more than in-process: isolated-vm
+  arms a timer for each call's time limit, and each such timer later wakes isolated-vm's timer
+  thread once, at its deadline. Measured with this action: 77 µs p50 without a time limit,
+  103–128 µs with one (in-process the same limit costs about 2 µs). Batching pays that timer
+  once per batch, not per decision; at one in flight there is nothing to batch. A timer per
+  crossing is what is left between the host and 1.5× the transport.
+- **Many in flight** are batched (about 30 per frame at 64 in flight), and then host and
+  sandbox process are each idle about 60% of the time: throughput is bound by the round trip's
+  wake-ups, not by either side's work. Letting 1, 2, 3, 4, 8 or unlimited frames be in flight
+  at once, and deferring the flush after a reply to the next turn of the event loop, all
+  measured within the run-to-run noise of 2.
+- **More processes** do not help on 2 cores: host and one sandbox process already use both.
 
 ## Compile: \`adec build\` of generated worlds
 
@@ -306,7 +354,7 @@ ${coldReport}
 What made the \`process\` row fit (from 60 ms at the start of this work):
 
 - **The bundle travels as raw bytes** on a pipe beside the IPC channel, as one length-prefixed
-  frame (\`packages/runtime/src/sandbox/bulk-frames.ts\`), instead of inside a JSON IPC
+  frame (\`packages/runtime/src/sandbox/frames.ts\`), instead of inside a JSON IPC
   message the child parses whole: 9–17 ms → 3–6 ms.
 - **The spare prepares its isolate while it waits**: a hardened, empty isolate with the
   loader's memory limit (\`blankIsolate\`), about 5 ms of every load before.
