@@ -148,24 +148,29 @@ export class SandboxConnection {
       return Promise.resolve({ ok: false, fault: 'OVERLOADED', message: `the sandbox process has ${this.#queued} decisions queued or in flight, its limit` });
     }
     return new Promise((resolve) => {
-      let member: Member | undefined = undefined;
+      let settled = false;
+      const member: Member = {
+        module,
+        action,
+        ctxJson,
+        watchdogMs,
+        alone,
+        settle: (outcome) => {
+          if (settled) return;
+          settled = true;
+          signal?.removeEventListener('abort', onAbort);
+          resolve(outcome);
+        },
+      };
+      // Not sent yet: it leaves the queue; sent: its reply is dropped when it arrives.
       const onAbort = () => {
-        // Not sent yet: it leaves the queue; sent: its reply will be dropped.
-        const at = this.#pending.indexOf(member!);
+        const at = this.#pending.indexOf(member);
         if (at !== -1) {
           this.#pending.splice(at, 1);
           this.#queued--;
         }
-        settle(abandoned(signal!));
+        member.settle(abandoned(signal!));
       };
-      let settled = false;
-      const settle = (outcome: Outcome<DecisionReply>) => {
-        if (settled) return;
-        settled = true;
-        signal?.removeEventListener('abort', onAbort);
-        resolve(outcome);
-      };
-      member = { module, action, ctxJson, watchdogMs, alone, settle };
       signal?.addEventListener('abort', onAbort, { once: true });
       this.#queued++;
       this.#pending.push(member);
