@@ -33,6 +33,18 @@ async function load(bundle: TestBundle, isolation: 'process' | 'in-process'): Pr
   return result.module;
 }
 
+/** The bundle with CULPRIT_RULE aborting its process (one allocation far past the limit) when `documents` holds "CRASH". */
+function crashingBundle(benefits: TestBundle): TestBundle {
+  return injectIntoBundle(
+    benefits,
+    `const original = m._RULE_FUNCTIONS.${CULPRIT_RULE};
+m._RULE_FUNCTIONS.${CULPRIT_RULE} = (ctx) => {
+  if (Array.isArray(ctx.documents) && ctx.documents.includes("CRASH")) new Array(2 ** 30).fill(1);
+  return original(ctx);
+};`,
+  );
+}
+
 async function decided(module: LoadedModule, context: Record<string, unknown>, index: number): Promise<Decision> {
   const result = await decide(module, { action: ACTION, context }, { requestId: `r-${index}`, requestTime: Date.parse('2026-03-01T09:00:00Z') + index });
   if (!result.ok) throw new Error(result.error.message);
@@ -41,14 +53,7 @@ async function decided(module: LoadedModule, context: Record<string, unknown>, i
 
 test('a module that aborts its shared process costs its neighbours nothing but time', async () => {
   const benefits = asTestBundle(await buildFixture('examples/benefits'));
-  const culpritBundle = injectIntoBundle(
-    benefits,
-    `const original = m._RULE_FUNCTIONS.${CULPRIT_RULE};
-m._RULE_FUNCTIONS.${CULPRIT_RULE} = (ctx) => {
-  if (Array.isArray(ctx.documents) && ctx.documents.includes("CRASH")) new Array(2 ** 30).fill(1);
-  return original(ctx);
-};`,
-  );
+  const culpritBundle = crashingBundle(benefits);
   const neighbours = await Promise.all(Array.from({ length: 5 }, () => load(benefits, 'process')));
   const culprit = await load(culpritBundle, 'process');
   const reference = await load(benefits, 'in-process');
@@ -94,14 +99,7 @@ m._RULE_FUNCTIONS.${CULPRIT_RULE} = (ctx) => {
 
 test('a batch holding the crashing decision: only that decision is attributed, the rest of its batch is exact', async () => {
   const benefits = asTestBundle(await buildFixture('examples/benefits'));
-  const culpritBundle = injectIntoBundle(
-      benefits,
-      `const original = m._RULE_FUNCTIONS.${CULPRIT_RULE};
-m._RULE_FUNCTIONS.${CULPRIT_RULE} = (ctx) => {
-  if (Array.isArray(ctx.documents) && ctx.documents.includes("CRASH")) new Array(2 ** 30).fill(1);
-  return original(ctx);
-};`,
-  );
+  const culpritBundle = crashingBundle(benefits);
   const culprit = await load(culpritBundle, 'process');
   // The same bundle in this process, asked only what does not crash.
   const reference = await load(culpritBundle, 'in-process');
