@@ -73,7 +73,7 @@ export class ModuleLoader {
   constructor(private readonly options: ModuleLoaderOptions) {
     if ((options.sandbox?.isolation ?? 'process') === 'process') {
       const { processes, spareProcesses: spares, queueLimit, memoryLimitMb = DEFAULT_MEMORY_LIMIT_MB } = options.sandbox ?? {};
-      this.#processes = new SandboxProcessPool({ ...(processes !== undefined && { processes }), ...(spares !== undefined && { spares }), ...(queueLimit !== undefined && { queueLimit }), memoryLimitMb });
+      this.#processes = new SandboxProcessPool({ processes, spares, queueLimit, memoryLimitMb });
     }
   }
 

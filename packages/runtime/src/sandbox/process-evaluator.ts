@@ -77,10 +77,10 @@ export class ProcessEvaluator implements ActionEvaluator {
     this.#assertLive();
     if (this.#quarantined !== undefined) return everyRuleErrored(spec, 'crash', this.#quarantined);
     const watchdogMs = watchdogFor(spec, ctxJson);
-    const { signal } = control;
-    let outcome = await this.#send((connection) => connection.decide(this.#module, spec.name, ctxJson, watchdogMs, { ...(signal && { signal }) }));
+    const send = (alone: boolean) => this.#send((connection) => connection.decide(this.#module, spec.name, ctxJson, watchdogMs, { alone, signal: control.signal }));
+    let outcome = await send(false);
     // Its batch killed the process: alone, this decision shows whether it was the cause.
-    if (!outcome.ok && outcome.fault === 'batched') outcome = await this.#send((connection) => connection.decide(this.#module, spec.name, ctxJson, watchdogMs, { alone: true, ...(signal && { signal }) }));
+    if (!outcome.ok && outcome.fault === 'batched') outcome = await send(true);
     if (outcome.ok) return decided(outcome.value, spec);
     switch (outcome.fault) {
       case 'running':
@@ -110,7 +110,7 @@ export class ProcessEvaluator implements ActionEvaluator {
   async #send<T>(send: (connection: SandboxConnection) => Promise<Outcome<T>>): Promise<Outcome<T>> {
     for (let attempt = 1; ; attempt++) {
       const loaded = await this.#ensureLoaded();
-      if (!loaded.ok) return { ok: false, fault: 'waiting', message: `the sandbox process could not load the module: ${loaded.message}` };
+      if (!loaded.ok) return { ok: false, fault: 'unloadable', message: `the sandbox process could not load the module: ${loaded.message}` };
       const outcome = await send(loaded.connection);
       if (outcome.ok || outcome.fault !== 'waiting') return outcome;
       if (attempt === 2) return { ...outcome, message: `${outcome.message}, twice` };

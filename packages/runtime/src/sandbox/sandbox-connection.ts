@@ -50,10 +50,11 @@ export type DecisionReply = { readonly answer: unknown } | { readonly evaluation
 /**
  * Why a request has no reply. The process died: `running` while this request ran alone (its
  * module caused it), `batched` while its batch ran (re-run it alone to learn whether it did),
- * `waiting` while it waited behind others (re-run it). Or the host gave up on it: `OVERLOADED`,
- * `CANCELLED`, `DEADLINE_EXCEEDED`.
+ * `waiting` while it waited behind others (re-run it). The module could not be loaded on the
+ * process to send it to: `unloadable` (process-evaluator.ts). Or the host gave up on it:
+ * `OVERLOADED`, `CANCELLED`, `DEADLINE_EXCEEDED`.
  */
-export type Fault = 'running' | 'batched' | 'waiting' | Refusal;
+export type Fault = 'running' | 'batched' | 'waiting' | 'unloadable' | Refusal;
 export type Refusal = Unevaluated['unevaluated'];
 
 export type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly fault: Fault; readonly message: string };
@@ -72,7 +73,7 @@ export interface TransportCounters {
 export interface DecisionOptions {
   /** Sent in a frame of its own, never batched (the re-run of a decision whose batch died). */
   readonly alone?: boolean;
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignal | undefined;
 }
 
 /** A decision queued or in flight. */
