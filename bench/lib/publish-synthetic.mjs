@@ -4,7 +4,7 @@
  * verification, so nothing is measured on a path a real host would not take.
  */
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildWorld } from '../../packages/compiler/dist/index.js';
 import { approveModule, formatSignatureFile, signManifest, trustConfig } from '../../packages/runtime/dist/index.js';
@@ -12,7 +12,8 @@ import { syntheticActionName, syntheticWorld } from './synthetic-world.mjs';
 
 /**
  * @param {string} store the store's root directory; emptied first
- * @returns {Promise<{ trust: object, key: { org: string, domain: string, version: string, action: string }, bundleBytes: number }>}
+ * @returns {Promise<{ trust: object, key: { org: string, domain: string, version: string, action: string }, dir: string, bundleBytes: number }>}
+ *   `dir` is the bundle's directory in the store
  */
 export async function publishSynthetic(store, ruleCount, { rulesPerAction = 50 } = {}) {
   const world = syntheticWorld(ruleCount, { rulesPerAction });
@@ -30,5 +31,15 @@ export async function publishSynthetic(store, ruleCount, { rulesPerAction = 50 }
   writeFileSync(join(dir, 'approval.json'), formatSignatureFile(approveModule({ moduleHash: manifest.module_hash, world: manifest.world }, approver.privateKey)));
   const trust = trustConfig({ signingKeys: [signer.publicKey], approvalKeys: [approver.publicKey] });
   const { org, domain, version } = manifest.world;
-  return { trust, key: { org, domain, version, action: syntheticActionName(0) }, bundleBytes: bundle.length };
+  return { trust, key: { org, domain, version, action: syntheticActionName(0) }, dir, bundleBytes: bundle.length };
+}
+
+/**
+ * A published bundle's files as `loadModule` takes them, for the few rows that load one bundle
+ * many times into one host (resident memory, pool sizes): the `ModuleLoader` verifies a world
+ * once and caches it, and verifying does not change what a loaded module holds in memory.
+ */
+export function readPublishedBundle(dir) {
+  const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
+  return { manifest, moduleHash: manifest.module_hash, bundleSource: readFileSync(join(dir, 'bundle.js'), 'utf8') };
 }

@@ -15,14 +15,12 @@
  */
 import { fork, spawnSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ivm from 'isolated-vm';
 import { decide, DirectoryModuleStore, loadModule, ModuleLoader, SandboxProcessPool } from '../../packages/runtime/dist/index.js';
 import { FRAME_FD, FrameReader, writeMessage } from '../../packages/runtime/dist/sandbox/frames.js';
-import { publishSynthetic } from '../lib/publish-synthetic.mjs';
+import { publishSynthetic, readPublishedBundle } from '../lib/publish-synthetic.mjs';
 import { syntheticContexts } from '../lib/synthetic-rules.mjs';
-import { readFileSync } from 'node:fs';
 
 const RULES = 50;
 const IN_FLIGHT = [1, 16, 64];
@@ -131,10 +129,8 @@ async function poolRows(bundle, action, contexts, quick) {
 export async function runHostBench({ quick }) {
   const store = fileURLToPath(new URL(`../.work/host-store-${RULES}/`, import.meta.url));
   const published = await publishSynthetic(store, RULES, { rulesPerAction: RULES });
-  const { org, domain, version, action } = published.key;
-  const dir = join(store, org, domain, version);
-  const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
-  const bundle = { manifest, moduleHash: manifest.module_hash, bundleSource: readFileSync(join(dir, 'bundle.js'), 'utf8') };
+  const { dir, key: { action } } = published;
+  const bundle = readPublishedBundle(dir);
   const contexts = syntheticContexts(256);
 
   const rows = [];

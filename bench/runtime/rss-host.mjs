@@ -6,13 +6,12 @@
  * Usage: node --no-node-snapshot rss-host.mjs <bundle dir> <action> <N> <isolation>
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { decide, loadModule } from '../../packages/runtime/dist/index.js';
+import { readPublishedBundle } from '../lib/publish-synthetic.mjs';
 import { syntheticContexts } from '../lib/synthetic-rules.mjs';
 
 const [dir, action, count, isolation] = process.argv.slice(2);
-const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
-const bundle = { manifest, moduleHash: manifest.module_hash, bundleSource: readFileSync(join(dir, 'bundle.js'), 'utf8') };
+const bundle = readPublishedBundle(dir);
 const [context] = syntheticContexts(1);
 const modules = [];
 for (let i = 0; i < Number(count); i++) {
