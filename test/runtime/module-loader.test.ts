@@ -4,13 +4,14 @@
  * real supervised sandbox processes.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { decide, DirectoryModuleStore, ModuleLoader, RETRY_BACKOFF_MS, type ModuleStore, type RoutingKey } from '@adec/runtime';
 import { asTestBundle, buildFixture, injectIntoBundle, publish, testKeys, type TestBundle, type TestKeys } from '../support/runtime.js';
+import { childPids } from '../support/processes.js';
 
 const ADD_DEPENDENT: RoutingKey = { org: 'acme', domain: 'hr.benefits', action: 'add_dependent', version: '1.4.0' };
 const CHILD = { relationship: 'child', dependent_age: 10, documents: ['birth_certificate'] };
@@ -155,23 +156,6 @@ describe('refusals', () => {
     rmSync(root, { recursive: true });
   });
 });
-
-/** Live child processes of this process, from /proc (Linux): what a host operator would see. */
-function childPids(): number[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((pid) => {
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        // Fields after the parenthesised command: state, ppid, …; a zombie is already gone.
-        const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        return Number(ppid) === process.pid && state !== 'Z';
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
 
 async function eventually(check: () => boolean, timeoutMs = 5_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -5,15 +5,13 @@
  * caller's AbortSignal makes its decision a YELLOW `CANCELLED` and a passed deadline a YELLOW
  * `DEADLINE_EXCEEDED`, at once, whatever the sandbox is doing; every other decision is exact.
  */
-import { buildWorld } from '@adec/compiler';
 import { decide, loadModule, SandboxProcessPool, type DecideControl, type DecideResult, type Decision, type LoadedModule } from '@adec/runtime';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { loadWorldFromDir } from '../support/repo.js';
-import { asTestBundle, buildFixture, injectIntoBundle, type TestBundle } from '../support/runtime.js';
+import { asTestBundle, buildFixture, type TestBundle } from '../support/runtime.js';
+import { ACTION, LOOPING, loopingBenefits } from './hostile-benefits.js';
 import { requestFor, type ContextSchema } from './schema-requests.js';
 
-const ACTION = 'add_dependent';
 const QUEUE_LIMIT = 1_000;
 const pool = new SandboxProcessPool({ processes: 1, spares: 0, memoryLimitMb: 32, queueLimit: QUEUE_LIMIT });
 const loaded: LoadedModule[] = [];
@@ -149,28 +147,16 @@ describe('deadlines', () => {
   test('a decision whose predicate never ends answers DEADLINE_EXCEEDED at its deadline, and its module keeps deciding', async () => {
     // Predicates with a 250 ms limit (the one crossing of this action's 9 rules: 2.25 s), one of
     // which loops when told to.
-    const world = loadWorldFromDir('examples/benefits');
-    const files = world.files.map((file) => ({ ...file, text: file.text.replace('timeout 5ms', 'timeout 250ms') }));
-    const built = await buildWorld({ ...world, files });
-    if (built.artifacts === undefined) throw new Error('the benefits world with a 250 ms limit does not build');
-    const looping = await load(
-      injectIntoBundle(asTestBundle(built.artifacts), `const original = m._RULE_FUNCTIONS.student_extension;
-m._RULE_FUNCTIONS.student_extension = (ctx) => {
-  if (Array.isArray(ctx.documents) && ctx.documents.includes("LOOP")) for (;;) {}
-  return original(ctx);
-};`),
-      'process',
-    );
-    const loops = { relationship: 'child', dependent_age: 30, documents: ['LOOP'], full_time_student: true };
+    const looping = await load(await loopingBenefits(250), 'process');
     const started = Date.now();
-    const late = await decided(looping, loops, 0, { deadline: started + 100 });
+    const late = await decided(looping, LOOPING, 0, { deadline: started + 100 });
     expectUnfinished(late, 'DEADLINE_EXCEEDED');
     expect(late.decision_metadata.errored_predicates[0]!.message).toBe('the decision passed its deadline before it was evaluated');
     // Answered at the deadline, not when the crossing's 2.25 s limit stopped the loop.
     expect(Date.now() - started).toBeLessThan(1_000);
 
     // Without a deadline the same decision runs to the limit: the looping rule timed out, no other.
-    const timedOut = await decided(looping, loops, 1);
+    const timedOut = await decided(looping, LOOPING, 1);
     expect(['YELLOW', 'RED']).toContain(timedOut.status);
     expect(timedOut.decision_metadata.errored_predicates.map((e) => [e.rule_id, e.kind])).toEqual([['student_extension', 'timeout']]);
     const ordinary = contexts.filter((context) => !JSON.stringify(context).includes('LOOP')).slice(0, 20);

@@ -13,12 +13,10 @@ import { decide, loadModule, SandboxProcessPool, type Decision, type LoadedModul
 import fc from 'fast-check';
 import { afterAll, expect, test } from 'vitest';
 import { CRASH_LOOP_LIMIT } from '../../packages/runtime/src/sandbox/process-evaluator.js';
-import { asTestBundle, buildFixture, injectIntoBundle, type TestBundle } from '../support/runtime.js';
+import { asTestBundle, buildFixture, type TestBundle } from '../support/runtime.js';
+import { ACTION, CRASHING, crashingBenefits, CULPRIT_RULE } from './hostile-benefits.js';
 import { requestFor, type ContextSchema } from './schema-requests.js';
 
-const ACTION = 'add_dependent';
-const CRASHING = { relationship: 'child', dependent_age: 30, documents: ['CRASH'], full_time_student: true };
-const CULPRIT_RULE = 'student_extension';
 const pool = new SandboxProcessPool({ processes: 1, spares: 1, memoryLimitMb: 32 });
 const modules: LoadedModule[] = [];
 afterAll(async () => {
@@ -33,18 +31,6 @@ async function load(bundle: TestBundle, isolation: 'process' | 'in-process'): Pr
   return result.module;
 }
 
-/** The bundle with CULPRIT_RULE aborting its process (one allocation far past the limit) when `documents` holds "CRASH". */
-function crashingBundle(benefits: TestBundle): TestBundle {
-  return injectIntoBundle(
-    benefits,
-    `const original = m._RULE_FUNCTIONS.${CULPRIT_RULE};
-m._RULE_FUNCTIONS.${CULPRIT_RULE} = (ctx) => {
-  if (Array.isArray(ctx.documents) && ctx.documents.includes("CRASH")) new Array(2 ** 30).fill(1);
-  return original(ctx);
-};`,
-  );
-}
-
 async function decided(module: LoadedModule, context: Record<string, unknown>, index: number): Promise<Decision> {
   const result = await decide(module, { action: ACTION, context }, { requestId: `r-${index}`, requestTime: Date.parse('2026-03-01T09:00:00Z') + index });
   if (!result.ok) throw new Error(result.error.message);
@@ -53,7 +39,7 @@ async function decided(module: LoadedModule, context: Record<string, unknown>, i
 
 test('a module that aborts its shared process costs its neighbours nothing but time', async () => {
   const benefits = asTestBundle(await buildFixture('examples/benefits'));
-  const culpritBundle = crashingBundle(benefits);
+  const culpritBundle = await crashingBenefits();
   const neighbours = await Promise.all(Array.from({ length: 5 }, () => load(benefits, 'process')));
   const culprit = await load(culpritBundle, 'process');
   const reference = await load(benefits, 'in-process');
@@ -98,8 +84,7 @@ test('a module that aborts its shared process costs its neighbours nothing but t
 }, 120_000);
 
 test('a batch holding the crashing decision: only that decision is attributed, the rest of its batch is exact', async () => {
-  const benefits = asTestBundle(await buildFixture('examples/benefits'));
-  const culpritBundle = crashingBundle(benefits);
+  const culpritBundle = await crashingBenefits();
   const culprit = await load(culpritBundle, 'process');
   // The same bundle in this process, asked only what does not crash.
   const reference = await load(culpritBundle, 'in-process');

@@ -35,7 +35,7 @@ export interface SandboxOptions {
   readonly requestLimits?: Partial<RequestLimits>;
   /** Trusted scripts that add entry points to the isolate (see IsolateOptions.extensions). */
   readonly extensions?: readonly string[];
-  /** `process` isolation, in a ModuleLoader: how many shared sandbox processes (default: one per core). */
+  /** `process` isolation, in a ModuleLoader: how many shared sandbox processes (default: one per core, at least 2). */
   readonly processes?: number;
   /**
    * `process` isolation, in a ModuleLoader: how many sandbox processes to keep booted ahead of
@@ -47,13 +47,21 @@ export interface SandboxOptions {
    * beyond it a decision is a YELLOW with basis `OVERLOADED` (default 1,000).
    */
   readonly queueLimit?: number;
+  /**
+   * `process` isolation, in a ModuleLoader: modules loaded in the sandbox processes at once, and
+   * the sum of their isolates' memory limits in MiB; past either, the least recently used idle
+   * modules are unloaded until their next decision (defaults: 1,000 modules, half the machine's memory).
+   */
+  readonly moduleBudget?: number;
+  readonly memoryBudgetMb?: number;
 }
 
 export type Isolation = 'process' | 'in-process';
 
 export const DEFAULT_MEMORY_LIMIT_MB = 32;
 
-export type LoadResult = { readonly ok: true; readonly module: LoadedModule } | { readonly ok: false; readonly code: 'MODULE_INVALID'; readonly message: string };
+/** `HOST_AT_CAPACITY`: the sandbox pool's budget of modules or isolate memory had no room for it. */
+export type LoadResult = { readonly ok: true; readonly module: LoadedModule } | { readonly ok: false; readonly code: 'MODULE_INVALID' | 'HOST_AT_CAPACITY'; readonly message: string };
 
 /**
  * Starts a sandbox holding the bundle and assembles the module around it. `processes` supplies
@@ -75,7 +83,7 @@ export async function loadModule(bundle: BundleToLoad, options: SandboxOptions =
     (options.isolation ?? 'process') === 'process'
       ? await ProcessEvaluator.start({ ...sandboxOptions, processes: processes ?? defaultSandboxPool(sandboxOptions.memoryLimitMb) })
       : startInProcess(sandboxOptions);
-  if (!started.ok) return { ok: false, code: 'MODULE_INVALID', message: started.message };
+  if (!started.ok) return { ok: false, code: 'atCapacity' in started ? 'HOST_AT_CAPACITY' : 'MODULE_INVALID', message: started.message };
   const assembled = assembleModule(bundle, started.metadataJson, requestLimits(options.requestLimits));
   if (!assembled.ok) {
     await started.evaluator.dispose();

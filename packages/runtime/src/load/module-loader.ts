@@ -27,7 +27,7 @@ export interface RoutingKey {
   readonly version: string;
 }
 
-export type LoadErrorCode = 'ROUTING_KEY_INVALID' | 'MODULE_NOT_FOUND' | 'UNKNOWN_ACTION' | 'MODULE_INVALID' | 'MODULE_UNAVAILABLE' | VerificationCode;
+export type LoadErrorCode = 'ROUTING_KEY_INVALID' | 'MODULE_NOT_FOUND' | 'UNKNOWN_ACTION' | 'MODULE_INVALID' | 'MODULE_UNAVAILABLE' | 'HOST_AT_CAPACITY' | VerificationCode;
 
 export interface LoadError {
   readonly code: LoadErrorCode;
@@ -72,8 +72,8 @@ export class ModuleLoader {
 
   constructor(private readonly options: ModuleLoaderOptions) {
     if ((options.sandbox?.isolation ?? 'process') === 'process') {
-      const { processes, spareProcesses: spares, queueLimit, memoryLimitMb = DEFAULT_MEMORY_LIMIT_MB } = options.sandbox ?? {};
-      this.#processes = new SandboxProcessPool({ processes, spares, queueLimit, memoryLimitMb });
+      const { processes, spareProcesses: spares, queueLimit, moduleBudget, memoryBudgetMb, memoryLimitMb = DEFAULT_MEMORY_LIMIT_MB } = options.sandbox ?? {};
+      this.#processes = new SandboxProcessPool({ processes, spares, queueLimit, moduleBudget, memoryBudgetMb, memoryLimitMb });
     }
   }
 

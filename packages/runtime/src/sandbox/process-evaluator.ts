@@ -14,6 +14,10 @@
  *   causes it (kind `crash`) and every other result is exact;
  * - the module loads again on the replacement process with its next decision, after a backoff
  *   if it caused the crash, and is quarantined if it keeps causing them.
+ * When another module's crossing stalls the process, this module's waiting decisions are handed
+ * back and it moves to another process (`SandboxProcessPool.move`), loading there. It counts
+ * against the pool's budget while loaded (resident-modules.ts), and may be unloaded when idle
+ * to make room for another; its next decision loads it again.
  */
 import type { ActionEvaluator, EvaluationControl } from '../load/loaded-module.js';
 import type { ActionSpec } from '../module/module-metadata.js';
@@ -22,6 +26,7 @@ import type { CrossingResult } from './isolate-sandbox.js';
 import type { DecisionReply, Outcome, SandboxConnection } from './sandbox-connection.js';
 import type { EvaluateMessage } from './sandbox-process.js';
 import type { SandboxProcessPool } from './sandbox-process-pool.js';
+import type { ResidentModule } from './resident-modules.js';
 
 /** Added to a request's own time limits before the watchdog gives up on the process. */
 const WATCHDOG_GRACE_MS = 1_000;
@@ -43,14 +48,17 @@ export interface ProcessSandboxOptions {
   readonly processes: SandboxProcessPool;
 }
 
-type Loaded = { ok: true; connection: SandboxConnection; metadataJson: string } | { ok: false; message: string };
+/** `atCapacity`: the pool's budget had no room for the module. */
+type Loaded = { ok: true; connection: SandboxConnection; metadataJson: string } | { ok: false; message: string; atCapacity?: true };
 
 let modulesStarted = 0;
 
-export class ProcessEvaluator implements ActionEvaluator {
+export class ProcessEvaluator implements ActionEvaluator, ResidentModule {
   /** This module's name in the processes that host it. */
   readonly #module = `module-${++modulesStarted}`;
-  readonly #slot: number;
+  #slot: number;
+  /** Decisions, calls and loads of this module in flight. */
+  #inFlight = 0;
   /** The load on `#loadedOn`, the slot's process when it was last asked for, done or in flight. */
   #loaded: Promise<Loaded> | undefined;
   #loadedOn: SandboxConnection | undefined;
@@ -65,19 +73,39 @@ export class ProcessEvaluator implements ActionEvaluator {
   }
 
   /** Places the module on a process and loads it there; returns its metadata JSON. */
-  static async start(options: ProcessSandboxOptions): Promise<{ ok: true; evaluator: ProcessEvaluator; metadataJson: string } | { ok: false; message: string }> {
+  static async start(options: ProcessSandboxOptions): Promise<{ ok: true; evaluator: ProcessEvaluator; metadataJson: string } | { ok: false; message: string; atCapacity?: true }> {
     const evaluator = new ProcessEvaluator(options);
-    const loaded = await evaluator.#ensureLoaded();
+    const loaded = await evaluator.#busyWhile(() => evaluator.#ensureLoaded());
     if (loaded.ok) return { ok: true, evaluator, metadataJson: loaded.metadataJson };
     await evaluator.dispose();
     return loaded;
   }
 
+  get memoryLimitMb(): number {
+    return this.options.memoryLimitMb;
+  }
+
+  get busy(): boolean {
+    return this.#inFlight > 0;
+  }
+
+  /** Unloads the module's isolate to make room for another (the pool's budget); its next decision loads it again. */
+  evict(): void {
+    const loadedOn = this.#loadedOn;
+    this.#loaded = undefined;
+    this.#loadedOn = undefined;
+    if (loadedOn?.alive) void loadedOn.request({ module: this.#module, unload: true }, LOAD_TIMEOUT_MS);
+  }
+
   async evaluate(spec: ActionSpec, ctxJson: string, control: EvaluationControl = {}): Promise<ActionEvaluation | Unevaluated> {
     this.#assertLive();
+    return this.#busyWhile(() => this.#evaluate(spec, ctxJson, control));
+  }
+
+  async #evaluate(spec: ActionSpec, ctxJson: string, control: EvaluationControl): Promise<ActionEvaluation | Unevaluated> {
     if (this.#quarantined !== undefined) return everyRuleErrored(spec, 'crash', this.#quarantined);
     const watchdogMs = watchdogFor(spec, ctxJson);
-    const send = (alone: boolean) => this.#send((connection) => connection.decide(this.#module, spec.name, ctxJson, watchdogMs, { alone, signal: control.signal }));
+    const send = (alone: boolean) => this.#send((connection, moved) => connection.decide(this.#module, spec.name, ctxJson, watchdogMs, { alone, stay: moved, signal: control.signal }));
     let outcome = await send(false);
     // Its batch killed the process: alone, this decision shows whether it was the cause.
     if (!outcome.ok && outcome.fault === 'batched') outcome = await send(true);
@@ -98,6 +126,10 @@ export class ProcessEvaluator implements ActionEvaluator {
   /** A call to another entry point; a process that dies under it is a `crash`. */
   async call(entry: string, args: readonly string[], timeLimitMs: number): Promise<CrossingResult> {
     this.#assertLive();
+    return this.#busyWhile(() => this.#call(entry, args, timeLimitMs));
+  }
+
+  async #call(entry: string, args: readonly string[], timeLimitMs: number): Promise<CrossingResult> {
     const outcome = await this.#send((connection) => connection.request({ module: this.#module, call: { entry, args, timeLimitMs } }, 2 * timeLimitMs + WATCHDOG_GRACE_MS));
     if (outcome.ok) return outcome.value.crossing ?? { ok: false, kind: 'exception', message: outcome.value.error ?? 'no reply' };
     return { ok: false, kind: 'crash', message: `${outcome.message}; the sandbox process was restarted` };
@@ -106,14 +138,18 @@ export class ProcessEvaluator implements ActionEvaluator {
   /**
    * Sends a request of this module to its slot's process, loading the module there first. A
    * request that waited behind another module's crash is sent once more, on the replacement.
+   * One handed back by a stalled process is sent again where the module moves to (nothing ran,
+   * so that is no attempt), marked `moved` so that it stays there whatever stalls next.
    */
-  async #send<T>(send: (connection: SandboxConnection) => Promise<Outcome<T>>): Promise<Outcome<T>> {
-    for (let attempt = 1; ; attempt++) {
+  async #send<T>(send: (connection: SandboxConnection, moved: boolean) => Promise<Outcome<T>>): Promise<Outcome<T>> {
+    for (let attempt = 1, moved = false; ; ) {
       const loaded = await this.#ensureLoaded();
+      if (!loaded.ok && loaded.atCapacity) return { ok: false, fault: 'OVERLOADED', message: loaded.message };
       if (!loaded.ok) return { ok: false, fault: 'unloadable', message: `the sandbox process could not load the module: ${loaded.message}` };
-      const outcome = await send(loaded.connection);
-      if (outcome.ok || outcome.fault !== 'waiting') return outcome;
-      if (attempt === 2) return { ...outcome, message: `${outcome.message}, twice` };
+      const outcome = await send(loaded.connection, moved);
+      if (outcome.ok || (outcome.fault !== 'waiting' && outcome.fault !== 'moved')) return outcome;
+      if (outcome.fault === 'moved') moved = true;
+      else if (++attempt > 2) return { ...outcome, message: `${outcome.message}, twice` };
     }
   }
 
@@ -121,6 +157,7 @@ export class ProcessEvaluator implements ActionEvaluator {
     if (this.#disposed) return;
     this.#disposed = true;
     this.options.processes.release(this.#slot);
+    this.options.processes.resident.leave(this);
     const loaded = await this.#loaded;
     if (loaded?.ok && loaded.connection.alive) void loaded.connection.request({ module: this.#module, unload: true }, LOAD_TIMEOUT_MS);
   }
@@ -130,13 +167,40 @@ export class ProcessEvaluator implements ActionEvaluator {
     if (this.#disposed) throw new Error('the module was unloaded');
   }
 
-  /** The module loaded on its slot's live process: loaded there first if that process is new. */
+  async #busyWhile<T>(work: () => Promise<T>): Promise<T> {
+    this.#inFlight++;
+    try {
+      return await work();
+    } finally {
+      this.#inFlight--;
+    }
+  }
+
+  /**
+   * The module loaded on its slot's live process: loaded there first if that process is new, or
+   * if it moved off a process another module's crossing stalls (unloaded there when it frees).
+   */
   #ensureLoaded(): Promise<Loaded> {
-    const connection = this.options.processes.connection(this.#slot);
+    const { processes } = this.options;
+    let connection = processes.connection(this.#slot);
+    if (connection.stalledBy !== undefined && connection.stalledBy !== this.#module) {
+      this.#slot = processes.move(this.#slot);
+      connection = processes.connection(this.#slot);
+    }
     if (this.#loaded === undefined || this.#loadedOn !== connection) {
+      const admission = processes.resident.admit(this);
+      if (admission !== undefined) return Promise.resolve({ ok: false, message: admission, atCapacity: true });
+      this.evict();
       this.#loadedOn = connection;
       // After a crash this module caused, its reload waits (the crash-loop backoff).
-      this.#loaded = delay(this.#backoffMs()).then(() => this.#loadOn(connection));
+      this.#loaded = delay(this.#backoffMs())
+        .then(() => this.#loadOn(connection))
+        .then((loaded) => {
+          if (!loaded.ok) processes.resident.leave(this);
+          return loaded;
+        });
+    } else {
+      processes.resident.touch(this);
     }
     return this.#loaded;
   }

@@ -14,6 +14,13 @@
  * signal aborts is answered at once (`CANCELLED`, or `DEADLINE_EXCEEDED` for a timeout signal)
  * and leaves the queue if it was not yet sent; once sent, its reply is dropped on arrival.
  *
+ * A batch that runs long (STALL_MS, e.g. a predicate that loops until its limit) stalls the
+ * process: the decisions of other modules waiting behind it are handed back at once (fault
+ * `moved`, with a message saying why), and `stalledBy` names the module that runs, so their
+ * modules move to another process (process-evaluator.ts) instead of waiting out its limit. The
+ * frames already sent stay in the pipe, and their replies are dropped. Nothing is handed back
+ * when the pool has no other process to take it, and a decision is handed back at most once.
+ *
  * When the process dies (a fatal V8 error in some module's isolate) or stops answering, each
  * request learns its part in it (`Fault`): the one that was running alone caused it; each of a
  * batch that was running may have; every request behind them did nothing wrong, and its caller
@@ -30,6 +37,12 @@ import type { SandboxRequest } from './sandbox-process.js';
 const MAX_FRAMES_IN_FLIGHT = 2;
 /** Decisions in one frame (one crossing): bounds the work a single reply waits for. */
 const MAX_BATCH = 64;
+/**
+ * How long a frame may run before the process counts as stalled. A full batch (64 decisions of
+ * 50 rules) takes about 1 ms on this project's machines; a predicate limit is 5 ms by default,
+ * and a crossing's is the sum of its predicates'.
+ */
+export const STALL_MS = 10;
 /** Decisions queued or in flight on one process, by default. */
 export const DEFAULT_QUEUE_LIMIT = 1_000;
 
@@ -50,11 +63,13 @@ export type DecisionReply = { readonly answer: unknown } | { readonly evaluation
 /**
  * Why a request has no reply. The process died: `running` while this request ran alone (its
  * module caused it), `batched` while its batch ran (re-run it alone to learn whether it did),
- * `waiting` while it waited behind others (re-run it). The module could not be loaded on the
+ * `waiting` while it waited behind others (re-run it). Another module's crossing stalled the
+ * process and the request was handed back unsent or unstarted: `moved` (send it elsewhere).
+ * The module could not be loaded on the
  * process to send it to: `unloadable` (process-evaluator.ts). Or the host gave up on it:
  * `OVERLOADED`, `CANCELLED`, `DEADLINE_EXCEEDED`.
  */
-export type Fault = 'running' | 'batched' | 'waiting' | 'unloadable' | Refusal;
+export type Fault = 'running' | 'batched' | 'waiting' | 'moved' | 'unloadable' | Refusal;
 export type Refusal = Unevaluated['unevaluated'];
 
 export type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly fault: Fault; readonly message: string };
@@ -73,6 +88,8 @@ export interface TransportCounters {
 export interface DecisionOptions {
   /** Sent in a frame of its own, never batched (the re-run of a decision whose batch died). */
   readonly alone?: boolean;
+  /** Never handed back when the process stalls (a decision that moved once waits where it is). */
+  readonly stay?: boolean;
   readonly signal?: AbortSignal | undefined;
 }
 
@@ -83,6 +100,7 @@ interface Member {
   readonly ctxJson: string;
   readonly watchdogMs: number;
   readonly alone: boolean;
+  readonly stay: boolean;
   /** Answers the caller once; later answers (a reply after a cancellation) are dropped. */
   readonly settle: (outcome: Outcome<DecisionReply>) => void;
 }
@@ -90,7 +108,11 @@ interface Member {
 /** A frame sent and not yet answered. */
 interface InFlight {
   readonly id: number;
+  /** The module the frame is for (its host name). */
+  readonly module: string;
   readonly watchdogMs: number;
+  /** Handed back when the process stalled: its reply is dropped when it arrives. */
+  handedBack: boolean;
   /** The decisions of a batch frame; undefined for any other request. */
   readonly members: readonly Member[] | undefined;
   readonly settle: (outcome: Outcome<Reply>, payload: string | undefined) => void;
@@ -101,6 +123,7 @@ export class SandboxConnection {
   readonly #pipe: Socket;
   readonly #queueLimit: number;
   readonly #counters: TransportCounters;
+  readonly #canMoveAway: () => boolean;
   /** Oldest first: the head is running, the rest wait in the process's pipe. */
   readonly #inFlight: InFlight[] = [];
   /** Decisions not yet sent, in arrival order. */
@@ -111,9 +134,16 @@ export class SandboxConnection {
   #nextId = 1;
   /** Why the process is gone, once it is. */
   #death: string | undefined;
+  /** The module whose frame has run past STALL_MS, while it runs. */
+  #stalledBy: string | undefined;
 
-  constructor(child: ChildProcess, queueLimit = DEFAULT_QUEUE_LIMIT, counters: TransportCounters = { frames: 0, decisions: 0 }) {
+  /**
+   * `canMoveAway`: whether another process could take the decisions a stall would hand back
+   * (sandbox-process-pool.ts); without one they wait where they are.
+   */
+  constructor(child: ChildProcess, queueLimit = DEFAULT_QUEUE_LIMIT, counters: TransportCounters = { frames: 0, decisions: 0 }, canMoveAway: () => boolean = () => false) {
     this.#child = child;
+    this.#canMoveAway = canMoveAway;
     this.#pipe = framePipe(child);
     this.#queueLimit = queueLimit;
     this.#counters = counters;
@@ -126,6 +156,11 @@ export class SandboxConnection {
     return this.#death === undefined;
   }
 
+  /** The module whose crossing has been running for more than STALL_MS, while it runs. */
+  get stalledBy(): string | undefined {
+    return this.#stalledBy;
+  }
+
   /** Decisions queued or in flight on this process. */
   get queued(): number {
     return this.#queued;
@@ -136,14 +171,14 @@ export class SandboxConnection {
     if (this.#death !== undefined) return Promise.resolve({ ok: false, fault: 'waiting', message: this.#death });
     return new Promise((resolve) => {
       const id = this.#nextId++;
-      this.#send({ id, watchdogMs, members: undefined, settle: (outcome) => resolve(outcome) }, { id, ...body }, payload);
+      this.#send({ id, module: body.module, watchdogMs, handedBack: false, members: undefined, settle: (outcome) => resolve(outcome) }, { id, ...body }, payload);
     });
   }
 
   /** Queues one decision of `module`; it is sent at once or in the next batch. */
   decide(module: string, action: string, ctxJson: string, watchdogMs: number, options: DecisionOptions = {}): Promise<Outcome<DecisionReply>> {
     if (this.#death !== undefined) return Promise.resolve({ ok: false, fault: 'waiting', message: this.#death });
-    const { signal, alone = false } = options;
+    const { signal, alone = false, stay = false } = options;
     if (signal?.aborted) return Promise.resolve(abandoned(signal));
     if (this.#queued >= this.#queueLimit) {
       return Promise.resolve({ ok: false, fault: 'OVERLOADED', message: `the sandbox process has ${this.#queued} decisions queued or in flight, its limit` });
@@ -156,6 +191,7 @@ export class SandboxConnection {
         ctxJson,
         watchdogMs,
         alone,
+        stay,
         settle: (outcome) => {
           if (settled) return;
           settled = true;
@@ -214,7 +250,7 @@ export class SandboxConnection {
     const header = { id, module: members[0]!.module, batch: members.map((member) => member.action) };
     this.#counters.frames++;
     this.#counters.decisions += members.length;
-    this.#send({ id, watchdogMs, members, settle }, header, members.map((member) => member.ctxJson).join('\n'));
+    this.#send({ id, module: header.module, watchdogMs, handedBack: false, members, settle }, header, members.map((member) => member.ctxJson).join('\n'));
   }
 
   #send(frame: InFlight, header: object, payload: string | undefined): void {
@@ -242,16 +278,47 @@ export class SandboxConnection {
     }
     this.#inFlight.shift();
     clearTimeout(this.#watchdog);
+    this.#stalledBy = undefined;
     if (this.#inFlight.length > 0) this.#armWatchdog();
-    head.settle({ ok: true, value: reply }, message.payload);
+    if (!head.handedBack) head.settle({ ok: true, value: reply }, message.payload);
     this.#flushIfFree();
     if (this.#inFlight.length === 0) this.#setReferenced(false);
   }
 
-  /** Bounds the running frame; a frame's time starts when the ones before it are answered. */
+  /**
+   * Bounds the running frame (a frame's time starts when the ones before it are answered): past
+   * STALL_MS the process stalls, past the frame's watchdog it is killed. One timer per frame.
+   */
   #armWatchdog(): void {
     const head = this.#inFlight[0]!;
-    this.#watchdog = setTimeout(() => this.kill(`the sandbox process stopped responding for ${head.watchdogMs} ms and was killed`), head.watchdogMs);
+    const started = performance.now();
+    const check = () => {
+      const ranMs = performance.now() - started;
+      if (ranMs >= head.watchdogMs) return this.kill(`the sandbox process stopped responding for ${head.watchdogMs} ms and was killed`);
+      if (this.#stalledBy === undefined && head.members !== undefined) this.#stall(head, ranMs);
+      this.#watchdog = setTimeout(check, head.watchdogMs - ranMs);
+    };
+    this.#watchdog = setTimeout(check, Math.min(STALL_MS, head.watchdogMs));
+  }
+
+  /**
+   * Hands back every decision of another module waiting behind the running batch, except those
+   * that moved here from a stall already. Only decisions stall a process: a load is bounded by
+   * its bundle's size, and moving modules because of one would load them again elsewhere.
+   */
+  #stall(head: InFlight, ranMs: number): void {
+    this.#stalledBy = head.module;
+    if (!this.#canMoveAway()) return;
+    const moved: Outcome<never> = { ok: false, fault: 'moved', message: `the sandbox process has been busy with another module's crossing for ${Math.round(ranMs)} ms` };
+    for (const frame of this.#inFlight.slice(1)) {
+      if (frame.members === undefined || frame.module === head.module || frame.handedBack || frame.members.some((member) => member.stay)) continue;
+      frame.handedBack = true;
+      frame.settle(moved, undefined);
+    }
+    const [stay, leave] = partition(this.#pending, (member) => member.stay || member.module === head.module);
+    this.#pending = stay;
+    this.#queued -= leave.length;
+    for (const member of leave) member.settle(moved);
   }
 
   #fail(message: string): void {
@@ -263,8 +330,8 @@ export class SandboxConnection {
     const pending = this.#pending.splice(0);
     this.#queued -= pending.length;
     const behind = `${message} while the request waited behind another module's`;
-    if (running !== undefined) running.settle({ ok: false, fault: (running.members?.length ?? 1) > 1 ? 'batched' : 'running', message }, undefined);
-    for (const frame of waiting) frame.settle({ ok: false, fault: 'waiting', message: behind }, undefined);
+    if (running !== undefined && !running.handedBack) running.settle({ ok: false, fault: (running.members?.length ?? 1) > 1 ? 'batched' : 'running', message }, undefined);
+    for (const frame of waiting) if (!frame.handedBack) frame.settle({ ok: false, fault: 'waiting', message: behind }, undefined);
     for (const member of pending) member.settle({ ok: false, fault: 'waiting', message: behind });
   }
 
@@ -287,6 +354,13 @@ function batchReplies(reply: Reply, payload: string | undefined, count: number):
     return new Array<DecisionReply>(count).fill({ error: `the sandbox returned a malformed evaluation: its answer is not a JSON array of ${count} evaluations` });
   }
   return answers.map((answer: unknown) => ({ answer }));
+}
+
+function partition<T>(items: readonly T[], keep: (item: T) => boolean): [T[], T[]] {
+  const kept: T[] = [];
+  const dropped: T[] = [];
+  for (const item of items) (keep(item) ? kept : dropped).push(item);
+  return [kept, dropped];
 }
 
 /** The outcome of a decision whose caller's signal aborted. */

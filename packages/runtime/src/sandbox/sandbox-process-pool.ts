@@ -1,11 +1,16 @@
 /**
  * The sandbox processes of a host: a fixed number of shared processes (one per core by
- * default), each hosting the isolates of many modules, plus spares booted ahead of need.
+ * default, and at least two), each hosting the isolates of many modules, plus spares booted
+ * ahead of need; and the budget of modules and isolate memory they hold (resident-modules.ts).
  *
  * Placement: a module is placed, when it loads, on the shared process hosting the fewest
- * modules (the lowest-numbered on a tie), and stays on that slot for as long as it is loaded.
- * When a slot's process dies it is replaced, and each module placed there loads again on its
- * next decision. A module whose process died while its own predicate ran is attributed on a
+ * modules (the lowest-numbered on a tie), and stays on that slot while it is loaded, except
+ * that it moves when another module's crossing stalls its process (sandbox-connection.ts): then
+ * it goes to the process hosting the fewest modules among those not stalled, so a predicate
+ * that loops until its limit holds up the decisions of its own module only. Hence at least two
+ * processes: with k, a host keeps deciding for every other module while up to k - 1 modules
+ * loop at once. When a slot's process dies it is replaced, and each module placed there loads
+ * again on its next decision. A module whose process died while its own predicate ran is attributed on a
  * private process of its own (`private()`), so finding which predicate kills a process never
  * kills its neighbours again.
  *
@@ -20,8 +25,9 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { ResidentModules } from './resident-modules.js';
 import { DEFAULT_QUEUE_LIMIT, framePipe, SandboxConnection, setReferenced, type TransportCounters } from './sandbox-connection.js';
 
 // Two levels below the package root in both src/ and dist/; the entry only exists compiled.
@@ -30,8 +36,11 @@ const ENTRY = fileURLToPath(new URL('../../dist/sandbox/sandbox-process.js', imp
 /** The first message of a sandbox process: it is booted and listening. */
 export const READY_MESSAGE = 'adec:sandbox-ready';
 
+/** Modules loaded at once in a pool's processes, by default. */
+export const DEFAULT_MODULE_BUDGET = 1_000;
+
 export interface SandboxPoolOptions {
-  /** Shared processes (default: one per core). */
+  /** Shared processes (default: one per core, at least 2). */
   readonly processes?: number;
   /** Processes kept booted ahead of need (default 1). */
   readonly spares?: number;
@@ -39,6 +48,13 @@ export interface SandboxPoolOptions {
   readonly memoryLimitMb: number;
   /** Decisions queued or in flight per process before more are refused as `OVERLOADED` (default 1,000). */
   readonly queueLimit?: number;
+  /** Modules loaded at once; beyond it the least recently used idle ones are unloaded (default 1,000). */
+  readonly moduleBudget?: number;
+  /**
+   * Isolate memory of the modules loaded at once (the sum of their memory limits), in MiB;
+   * beyond it the least recently used idle ones are unloaded (default: half the machine's memory).
+   */
+  readonly memoryBudgetMb?: number;
 }
 
 /** A sandbox process that prepares an isolate of `memoryLimitMb` while it waits for its first module. */
@@ -57,6 +73,13 @@ export interface SandboxPoolStats {
   /** Batch frames sent since the pool started, and the decisions they carried. */
   readonly frames: number;
   readonly decisions: number;
+  /** Modules loaded now, and the sum of their isolates' memory limits in MiB. */
+  readonly resident: number;
+  readonly residentMemoryMb: number;
+  /** Modules unloaded to keep within the budget since the pool started. */
+  readonly evictions: number;
+  /** Modules placed on each shared process. */
+  readonly placement: readonly number[];
 }
 
 interface Spare {
@@ -77,15 +100,25 @@ export class SandboxProcessPool {
   readonly #memoryLimitMb: number;
   readonly #queueLimit: number;
   readonly #counters: TransportCounters = { frames: 0, decisions: 0 };
+  readonly #resident: ResidentModules;
 
   constructor(options: SandboxPoolOptions) {
-    const size = Math.max(1, options.processes ?? availableParallelism());
+    const size = Math.max(1, options.processes ?? Math.max(2, availableParallelism()));
     this.#shared = new Array<SandboxConnection | undefined>(size).fill(undefined);
     this.#placed = new Array<number>(size).fill(0);
     this.#spareCount = options.spares ?? 1;
     this.#memoryLimitMb = options.memoryLimitMb;
     this.#queueLimit = options.queueLimit ?? DEFAULT_QUEUE_LIMIT;
+    this.#resident = new ResidentModules({
+      modules: options.moduleBudget ?? DEFAULT_MODULE_BUDGET,
+      memoryMb: options.memoryBudgetMb ?? Math.floor(totalmem() / 2 ** 21),
+    });
     this.#refill();
+  }
+
+  /** The modules loaded in the processes, held to the budget. */
+  get resident(): ResidentModules {
+    return this.#resident;
   }
 
   /** A slot for a module that is loading: the one hosting the fewest modules. */
@@ -100,11 +133,33 @@ export class SandboxProcessPool {
     this.#placed[slot] = Math.max(0, this.#placed[slot]! - 1);
   }
 
+  /**
+   * A slot for a module leaving `slot`, whose process another module's crossing stalled: the
+   * one hosting the fewest modules among those not stalled; `slot` itself when all are.
+   */
+  move(slot: number): number {
+    const to = this.#moveTarget(slot);
+    if (to !== slot) {
+      this.release(slot);
+      this.#placed[to]!++;
+    }
+    return to;
+  }
+
+  #moveTarget(slot: number): number {
+    let to = slot;
+    for (let candidate = 0; candidate < this.#shared.length; candidate++) {
+      if (candidate === slot || this.#shared[candidate]?.stalledBy !== undefined) continue;
+      if (to === slot || this.#placed[candidate]! < this.#placed[to]!) to = candidate;
+    }
+    return to;
+  }
+
   /** The live process of `slot`, replacing a dead one. */
   connection(slot: number): SandboxConnection {
     let connection = this.#shared[slot];
     if (connection === undefined || !connection.alive) {
-      connection = new SandboxConnection(this.#take(), this.#queueLimit, this.#counters);
+      connection = new SandboxConnection(this.#take(), this.#queueLimit, this.#counters, () => this.#moveTarget(slot) !== slot);
       this.#shared[slot] = connection;
       this.refillSoon();
     }
@@ -120,7 +175,8 @@ export class SandboxProcessPool {
 
   stats(): SandboxPoolStats {
     const queued = this.#shared.reduce((sum, connection) => sum + (connection?.queued ?? 0), 0);
-    return { queued, ...this.#counters };
+    const resident = this.#resident;
+    return { queued, ...this.#counters, resident: resident.count, residentMemoryMb: resident.memoryMb, evictions: resident.evictions, placement: [...this.#placed] };
   }
 
   /** Resolves when every spare has booted: a host can wait for it before reporting ready. */

@@ -1,0 +1,41 @@
+/**
+ * The benefits example with one hostile predicate, for the sandbox host's tests: rule
+ * `student_extension` misbehaves when the request's `documents` hold a marker, and answers as
+ * written otherwise, so every other request has an exact in-process reference.
+ */
+import { buildWorld } from '@adec/compiler';
+import { loadWorldFromDir } from '../support/repo.js';
+import { asTestBundle, buildFixture, injectIntoBundle, type TestBundle } from '../support/runtime.js';
+
+export const ACTION = 'add_dependent';
+export const CULPRIT_RULE = 'student_extension';
+
+/** Aborts its sandbox process: one allocation far past the isolate's memory limit. */
+export const CRASHING = { relationship: 'child', dependent_age: 30, documents: ['CRASH'], full_time_student: true };
+/** Never ends. */
+export const LOOPING = { relationship: 'child', dependent_age: 30, documents: ['LOOP'], full_time_student: true };
+
+/** The benefits bundle with CULPRIT_RULE running `statement` first when `documents` holds `marker`. */
+function misbehavingWhen(bundle: TestBundle, marker: string, statement: string): TestBundle {
+  return injectIntoBundle(
+    bundle,
+    `const original = m._RULE_FUNCTIONS.${CULPRIT_RULE};
+m._RULE_FUNCTIONS.${CULPRIT_RULE} = (ctx) => {
+  if (Array.isArray(ctx.documents) && ctx.documents.includes(${JSON.stringify(marker)})) ${statement};
+  return original(ctx);
+};`,
+  );
+}
+
+export async function crashingBenefits(): Promise<TestBundle> {
+  return misbehavingWhen(asTestBundle(await buildFixture('examples/benefits')), 'CRASH', 'new Array(2 ** 30).fill(1)');
+}
+
+/** The benefits world built with every predicate limited to `limitMs` (the example says 5 ms), its culprit looping on LOOPING. */
+export async function loopingBenefits(limitMs: number): Promise<TestBundle> {
+  const world = loadWorldFromDir('examples/benefits');
+  const files = world.files.map((file) => ({ ...file, text: file.text.replace('timeout 5ms', `timeout ${limitMs}ms`) }));
+  const built = await buildWorld({ ...world, files });
+  if (built.artifacts === undefined) throw new Error(`the benefits world with a ${limitMs} ms limit does not build`);
+  return misbehavingWhen(asTestBundle(built.artifacts), 'LOOP', 'for (;;) {}');
+}

@@ -1,0 +1,80 @@
+/**
+ * A predicate that never ends holds up its own module, not its neighbours (issue 14): one
+ * module loops until its 250 ms limit, decision after decision, on the sandbox process it
+ * shares with another module that keeps deciding. The running crossing stalls that process; the
+ * neighbour's waiting decisions are handed back and it moves to another process, so its p99
+ * stays under the predicate limit while every one of its answers equals the in-process one.
+ */
+import { decide, loadModule, SandboxProcessPool, type Decision, type LoadedModule } from '@adec/runtime';
+import fc from 'fast-check';
+import { afterAll, expect, test } from 'vitest';
+import { asTestBundle, buildFixture, type TestBundle } from '../support/runtime.js';
+import { ACTION, CULPRIT_RULE, LOOPING, loopingBenefits } from './hostile-benefits.js';
+import { requestFor, type ContextSchema } from './schema-requests.js';
+
+const LIMIT_MS = 250;
+const pool = new SandboxProcessPool({ processes: 2, spares: 1, memoryLimitMb: 32 });
+const modules: LoadedModule[] = [];
+afterAll(async () => {
+  for (const module of modules) await module.evaluator.dispose();
+  pool.close();
+});
+
+async function load(bundle: TestBundle, isolation: 'process' | 'in-process'): Promise<LoadedModule> {
+  const result = await loadModule({ manifest: bundle.manifest, moduleHash: String(bundle.manifest['module_hash']), bundleSource: bundle.bundle }, { isolation }, pool);
+  if (!result.ok) throw new Error(result.message);
+  modules.push(result.module);
+  return result.module;
+}
+
+async function decided(module: LoadedModule, context: Record<string, unknown>, index: number): Promise<Decision> {
+  const result = await decide(module, { action: ACTION, context }, { requestId: `r-${index}`, requestTime: Date.parse('2026-03-01T09:00:00Z') + index });
+  if (!result.ok) throw new Error(result.error.message);
+  return result.decision;
+}
+
+test('a module deciding beside a predicate that never ends keeps its p99 under the predicate limit', async () => {
+  const benefits = asTestBundle(await buildFixture('examples/benefits'));
+  // Placed on the process hosting the fewest modules: the looping module and the neighbour share process 0.
+  const looping = await load(await loopingBenefits(LIMIT_MS), 'process');
+  await load(benefits, 'process');
+  const neighbour = await load(benefits, 'process');
+  expect(pool.stats().placement).toEqual([2, 1]);
+  const reference = await load(benefits, 'in-process');
+  const schema = (await buildFixture('examples/benefits')).manifest.actions[ACTION]!.context_schema as unknown as ContextSchema;
+  const contexts = fc.sample(requestFor(schema), { seed: 1_414, numRuns: 500 });
+
+  // Two looping decisions, one after the other (each holds its process for the crossing's limit
+  // and then the looping rule's), while the neighbour decides 4 at a time.
+  let looped = false;
+  const loops = (async () => {
+    const answers = [await decided(looping, LOOPING, 0), await decided(looping, LOOPING, 1)];
+    looped = true;
+    return answers;
+  })();
+  const latenciesMs: number[] = [];
+  const answers: { context: Record<string, unknown>; index: number; decision: Decision }[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      while (!looped) {
+        const index = next++;
+        const context = contexts[index % contexts.length]!;
+        const started = performance.now();
+        const decision = await decided(neighbour, context, index);
+        latenciesMs.push(performance.now() - started);
+        answers.push({ context, index, decision });
+      }
+    }),
+  );
+
+  for (const timedOut of await loops) {
+    expect(timedOut.decision_metadata.errored_predicates.map((e) => [e.rule_id, e.kind])).toEqual([[CULPRIT_RULE, 'timeout']]);
+  }
+  latenciesMs.sort((a, b) => a - b);
+  expect(latenciesMs.length).toBeGreaterThan(200);
+  expect(latenciesMs[Math.floor(latenciesMs.length * 0.99)]).toBeLessThan(LIMIT_MS);
+  // The neighbour left the stalled process; the looping module stayed.
+  expect(pool.stats().placement).toEqual([1, 2]);
+  for (const { context, index, decision } of answers) expect(decision, JSON.stringify(context)).toEqual(await decided(reference, context, index));
+}, 60_000);
