@@ -54,7 +54,7 @@ export async function profileDecide(module, action, contexts, { quick }) {
   const binding = perCallUs((i) => bind(contexts[i % n]), plan);
   const encoding = perCallUs((i) => JSON.stringify(bind(contexts[i % n]).values), plan) - binding;
   const emptyCrossing = perCallUs(() => module.evaluator.call('__adec_rules', [action, '{}', '{}', '[]'], limit), plan);
-  const crossing = perCallUs((i) => module.evaluator.call('__adec_evaluate', [action, ctxJson[i % n]], limit), plan);
+  const crossing = perCallUs((i) => module.evaluator.call('__adec_evaluate_batch', [action, ctxJson[i % n]], limit), plan);
   const evaluation = perCallUs((i) => module.evaluator.evaluate(spec, ctxJson[i % n]), plan);
   // The same decisions with the sandbox's answers replayed: bind + encode + compose.
   const recorded = new Map();

@@ -165,12 +165,12 @@ describe("the isolate's answer is validated before use", () => {
       return loaded.module;
     })());
     const spec = metadata.actions.get('add_dependent')!;
-    const answer = fc.oneof(
-      fc.string(),
-      fc.json(),
-      fc.record({ states: fc.oneof(fc.string(), fc.anything()), details: fc.anything(), computed: fc.anything(), failed: fc.anything() }).map((wire) => JSON.stringify(wire)),
-      fc.record({ states: fc.constant('2'.repeat(spec.rules.length)), details: fc.array(fc.anything()), computed: fc.constant({}), failed: fc.constant({}) }).map((wire) => JSON.stringify(wire)),
+    // A batch's answer holds one evaluation per decision: here, of one decision.
+    const wire = fc.oneof(
+      fc.record({ states: fc.oneof(fc.string(), fc.anything()), details: fc.anything(), computed: fc.anything(), failed: fc.anything(), slow: fc.anything() }),
+      fc.record({ states: fc.constant('2'.repeat(spec.rules.length)), details: fc.array(fc.anything()), computed: fc.constant({}), failed: fc.constant({}) }),
     );
+    const answer = fc.oneof(fc.string(), fc.json(), wire.map((w) => JSON.stringify(w)), fc.array(wire, { maxLength: 3 }).map((ws) => JSON.stringify(ws)));
     await fc.assert(
       fc.property(answer, (value) => {
         const sandbox: SandboxCalls = { call: () => ({ ok: true, value }) };

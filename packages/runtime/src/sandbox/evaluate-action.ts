@@ -1,11 +1,18 @@
 /**
- * Runs one action's derivations and predicates in a sandbox (ARCHITECTURE.md "Sandbox").
+ * Runs actions' derivations and predicates in a sandbox (ARCHITECTURE.md "Sandbox").
  *
- * Normal path: ONE crossing evaluates every derivation and rule, recording each result and
- * each exception separately, under a time limit that is the sum of their own limits.
- * Only when that crossing fails (a timeout, memory exhaustion) does the attribution pass run:
- * every derivation and then every rule again, one crossing each under its own limit, so the
- * failure is pinned on exactly the predicate that caused it and every other result is exact.
+ * Normal path: ONE crossing evaluates every derivation and rule of a batch of decisions (one,
+ * in-process), recording each result and each exception separately, under the time limit of its
+ * first step. A crossing stopped at its limit leaves its progress in the isolate
+ * (isolate-prelude.ts), and the batch resumes where it stopped, under the limit of the step it
+ * stopped in, now starting afresh. A step that finishes nothing in a crossing it began has had
+ * its whole limit: it is recorded as timed out and the batch goes on past it. So each predicate
+ * has exactly its own limit, a predicate that never ends costs its decision its own limit (plus
+ * what its crossing had run before it), and no time limit is paid per predicate; only what runs
+ * long pays for crossings more.
+ * Only when a crossing fails otherwise (memory exhaustion) does the attribution pass run: every
+ * derivation and then every rule again, one crossing each under its own limit, so the failure
+ * is pinned on exactly the predicate that caused it and every other result is exact.
  */
 import type { ActionSpec } from '../module/module-metadata.js';
 import type { CrossingFailureKind, CrossingResult } from './isolate-sandbox.js';
@@ -53,7 +60,7 @@ export function abandonedBy(signal: AbortSignal): Unevaluated {
 
 /** What evaluation needs from a sandbox: JSON text in, JSON text out, under a time limit. */
 export interface SandboxCalls {
-  call(entry: '__adec_evaluate' | '__adec_evaluate_batch' | '__adec_derive' | '__adec_rules', args: readonly string[], timeLimitMs: number, copyAllowanceMs: number): CrossingResult;
+  call(entry: '__adec_evaluate_batch' | '__adec_cursor' | '__adec_skip' | '__adec_resume' | '__adec_derive' | '__adec_rules', args: readonly string[], timeLimitMs: number, copyAllowanceMs: number): CrossingResult;
 }
 
 /** Rule results as the isolate encodes them (isolate-prelude.ts). */
@@ -66,9 +73,9 @@ const NOT_APPLICABLE: RuleEvaluation = { state: 'not_applicable' };
 const UNMATCHED: RuleEvaluation = { state: 'unmatched' };
 
 /**
- * The time limit of the one crossing: every derivation's and every rule's own limit, summed,
- * plus the time copying the context in may take (`copyAllowanceMs`), which is never taken from
- * the predicates' budget.
+ * The most one decision's evaluation may take: every derivation's and every rule's own limit,
+ * summed, plus the time copying the context in may take (`copyAllowanceMs`), which is never
+ * taken from the predicates' budget. A supervisor's watchdog is built on it (process-evaluator.ts).
  */
 export function crossingLimitMs(spec: ActionSpec, ctxJson: string): number {
   return predicatesLimitMs(spec) + copyAllowanceMs(ctxJson);
@@ -89,25 +96,69 @@ export function copyAllowanceMs(ctxJson: string): number {
   return 1 + Math.ceil(ctxJson.length / 16_384);
 }
 
+/** One decision: its batch of one, or the attribution pass if that crossing failed. */
 export function evaluateAction(sandbox: SandboxCalls, spec: ActionSpec, ctxJson: string): ActionEvaluation {
-  const crossing = sandbox.call('__adec_evaluate', [spec.name, ctxJson], predicatesLimitMs(spec), copyAllowanceMs(ctxJson));
-  if (!crossing.ok) return evaluateStepwise(sandbox, spec, ctxJson);
-  return decodeEvaluation(parseAnswer(crossing.value), spec);
+  const answer = evaluateBatch(sandbox, [spec], [ctxJson]);
+  if (answer === undefined) return evaluateStepwise(sandbox, spec, ctxJson);
+  const answers = batchAnswers(answer, 1);
+  return typeof answers === 'string' ? malformed(spec, answers) : decodeEvaluation(answers[0], spec);
+}
+
+/** Reading or moving a stopped batch's cursor is plain data work. */
+const CURSOR_LIMIT_MS = 100;
+/**
+ * A crossing stopped this long after its limit was stopped late: a built-in that cannot be
+ * interrupted (building a string of hundreds of MiB) ran past the limit, and the termination
+ * landed in whatever step came next, so the cursor does not show which step overran.
+ */
+const LATE_STOP_MS = 10;
+
+/** The own limit of a step of `spec`: a derivation (in order), then a rule (in evaluation order). */
+function stepLimitMs(spec: ActionSpec, step: number): number {
+  return step < spec.computed.length ? spec.predicateTimeoutMs : (spec.rules[step - spec.computed.length]?.timeoutMs ?? spec.predicateTimeoutMs);
 }
 
 /**
- * Many decisions of one module in ONE crossing (a sandbox process's micro-batch): the isolate's
- * answer, a JSON array of wire evaluations for `decodeEvaluation`, or `undefined` when the
- * crossing failed and each decision must be evaluated on its own (`evaluateAction`), where each
- * gets its own full limit. The batch runs under the largest of its decisions' limits, not their
- * sum, so a predicate that never ends holds the decisions batched with it for no longer than one
- * decision's limit would.
+ * Many decisions of one module (a sandbox process's micro-batch, or one decision) in as few
+ * crossings as their predicates' limits allow: the isolate's answer, a JSON array of wire
+ * evaluations for `decodeEvaluation`, or `undefined` when a crossing failed otherwise than by
+ * running out of time, or was stopped late (LATE_STOP_MS), and each decision must be evaluated
+ * on its own: the attribution pass then pins the failure on its step.
  */
 export function evaluateBatch(sandbox: SandboxCalls, specs: readonly ActionSpec[], ctxJsons: readonly string[]): string | undefined {
-  const ctxLines = ctxJsons.join('\n');
-  const limit = Math.max(...specs.map(predicatesLimitMs));
-  const crossing = sandbox.call('__adec_evaluate_batch', [specs.map((spec) => spec.name).join('\n'), ctxLines], limit, copyAllowanceMs(ctxLines));
+  // The cursor is "decision step parsed" (isolate-prelude.ts).
+  const limitAt = (cursor: string): [number, number] => {
+    const [decision = 0, step = 0] = cursor.split(' ').map(Number);
+    const spec = specs[decision];
+    return spec === undefined ? [CURSOR_LIMIT_MS, 0] : [stepLimitMs(spec, step), copyAllowanceMs(ctxJsons[decision]!)];
+  };
+  let at = '0 0 0';
+  let [limit, allowance] = limitAt(at);
+  let started = performance.now();
+  let crossing = sandbox.call('__adec_evaluate_batch', [specs.map((spec) => spec.name).join('\n'), ctxJsons.join('\n')], limit, allowance);
+  while (!crossing.ok && crossing.kind === 'timeout') {
+    if (performance.now() - started > limit + allowance + LATE_STOP_MS) return undefined;
+    const cursor = sandbox.call('__adec_cursor', [], CURSOR_LIMIT_MS, 0);
+    if (!cursor.ok) return undefined;
+    let now = cursor.value;
+    if (now === at) {
+      // Nothing finished in a crossing that began with this step: it had its whole limit.
+      const skipped = sandbox.call('__adec_skip', [`exceeded its time limit of ${limit} ms`], CURSOR_LIMIT_MS, 0);
+      if (!skipped.ok) return undefined;
+      now = skipped.value;
+    }
+    at = now;
+    [limit, allowance] = limitAt(at);
+    started = performance.now();
+    crossing = sandbox.call('__adec_resume', [], limit, allowance);
+  }
   return crossing.ok ? crossing.value : undefined;
+}
+
+/** Each decision's entry of a batch's answer, or what is wrong with it. */
+export function batchAnswers(answer: string, count: number): readonly unknown[] | string {
+  const answers = parseAnswer(answer);
+  return Array.isArray(answers) && answers.length === count ? answers : `its answer is not a JSON array of ${count} evaluation${count === 1 ? '' : 's'}`;
 }
 
 /** The isolate's answer parsed, or the problem with it. */
@@ -131,24 +182,27 @@ const MALFORMED_JSON = Symbol('not JSON');
 export function decodeEvaluation(answer: unknown, spec: ActionSpec): ActionEvaluation {
   const wire = checkWire(answer, spec.rules.length, true);
   if (typeof wire === 'string') return malformed(spec, wire);
+  const slow = wire.slow ?? [];
   return {
     computed: wire.computed,
-    failedDerivations: Object.entries(wire.failed).map(([attribute, message]) => ({ attribute, kind: 'exception', message })),
+    failedDerivations: Object.entries(wire.failed).map(([attribute, message]) => ({ attribute, kind: slow.includes(attribute) ? 'timeout' : 'exception', message })),
     rules: decodeRules(wire),
   };
 }
 
-type Wire = WireRules & { readonly computed: Record<string, unknown>; readonly failed: Record<string, string> };
+type Wire = WireRules & { readonly computed: Record<string, unknown>; readonly failed: Record<string, string>; readonly slow?: readonly string[] };
 
 /** The problem with an answer, or the answer typed. */
 function checkWire(wire: unknown, rules: number, withDerivations: boolean): Wire | string {
   if (wire === MALFORMED_JSON) return 'its answer is not JSON';
   if (wire === null || typeof wire !== 'object') return 'its answer is not an object';
-  const { states, details, computed = {}, failed = {} } = wire as Record<string, unknown>;
-  if (typeof states !== 'string' || states.length !== rules || !/^[0-4]*$/.test(states)) return `its answer has no state (0-4) for each of the ${rules} rules`;
+  const { states, details, computed = {}, failed = {}, slow = [] } = wire as Record<string, unknown>;
+  if (typeof states !== 'string' || states.length !== rules || !/^[0-5]*$/.test(states)) return `its answer has no state (0-5) for each of the ${rules} rules`;
   const withDetail = states.replace(/[01]/g, '').length;
   if (!Array.isArray(details) || details.length !== withDetail || !details.every((d) => d === null || typeof d === 'string')) return 'its answer does not hold one reason or message per matched or failed rule';
-  if (withDerivations && (!isRecord(computed) || !isRecord(failed) || !Object.values(failed).every((m) => typeof m === 'string'))) return 'its answer has malformed derivations';
+  if (withDerivations && (!isRecord(computed) || !isRecord(failed) || !Object.values(failed).every((m) => typeof m === 'string') || !Array.isArray(slow) || !slow.every((name) => typeof name === 'string'))) {
+    return 'its answer has malformed derivations';
+  }
   return wire as Wire;
 }
 
@@ -227,6 +281,9 @@ function decodeRules(wire: WireRules): RuleEvaluation[] {
         break;
       case 0x32:
         rules[i] = { state: 'matched', reason: wire.details[detail++] ?? null };
+        break;
+      case 0x35:
+        rules[i] = { state: 'errored', kind: 'timeout', phase: null, message: wire.details[detail++] ?? 'ran out of its time limit' };
         break;
       default:
         rules[i] = { state: 'errored', kind: 'exception', phase: wire.states[i] === '3' ? 'applies_when' : 'when', message: wire.details[detail++] ?? 'threw' };

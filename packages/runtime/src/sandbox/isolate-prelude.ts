@@ -10,17 +10,30 @@
  * result, and cannot mutate the context another predicate reads (it is frozen too).
  *
  * Entry points (all take and return JSON text, so only data crosses the boundary):
- *   __adec_evaluate(action, ctx)                       derive computed attributes, then every rule
+ *   __adec_evaluate_batch(actions, contexts)           decisions, one per line: for each, derive
+ *                                                      computed attributes, then every rule
+ *   __adec_cursor() / __adec_skip(message) / __adec_resume()
+ *                                                      a batch stopped at its time limit (below)
  *   __adec_derive(action, ctx, failed, name)           one derivation (attribution pass)
  *   __adec_rules(action, ctx, failed, ids)             the given rules on a derived context
  * `failed` maps a computed attribute whose derivation failed to its message: reading it throws,
  * so exactly the rules and derivations that depend on it error, without a dependency table.
  *
- * Result of evaluate: `{ "computed": {name: value}, "failed": {name: message}, "states": "…",
- * "details": […] }`. `states` has one character per rule of the action in evaluation order (or
- * of `ids`): 0 not applicable, 1 not matched, 2 matched, 3 threw in applies_when, 4 threw in
- * when. `details` holds, in rule order, the reason (or null) of each matched rule and the
- * message of each rule that threw. A string and a flat list keep the crossing cheap.
+ * A batch's answer is a JSON array with one evaluation per decision: `{ "computed": {name:
+ * value}, "failed": {name: message}, "slow": [name], "states": "…", "details": […] }`. `states`
+ * has one character per rule of the action in evaluation order (or of `ids`): 0 not applicable,
+ * 1 not matched, 2 matched, 3 threw in applies_when, 4 threw in when, 5 ran out of its time
+ * limit. `details` holds, in rule order, the reason (or null) of each matched rule and the
+ * message of each rule that threw or ran out. `slow` names the failed derivations that ran out.
+ * A string and a flat list keep the crossing cheap.
+ *
+ * A batch is resumable, so that each predicate gets its own time limit without a crossing per
+ * predicate (evaluate-action.ts): its progress (decision, step, whether the decision's context is
+ * parsed) is kept here between crossings, each step's result is stored at its index before the
+ * cursor moves past it (a crossing terminated anywhere leaves nothing half-counted; a step
+ * interrupted is run again from its start), and `__adec_resume` goes on from the cursor.
+ * `__adec_skip(message)` records the step at the cursor as having run out of its limit and
+ * moves past it. A step is a derivation (in order) or a rule (in evaluation order).
  */
 export const HARDEN_BEFORE_BUNDLE = `"use strict";
 // Date reads the clock; Intl does too (\u0060new Intl.DateTimeFormat().format()\u0060 formats now) and
@@ -95,8 +108,11 @@ export const EVALUATOR_AFTER_BUNDLE = `"use strict";
       ctx[name] = value === undefined ? null : value;
       computed[name] = ctx[name];
     } catch (error) {
-      failed[name] = messageOf(error);
-      markFailed(ctx, { [name]: failed[name] });
+      // Marked before it is recorded: a step interrupted between the two runs again, and fails
+      // to redefine the attribute, which fails the crossing (the attribution pass then runs).
+      const message = messageOf(error);
+      markFailed(ctx, { [name]: message });
+      failed[name] = message;
     }
   };
 
@@ -105,8 +121,8 @@ export const EVALUATOR_AFTER_BUNDLE = `"use strict";
   const entries = new Map(Object.keys(predicates).map((id) => [id, entryOf(id)]));
   const plans = new Map(Object.keys(actions).map((action) => [action, freeze(actions[action].rules.map((id) => entries.get(id)))]));
 
-  // Returns the rule's state character; pushes its reason or error message onto details.
-  const evaluateRule = (entry, ctx, details) => {
+  // Returns the rule's state character; stores its reason or error message at details[i].
+  const evaluateRule = (entry, ctx, details, i) => {
     let state = "3";
     try {
       if (entry.filter !== undefined && entry.filter(ctx) !== true) return "0";
@@ -114,44 +130,107 @@ export const EVALUATOR_AFTER_BUNDLE = `"use strict";
       const result = entry.predicate(ctx);
       if (result === null || typeof result !== "object" || result.matched !== true) return "1";
       const reason = result.reason;
-      details.push(typeof reason === "string" ? reason : null);
+      details[i] = typeof reason === "string" ? reason : null;
       return "2";
     } catch (error) {
-      details.push(messageOf(error));
+      details[i] = messageOf(error);
       return state;
     }
+  };
+
+  // The details of the rules whose state has one (matched, threw, ran out), in rule order.
+  const detailsOf = (states, details) => {
+    const kept = [];
+    for (let i = 0; i < states.length; i++) if (states.charCodeAt(i) > 0x31) kept.push(details[i]);
+    return kept;
   };
 
   const rulesOf = (ctx, plan) => {
     let states = "";
     const details = [];
-    for (let i = 0; i < plan.length; i++) states += evaluateRule(plan[i], ctx, details);
-    return { states, details };
+    for (let i = 0; i < plan.length; i++) states += evaluateRule(plan[i], ctx, details, i);
+    return { states, details: detailsOf(states, details) };
   };
 
-  const evaluateOne = (action, ctxJson) => {
-    const spec = actions[action];
-    const ctx = parse(ctxJson);
-    const computed = {};
-    const failed = {};
-    const names = spec.computed || [];
-    for (let i = 0; i < names.length; i++) deriveOne(action, ctx, failed, names[i], computed);
-    deepFreeze(ctx);
-    const { states, details } = rulesOf(ctx, plans.get(action));
-    return { computed, failed, states, details };
+  // The batch in progress: kept between crossings, so one stopped at its limit can resume.
+  let job = null;
+
+  // A decision's working state, once its context is parsed. A rule's result is committed by
+  // appending its state to \u0060states\u0060 (its detail is stored at its index first), so the rule
+  // to run next is always the one at \u0060states.length\u0060.
+  const prepare = (action, ctxJson) => ({ ctx: parse(ctxJson), names: actions[action].computed || [], plan: plans.get(action), computed: {}, failed: {}, slow: [], states: "", details: [], frozen: false });
+
+  const finish = (j) => {
+    const work = j.work;
+    j.answers[j.decision] = { computed: work.computed, failed: work.failed, slow: work.slow, states: work.states, details: detailsOf(work.states, work.details) };
+    j.decision++;
+    j.step = 0;
+    j.work = null;
   };
 
-  globalThis.__adec_evaluate = (action, ctxJson) => stringify(evaluateOne(action, ctxJson));
+  const runJob = () => {
+    const j = job;
+    while (j.decision < j.actions.length) {
+      const action = j.actions[j.decision];
+      if (j.work === null) j.work = prepare(action, j.contexts[j.decision]);
+      const work = j.work;
+      const names = work.names;
+      while (j.step < names.length) {
+        const name = names[j.step];
+        // Run again after an interruption only if it left no result.
+        if (!hasOwn(work.computed, name) && !hasOwn(work.failed, name)) deriveOne(action, work.ctx, work.failed, name, work.computed);
+        j.step++;
+      }
+      if (!work.frozen) {
+        deepFreeze(work.ctx);
+        work.frozen = true;
+      }
+      const plan = work.plan;
+      while (work.states.length < plan.length) work.states += evaluateRule(plan[work.states.length], work.ctx, work.details, work.states.length);
+      finish(j);
+    }
+    job = null;
+    return stringify(j.answers);
+  };
 
-  // Many decisions in one crossing (a sandbox process's micro-batch): actions and contexts one
-  // per line (neither holds a raw newline), answers as one JSON array in the same order.
   globalThis.__adec_evaluate_batch = (actionLines, ctxLines) => {
-    const names = actionLines.split("\\n");
-    const contexts = ctxLines.split("\\n");
-    const answers = [];
-    for (let i = 0; i < names.length; i++) answers.push(evaluateOne(names[i], contexts[i]));
-    return stringify(answers);
+    // Actions and contexts one per line (neither holds a raw newline), answers in the same order.
+    job = { actions: actionLines.split("\\n"), contexts: ctxLines.split("\\n"), answers: [], decision: 0, step: 0, work: null };
+    return runJob();
   };
+
+  // "decision step parsed": where a stopped batch stands (a step: a derivation, then a rule).
+  globalThis.__adec_cursor = () => {
+    const j = job;
+    if (j.work === null) return j.decision + " 0 0";
+    const step = j.step < j.work.names.length ? j.step : j.work.names.length + j.work.states.length;
+    return j.decision + " " + step + " 1";
+  };
+
+  globalThis.__adec_skip = (message) => {
+    const j = job;
+    const work = j.work;
+    if (work === null) {
+      // Parsing its context alone ran out of time: every rule of the decision did.
+      const rules = plans.get(j.actions[j.decision]).length;
+      j.answers[j.decision] = { computed: {}, failed: {}, slow: [], states: "5".repeat(rules), details: new Array(rules).fill(message) };
+      j.decision++;
+      j.step = 0;
+    } else if (j.step < work.names.length) {
+      const name = work.names[j.step];
+      markFailed(work.ctx, { [name]: message });
+      work.failed[name] = message;
+      work.slow.push(name);
+      j.step++;
+    } else {
+      work.details[work.states.length] = message;
+      work.states += "5";
+    }
+    if (work !== null && j.step === work.names.length && work.states.length === work.plan.length) finish(j);
+    return globalThis.__adec_cursor();
+  };
+
+  globalThis.__adec_resume = () => runJob();
 
   globalThis.__adec_derive = (action, ctxJson, failedJson, name) => {
     const ctx = parse(ctxJson);

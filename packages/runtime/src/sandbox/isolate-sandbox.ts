@@ -3,9 +3,12 @@
  *
  * The isolate has a memory limit, no host objects (only JSON text crosses, in both
  * directions), no clock, no randomness, no timers, and frozen intrinsics. Each call runs under
- * a time limit; an isolate whose execution was terminated (time limit) or that ran out of
- * memory is disposed and rebuilt from the same verified source before the next call, so one
- * hostile predicate never leaves a half-dead isolate behind for the next decision.
+ * a time limit; an isolate that ran out of memory, or whose execution was terminated at its
+ * time limit in any entry but a resumable batch's, is disposed and rebuilt from the same
+ * verified source before the next call, so one hostile predicate never leaves a half-dead
+ * isolate behind for the next decision. A batch's crossings are built to stop anywhere and
+ * resume (isolate-prelude.ts): everything a predicate can reach is frozen, so a terminated one
+ * leaves nothing behind but the batch's own progress, which is the point.
  */
 import ivm from 'isolated-vm';
 import { LEGACY_ABI1_SHIM } from '../module/legacy-abi1.js';
@@ -60,6 +63,9 @@ export function blankIsolate(memoryLimitMb: number): BlankIsolate {
   }
 }
 
+/** Entry points whose time limit stops a batch that resumes: the isolate is kept. */
+const RESUMABLE_ENTRIES: ReadonlySet<string> = new Set(['__adec_evaluate_batch', '__adec_resume']);
+
 /** Copying the module's static tables out is plain data work; a module that needs longer is broken. */
 const METADATA_TIME_LIMIT_MS = 1_000;
 
@@ -97,7 +103,6 @@ export class IsolateSandbox {
     return { ok: false, message: `the module's tables could not be read: ${metadata.message}` };
   }
 
-  /** Calls an entry point (a global function of the isolate) with text arguments under a time limit. */
   /**
    * Calls `entry` under `timeLimitMs`, plus `copyAllowanceMs` for copying its arguments in
    * (evaluate-action.ts): a failure names the limit of what ran, not the allowance.
@@ -111,8 +116,8 @@ export class IsolateSandbox {
     } catch (error) {
       const message = (error as Error).message ?? String(error);
       const kind = classify(live.isolate, message);
-      // Terminated or out of memory: rebuild before the next call, never reuse.
-      if (kind !== 'exception') this.#retire();
+      // Out of memory, or terminated outside a resumable batch: rebuild before the next call.
+      if (kind === 'memory' || (kind === 'timeout' && !RESUMABLE_ENTRIES.has(entry))) this.#retire();
       return { ok: false, kind, message: describe(kind, message, timeLimitMs, this.options.memoryLimitMb) };
     }
   }

@@ -28,7 +28,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
-import { abandonedBy, type ActionEvaluation, type Unevaluated } from './evaluate-action.js';
+import { abandonedBy, batchAnswers, type ActionEvaluation, type Unevaluated } from './evaluate-action.js';
 import { FRAME_FD, FrameReader, readMessage, writeMessage } from './frames.js';
 import type { CrossingResult } from './isolate-sandbox.js';
 import type { SandboxRequest } from './sandbox-process.js';
@@ -344,16 +344,9 @@ export class SandboxConnection {
 function batchReplies(reply: Reply, payload: string | undefined, count: number): DecisionReply[] {
   if (reply.evaluations !== undefined) return reply.evaluations.map((evaluation) => ({ evaluation }));
   if (reply.answers !== true) return new Array<DecisionReply>(count).fill({ error: reply.error ?? 'the sandbox process returned no evaluation' });
-  let answers: unknown;
-  try {
-    answers = JSON.parse(payload ?? '');
-  } catch {
-    answers = undefined;
-  }
-  if (!Array.isArray(answers) || answers.length !== count) {
-    return new Array<DecisionReply>(count).fill({ error: `the sandbox returned a malformed evaluation: its answer is not a JSON array of ${count} evaluations` });
-  }
-  return answers.map((answer: unknown) => ({ answer }));
+  const answers = batchAnswers(payload ?? '', count);
+  if (typeof answers === 'string') return new Array<DecisionReply>(count).fill({ error: `the sandbox returned a malformed evaluation: ${answers}` });
+  return answers.map((answer) => ({ answer }));
 }
 
 function partition<T>(items: readonly T[], keep: (item: T) => boolean): [T[], T[]] {

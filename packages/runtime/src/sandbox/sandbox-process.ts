@@ -21,7 +21,8 @@
  *                                                 ← { id, evaluation }
  *   → { id, module, call: { entry, args, timeLimitMs } }   ← { id, crossing }
  *   → { id, module, unload: true }                         ← { id }
- * A batch is one or more decisions of one module, evaluated in one crossing; its answer is the
+ * A batch is one or more decisions of one module, evaluated in one crossing (more only when its
+ * predicates run long: evaluate-action.ts); its answer is the
  * isolate's own JSON array, passed through unparsed for the host to decode and check (the
  * compact encoding: a state character per rule, no rule ids). Only when that crossing fails is
  * each decision evaluated on its own, and the full evaluations sent. `evaluate` runs exactly the
@@ -141,8 +142,8 @@ function answerBatch(message: BatchMessage, ctxLines: string): void {
   const ctxJsons = ctxLines.split('\n');
   const answers = evaluateBatch(hosted.sandbox, specs, ctxJsons);
   if (answers !== undefined) return reply({ id: message.id, answers: true }, answers);
-  // The crossing failed (a limit ran out): each decision on its own, under its own limits; a
-  // batch of one goes straight to the attribution pass, which its own crossing would reach too.
+  // A crossing failed (memory ran out): each decision on its own; a batch of one goes straight
+  // to the attribution pass, which its own crossing would reach too.
   const evaluations = specs.map((spec, i) => (specs.length === 1 ? evaluateStepwise : evaluateAction)(hosted.sandbox, spec, ctxJsons[i]!));
   reply({ id: message.id, evaluations });
 }
