@@ -245,7 +245,7 @@ What this says about the targets:
   so a decision builds 4 records instead of 500, which halved the 500-rule decide);
   in-process evaluation composes without a microtask hop; request_time formatting is cached
   per millisecond.
-- **Against the sandboxed floor** (issue 14's target: ≤ 1.5×) adec in-process is about 2.8×:
+- **Against the sandboxed floor** (issue 14's target: ≤ 1.5×) adec in-process is about 3× (2.5–3.2× over runs):
   the floor's crossing returns a few ids, adec's validates and binds the context, derives,
   filters, freezes the context and returns a state per rule plus each reason, and the host
   composes the whole \`decision_metadata\` around it (compose, decode and binding rows).
@@ -263,8 +263,8 @@ one isolate crossing under the same time limit that answers a constant; in \`pro
 isolation, a request frame (the same header and context) to a forked process that answers at
 once with the ${host.answerBytes}-byte answer the isolate gives, with no isolate behind it.
 
-In \`process\` isolation the host's modules share one sandbox process per core, one isolate
-each. A decision is sent at once while fewer than two frames are unanswered; otherwise it waits,
+In \`process\` isolation the host's modules share one sandbox process per core (at least two),
+one isolate each. A decision is sent at once while fewer than two frames are unanswered; otherwise it waits,
 and every waiting decision of a module goes in the next frame, evaluated in one isolate crossing
 (\`packages/runtime/src/sandbox/sandbox-connection.ts\`). Before this work the default host
 was one process per module with one IPC message per decision: 115 µs p50 at 50 rules, about
@@ -274,8 +274,8 @@ ${hostReport}
 
 The RSS rows are one fresh host per row (\`bench/runtime/rss-host.mjs\`) that loads the bundle
 N times, each its own isolate, and decides once with each; host and sandbox processes are
-summed. The default pool has one process per core, started when the first module is placed on
-it, so the 1-module row holds one sandbox process and the others two. The pool rows decide over
+summed. The default pool has one process per core and at least two, each started when the
+first module is placed on it, so the 1-module row holds one sandbox process and the others two. The pool rows decide over
 8 modules spread across the pool.
 
 What the numbers say, and what is left:
@@ -287,6 +287,17 @@ What the numbers say, and what is left:
   103–128 µs with one (in-process the same limit costs about 2 µs). Batching pays that timer
   once per batch, not per decision; at one in flight there is nothing to batch. A timer per
   crossing is what is left between the host and 1.5× the transport.
+- **Time limits without a timer per predicate.** A crossing runs under its first step's limit
+  and resumes where a limit stopped it (\`packages/runtime/src/sandbox/evaluate-action.ts\`), so
+  each predicate keeps its own limit and a predicate that never ends costs its decision about
+  that limit (before: the sum of its action's limits, 250 ms here). Its cost against one
+  crossing under the sum, measured with this action in steady state (interleaved, 3 rounds):
+  +1.5 µs p50 in-process (13.1 against 11.5–18 µs), none measurable in \`process\` isolation.
+  Two ways to drop the per-crossing timer were measured and dropped: running the crossing
+  asynchronously (\`apply\` on isolated-vm's thread pool), leaving the sandbox process free to
+  watch progress and stop a stuck isolate, costs +40 µs p50 (the thread hand-off both ways);
+  no time limit at all saves 5–12 µs p50, but then only killing the process could stop a loop,
+  and every module on it would load again.
 - **Many in flight** are batched (about 30 per frame at 64 in flight), and then host and
   sandbox process are each idle about 60% of the time: throughput is bound by the round trip's
   wake-ups, not by either side's work. Letting 1, 2, 3, 4, 8 or unlimited frames be in flight
