@@ -207,7 +207,7 @@ describe('a huge string never yields an answer, and the host keeps serving', () 
       const decision = await decided(module);
       expect(decision.status).toBe('YELLOW');
       const errors = decision.decision_metadata.errored_predicates;
-      expect(errors.map((e) => e.rule_id)).toEqual(['child_under_26']);
+      expect(errors.map((e) => e.rule_id), JSON.stringify(errors)).toEqual(['child_under_26']);
       expect(ENDINGS[isolation]).toContain(errors[0]!.kind);
       // The same module, a request that does not reach the hostile rule: decided exactly.
       const adult = await decided(module, { relationship: 'spouse', dependent_age: 40, documents: ['marriage_certificate'], employee_status: 'active' });

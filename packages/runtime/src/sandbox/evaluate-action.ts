@@ -5,8 +5,10 @@
  * in-process), recording each result and each exception separately, under the time limit of its
  * first step. A crossing stopped at its limit leaves its progress in the isolate
  * (isolate-prelude.ts), and the batch resumes where it stopped, under the limit of the step it
- * stopped in, now starting afresh. A step that finishes nothing in a crossing it began has had
- * its whole limit: it is recorded as timed out and the batch goes on past it. So each predicate
+ * stopped in, now starting afresh. A step that has had its limit's worth of CPU time in
+ * crossings it began without finishing is recorded as timed out, and the batch goes on past it
+ * (CPU time, not wall time: on a loaded machine a crossing can be descheduled past its limit,
+ * and that is no predicate's fault). So each predicate
  * has exactly its own limit, a predicate that never ends costs its decision its own limit (plus
  * what its crossing had run before it), and no time limit is paid per predicate; only what runs
  * long pays for crossings more.
@@ -106,12 +108,6 @@ export function evaluateAction(sandbox: SandboxCalls, spec: ActionSpec, ctxJson:
 
 /** Reading or moving a stopped batch's cursor is plain data work. */
 const CURSOR_LIMIT_MS = 100;
-/**
- * A crossing stopped this long after its limit was stopped late: a built-in that cannot be
- * interrupted (building a string of hundreds of MiB) ran past the limit, and the termination
- * landed in whatever step came next, so the cursor does not show which step overran.
- */
-const LATE_STOP_MS = 10;
 
 /** The own limit of a step of `spec`: a derivation (in order), then a rule (in evaluation order). */
 function stepLimitMs(spec: ActionSpec, step: number): number {
@@ -122,8 +118,10 @@ function stepLimitMs(spec: ActionSpec, step: number): number {
  * Many decisions of one module (a sandbox process's micro-batch, or one decision) in as few
  * crossings as their predicates' limits allow: the isolate's answer, a JSON array of wire
  * evaluations for `decodeEvaluation`, or `undefined` when a crossing failed otherwise than by
- * running out of time, or was stopped late (LATE_STOP_MS), and each decision must be evaluated
- * on its own: the attribution pass then pins the failure on its step.
+ * running out of time, or was stopped late (a built-in that cannot be interrupted ran past the
+ * limit, and the termination landed in whatever step came next, so the cursor does not show
+ * which step overran), and each decision must be evaluated on its own: the attribution pass
+ * then pins the failure on its step.
  */
 export function evaluateBatch(sandbox: SandboxCalls, specs: readonly ActionSpec[], ctxJsons: readonly string[]): string | undefined {
   // The cursor is "decision step parsed" (isolate-prelude.ts).
@@ -133,23 +131,25 @@ export function evaluateBatch(sandbox: SandboxCalls, specs: readonly ActionSpec[
     return spec === undefined ? [CURSOR_LIMIT_MS, 0] : [stepLimitMs(spec, step), copyAllowanceMs(ctxJsons[decision]!)];
   };
   let at = '0 0 0';
+  /** CPU time the step at `at` has had in crossings that began with it. */
+  let spentMs = 0;
   let [limit, allowance] = limitAt(at);
-  let started = performance.now();
   let crossing = sandbox.call('__adec_evaluate_batch', [specs.map((spec) => spec.name).join('\n'), ctxJsons.join('\n')], limit, allowance);
   while (!crossing.ok && crossing.kind === 'timeout') {
-    if (performance.now() - started > limit + allowance + LATE_STOP_MS) return undefined;
+    if (crossing.late) return undefined;
     const cursor = sandbox.call('__adec_cursor', [], CURSOR_LIMIT_MS, 0);
     if (!cursor.ok) return undefined;
     let now = cursor.value;
-    if (now === at) {
-      // Nothing finished in a crossing that began with this step: it had its whole limit.
+    spentMs = now === at ? spentMs + (crossing.cpuMs ?? limit) : 0;
+    if (spentMs >= limit) {
+      // Nothing finished in crossings that began with this step, and they had its limit of CPU.
+      spentMs = 0;
       const skipped = sandbox.call('__adec_skip', [`exceeded its time limit of ${limit} ms`], CURSOR_LIMIT_MS, 0);
       if (!skipped.ok) return undefined;
       now = skipped.value;
     }
     at = now;
     [limit, allowance] = limitAt(at);
-    started = performance.now();
     crossing = sandbox.call('__adec_resume', [], limit, allowance);
   }
   return crossing.ok ? crossing.value : undefined;

@@ -8,7 +8,9 @@
  * verified source before the next call, so one hostile predicate never leaves a half-dead
  * isolate behind for the next decision. A batch's crossings are built to stop anywhere and
  * resume (isolate-prelude.ts): everything a predicate can reach is frozen, so a terminated one
- * leaves nothing behind but the batch's own progress, which is the point.
+ * leaves nothing behind but the batch's own progress, which is the point. A stop that came late
+ * (`late`) rebuilds the isolate all the same: something heavy ran there that its limit could
+ * not stop, and the next call should not start in what it left.
  */
 import ivm from 'isolated-vm';
 import { LEGACY_ABI1_SHIM } from '../module/legacy-abi1.js';
@@ -32,7 +34,24 @@ export interface IsolateOptions {
  */
 export type CrossingFailureKind = 'timeout' | 'memory' | 'exception' | 'crash';
 
-export type CrossingResult = { readonly ok: true; readonly value: string } | { readonly ok: false; readonly kind: CrossingFailureKind; readonly message: string };
+export type CrossingResult = { readonly ok: true; readonly value: string } | CrossingFailure;
+
+export interface CrossingFailure {
+  readonly ok: false;
+  readonly kind: CrossingFailureKind;
+  readonly message: string;
+  /**
+   * A time limit's stop: the CPU time the isolate had in the call (its limit is wall time: a
+   * call the scheduler starved stops having done less than its limit's worth). `late` when
+   * that is more than LATE_STOP_MS past the limit: a built-in that cannot be interrupted
+   * (building a string of hundreds of MiB) ran past it, and the termination landed wherever
+   * the code went next, not in what overran.
+   */
+  readonly cpuMs?: number;
+  readonly late?: true;
+}
+
+const LATE_STOP_MS = 10;
 
 interface LiveIsolate {
   readonly isolate: ivm.Isolate;
@@ -109,6 +128,7 @@ export class IsolateSandbox {
    */
   call(entry: string, args: readonly string[], timeLimitMs: number, copyAllowanceMs = 0): CrossingResult {
     const live = this.#ensureLive();
+    const cpuBefore = live.isolate.cpuTime;
     try {
       const value = entryPoint(live, entry).applySync(undefined, [...args], { timeout: Math.max(1, Math.ceil(timeLimitMs + copyAllowanceMs)) });
       if (typeof value !== 'string') return { ok: false, kind: 'exception', message: `entry point ${entry} returned ${typeof value}, not text` };
@@ -116,9 +136,14 @@ export class IsolateSandbox {
     } catch (error) {
       const message = (error as Error).message ?? String(error);
       const kind = classify(live.isolate, message);
-      // Out of memory, or terminated outside a resumable batch: rebuild before the next call.
-      if (kind === 'memory' || (kind === 'timeout' && !RESUMABLE_ENTRIES.has(entry))) this.#retire();
-      return { ok: false, kind, message: describe(kind, message, timeLimitMs, this.options.memoryLimitMb) };
+      const failure: CrossingFailure = { ok: false, kind, message: describe(kind, message, timeLimitMs, this.options.memoryLimitMb) };
+      if (kind === 'memory') this.#retire();
+      if (kind !== 'timeout') return failure;
+      const cpuMs = Number(live.isolate.cpuTime - cpuBefore) / 1e6;
+      const late = cpuMs > timeLimitMs + copyAllowanceMs + LATE_STOP_MS;
+      // Terminated late or outside a resumable batch: rebuild before the next call.
+      if (late || !RESUMABLE_ENTRIES.has(entry)) this.#retire();
+      return late ? { ...failure, cpuMs, late } : { ...failure, cpuMs };
     }
   }
 
