@@ -17,7 +17,7 @@ describe('npm run bench -- --quick', () => {
   it('runs every section and reports that all engines agree at 10, 50 and 500 rules', () => {
     const run = spawnSync(process.execPath, ['--no-node-snapshot', 'bench/run.mjs', '--quick'], { cwd: ROOT, encoding: 'utf8', timeout: 180_000 });
     expect(run.stderr).not.toMatch(/disagrees/);
-    expect(run.status).toBe(0);
+    expect(run.status, run.stderr).toBe(0);
     for (const rules of [10, 50, 500]) expect(run.stderr).toContain(`decide, ${rules} rules: 7 engines agree on all 256 requests`);
     for (const section of ['## Decide, warm, in process', '## Sandbox host', '## Compile: adec build', '## Cold load']) expect(run.stdout).toContain(section);
   }, 200_000);

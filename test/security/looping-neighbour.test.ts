@@ -4,7 +4,7 @@
  * shares with another module that keeps deciding. The running crossing stalls that process; the
  * neighbour's waiting decisions are handed back and it moves to another process, so its p99
  * stays under the predicate limit while every one of its answers equals the in-process one.
- * The looping decision itself costs about its predicate's limit (at most twice: evaluate-action.ts),
+ * The looping decision itself costs a few times its predicate's limit (at most three: evaluate-action.ts),
  * not the sum of its action's limits (9 rules: 2.25 s).
  */
 import { decide, loadModule, SandboxProcessPool, type Decision, type LoadedModule } from '@adec/runtime';
@@ -80,7 +80,7 @@ test('a module deciding beside a predicate that never ends keeps its p99 under t
   for (const timedOut of await loops) {
     expect(timedOut.decision_metadata.errored_predicates.map((e) => [e.rule_id, e.kind, e.message])).toEqual([[CULPRIT_RULE, 'timeout', `exceeded its time limit of ${LIMIT_MS} ms`]]);
   }
-  for (const ms of loopMs) expect(ms).toBeLessThan(3 * LIMIT_MS);
+  for (const ms of loopMs) expect(ms).toBeLessThan(4 * LIMIT_MS);
   latenciesMs.sort((a, b) => a - b);
   expect(latenciesMs.length).toBeGreaterThan(200);
   expect(latenciesMs[Math.floor(latenciesMs.length * 0.99)]).toBeLessThan(LIMIT_MS);

@@ -5,10 +5,12 @@
  * in-process), recording each result and each exception separately, under the time limit of its
  * first step. A crossing stopped at its limit leaves its progress in the isolate
  * (isolate-prelude.ts), and the batch resumes where it stopped, under the limit of the step it
- * stopped in, now starting afresh. A step that has had its limit's worth of CPU time in
- * crossings it began without finishing is recorded as timed out, and the batch goes on past it
- * (CPU time, not wall time: on a loaded machine a crossing can be descheduled past its limit,
- * and that is no predicate's fault). So each predicate
+ * stopped in, now starting afresh. A step that has had twice its limit's worth of CPU time in
+ * crossings it began without finishing is recorded as timed out, and the batch goes on past it.
+ * CPU time, not wall time: on a loaded machine a crossing can be descheduled past its limit,
+ * and that is no predicate's fault. Twice: a predicate's first run after a load also compiles
+ * it, and a virtual machine's stolen time counts as CPU time; a clean-clone CI run under load
+ * timed out a legitimate rule with once. So each predicate
  * has exactly its own limit, a predicate that never ends costs its decision its own limit (plus
  * what its crossing had run before it), and no time limit is paid per predicate; only what runs
  * long pays for crossings more.
@@ -108,6 +110,8 @@ export function evaluateAction(sandbox: SandboxCalls, spec: ActionSpec, ctxJson:
 
 /** Reading or moving a stopped batch's cursor is plain data work. */
 const CURSOR_LIMIT_MS = 100;
+/** How many of its limits' worth of CPU a step has without finishing before it is timed out. */
+const STUCK_AFTER_LIMITS = 2;
 
 /** The own limit of a step of `spec`: a derivation (in order), then a rule (in evaluation order). */
 function stepLimitMs(spec: ActionSpec, step: number): number {
@@ -141,8 +145,8 @@ export function evaluateBatch(sandbox: SandboxCalls, specs: readonly ActionSpec[
     if (!cursor.ok) return undefined;
     let now = cursor.value;
     spentMs = now === at ? spentMs + (crossing.cpuMs ?? limit) : 0;
-    if (spentMs >= limit) {
-      // Nothing finished in crossings that began with this step, and they had its limit of CPU.
+    if (spentMs >= STUCK_AFTER_LIMITS * limit) {
+      // Nothing finished in crossings that began with this step, and they had its limit of CPU twice.
       spentMs = 0;
       const skipped = sandbox.call('__adec_skip', [`exceeded its time limit of ${limit} ms`], CURSOR_LIMIT_MS, 0);
       if (!skipped.ok) return undefined;
