@@ -1,9 +1,12 @@
 /**
  * The benefits example with one hostile predicate, for the sandbox host's tests: rule
  * `student_extension` misbehaves when the request's `documents` hold a marker, and answers as
- * written otherwise, so every other request has an exact in-process reference.
+ * written otherwise, so every other request has an exact in-process reference. Also how those
+ * tests load modules into their pool and decide.
  */
 import { buildWorld } from '@adec/compiler';
+import { decide, loadModule, type Decision, type Isolation, type LoadedModule, type SandboxOptions, type SandboxProcessPool } from '@adec/runtime';
+import { afterAll } from 'vitest';
 import { loadWorldFromDir } from '../support/repo.js';
 import { asTestBundle, buildFixture, injectIntoBundle, type TestBundle } from '../support/runtime.js';
 
@@ -38,4 +41,26 @@ export async function loopingBenefits(limitMs: number): Promise<TestBundle> {
   const built = await buildWorld({ ...world, files });
   if (built.artifacts === undefined) throw new Error(`the benefits world with a ${limitMs} ms limit does not build`);
   return misbehavingWhen(asTestBundle(built.artifacts), 'LOOP', 'for (;;) {}');
+}
+
+/** A loader into `pool` (or in-process) whose modules are disposed, and the pool closed, after the file's tests. */
+export function loaderOn(pool: SandboxProcessPool, options: SandboxOptions = {}): (bundle: TestBundle, isolation: Isolation) => Promise<LoadedModule> {
+  const modules: LoadedModule[] = [];
+  afterAll(async () => {
+    for (const module of modules) await module.evaluator.dispose();
+    pool.close();
+  });
+  return async (bundle, isolation) => {
+    const result = await loadModule({ manifest: bundle.manifest, moduleHash: String(bundle.manifest['module_hash']), bundleSource: bundle.bundle }, { ...options, isolation }, pool);
+    if (!result.ok) throw new Error(result.message);
+    modules.push(result.module);
+    return result.module;
+  };
+}
+
+/** The decision of ACTION on `context`, request `index` (its id and time follow from it, so two isolations see the same request). */
+export async function decided(module: LoadedModule, context: Record<string, unknown>, index: number): Promise<Decision> {
+  const result = await decide(module, { action: ACTION, context }, { requestId: `r-${index}`, requestTime: Date.parse('2026-03-01T09:00:00Z') + index });
+  if (!result.ok) throw new Error(result.error.message);
+  return result.decision;
 }

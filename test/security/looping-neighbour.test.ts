@@ -7,33 +7,16 @@
  * The looping decision itself costs a few times its predicate's limit (at most three: evaluate-action.ts),
  * not the sum of its action's limits (9 rules: 2.25 s).
  */
-import { decide, loadModule, SandboxProcessPool, type Decision, type LoadedModule } from '@adec/runtime';
+import { SandboxProcessPool, type Decision } from '@adec/runtime';
 import fc from 'fast-check';
-import { afterAll, expect, test } from 'vitest';
-import { asTestBundle, buildFixture, type TestBundle } from '../support/runtime.js';
-import { ACTION, CULPRIT_RULE, LOOPING, loopingBenefits } from './hostile-benefits.js';
+import { expect, test } from 'vitest';
+import { asTestBundle, buildFixture } from '../support/runtime.js';
+import { ACTION, CULPRIT_RULE, decided, loaderOn, LOOPING, loopingBenefits } from './hostile-benefits.js';
 import { requestFor, type ContextSchema } from './schema-requests.js';
 
 const LIMIT_MS = 250;
 const pool = new SandboxProcessPool({ processes: 2, spares: 1, memoryLimitMb: 32 });
-const modules: LoadedModule[] = [];
-afterAll(async () => {
-  for (const module of modules) await module.evaluator.dispose();
-  pool.close();
-});
-
-async function load(bundle: TestBundle, isolation: 'process' | 'in-process'): Promise<LoadedModule> {
-  const result = await loadModule({ manifest: bundle.manifest, moduleHash: String(bundle.manifest['module_hash']), bundleSource: bundle.bundle }, { isolation }, pool);
-  if (!result.ok) throw new Error(result.message);
-  modules.push(result.module);
-  return result.module;
-}
-
-async function decided(module: LoadedModule, context: Record<string, unknown>, index: number): Promise<Decision> {
-  const result = await decide(module, { action: ACTION, context }, { requestId: `r-${index}`, requestTime: Date.parse('2026-03-01T09:00:00Z') + index });
-  if (!result.ok) throw new Error(result.error.message);
-  return result.decision;
-}
+const load = loaderOn(pool);
 
 test('a module deciding beside a predicate that never ends keeps its p99 under the predicate limit', async () => {
   const benefits = asTestBundle(await buildFixture('examples/benefits'));

@@ -5,35 +5,18 @@
  * load again, transparently, on their next decision, whose answer equals the in-process one. A
  * module that could never fit is refused at load with a clear error.
  */
-import { decide, loadModule, SandboxProcessPool, type Decision, type LoadedModule } from '@adec/runtime';
+import { loadModule, SandboxProcessPool, type Decision, type LoadedModule } from '@adec/runtime';
 import fc from 'fast-check';
-import { afterAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { childrenRssMiB } from '../support/processes.js';
-import { asTestBundle, buildFixture, type TestBundle } from '../support/runtime.js';
-import { ACTION } from './hostile-benefits.js';
+import { asTestBundle, buildFixture } from '../support/runtime.js';
+import { ACTION, decided, loaderOn } from './hostile-benefits.js';
 import { requestFor, type ContextSchema } from './schema-requests.js';
 
 const BUDGET = 50;
 const MEMORY_LIMIT_MB = 32;
 const pool = new SandboxProcessPool({ processes: 2, spares: 0, memoryLimitMb: MEMORY_LIMIT_MB, moduleBudget: BUDGET, memoryBudgetMb: BUDGET * MEMORY_LIMIT_MB });
-const modules: LoadedModule[] = [];
-afterAll(async () => {
-  for (const module of modules) await module.evaluator.dispose();
-  pool.close();
-});
-
-async function load(bundle: TestBundle, isolation: 'process' | 'in-process'): Promise<LoadedModule> {
-  const result = await loadModule({ manifest: bundle.manifest, moduleHash: String(bundle.manifest['module_hash']), bundleSource: bundle.bundle }, { isolation, memoryLimitMb: MEMORY_LIMIT_MB }, pool);
-  if (!result.ok) throw new Error(result.message);
-  modules.push(result.module);
-  return result.module;
-}
-
-async function decided(module: LoadedModule, context: Record<string, unknown>, index: number): Promise<Decision> {
-  const result = await decide(module, { action: ACTION, context }, { requestId: `r-${index}`, requestTime: Date.parse('2026-03-01T09:00:00Z') + index });
-  if (!result.ok) throw new Error(result.error.message);
-  return result.decision;
-}
+const load = loaderOn(pool, { memoryLimitMb: MEMORY_LIMIT_MB });
 
 /** The pool is within its budget now. */
 function expectWithinBudget(): void {

@@ -9,33 +9,16 @@
  * Decisions of one module sent together travel in one batch (one frame, one isolate crossing);
  * when the batch holds the crashing decision, only that one is pinned and the rest are exact.
  */
-import { decide, loadModule, SandboxProcessPool, type Decision, type LoadedModule } from '@adec/runtime';
+import { SandboxProcessPool } from '@adec/runtime';
 import fc from 'fast-check';
-import { afterAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { CRASH_LOOP_LIMIT } from '../../packages/runtime/src/sandbox/process-evaluator.js';
-import { asTestBundle, buildFixture, type TestBundle } from '../support/runtime.js';
-import { ACTION, CRASHING, crashingBenefits, CULPRIT_RULE } from './hostile-benefits.js';
+import { asTestBundle, buildFixture } from '../support/runtime.js';
+import { ACTION, CRASHING, crashingBenefits, CULPRIT_RULE, decided, loaderOn } from './hostile-benefits.js';
 import { requestFor, type ContextSchema } from './schema-requests.js';
 
 const pool = new SandboxProcessPool({ processes: 1, spares: 1, memoryLimitMb: 32 });
-const modules: LoadedModule[] = [];
-afterAll(async () => {
-  for (const module of modules) await module.evaluator.dispose();
-  pool.close();
-});
-
-async function load(bundle: TestBundle, isolation: 'process' | 'in-process'): Promise<LoadedModule> {
-  const result = await loadModule({ manifest: bundle.manifest, moduleHash: String(bundle.manifest['module_hash']), bundleSource: bundle.bundle }, { isolation }, pool);
-  if (!result.ok) throw new Error(result.message);
-  modules.push(result.module);
-  return result.module;
-}
-
-async function decided(module: LoadedModule, context: Record<string, unknown>, index: number): Promise<Decision> {
-  const result = await decide(module, { action: ACTION, context }, { requestId: `r-${index}`, requestTime: Date.parse('2026-03-01T09:00:00Z') + index });
-  if (!result.ok) throw new Error(result.error.message);
-  return result.decision;
-}
+const load = loaderOn(pool);
 
 test('a module that aborts its shared process costs its neighbours nothing but time', async () => {
   const benefits = asTestBundle(await buildFixture('examples/benefits'));
