@@ -49,7 +49,8 @@ export interface ProcessSandboxOptions {
 }
 
 /** `atCapacity`: the pool's budget had no room for the module. */
-type Loaded = { ok: true; connection: SandboxConnection; metadataJson: string } | { ok: false; message: string; atCapacity?: true };
+type LoadFailure = { ok: false; message: string; atCapacity?: true };
+type Loaded = { ok: true; connection: SandboxConnection; metadataJson: string } | LoadFailure;
 
 let modulesStarted = 0;
 
@@ -73,7 +74,7 @@ export class ProcessEvaluator implements ActionEvaluator, ResidentModule {
   }
 
   /** Places the module on a process and loads it there; returns its metadata JSON. */
-  static async start(options: ProcessSandboxOptions): Promise<{ ok: true; evaluator: ProcessEvaluator; metadataJson: string } | { ok: false; message: string; atCapacity?: true }> {
+  static async start(options: ProcessSandboxOptions): Promise<{ ok: true; evaluator: ProcessEvaluator; metadataJson: string } | LoadFailure> {
     const evaluator = new ProcessEvaluator(options);
     const loaded = await evaluator.#busyWhile(() => evaluator.#ensureLoaded());
     if (loaded.ok) return { ok: true, evaluator, metadataJson: loaded.metadataJson };
@@ -89,12 +90,18 @@ export class ProcessEvaluator implements ActionEvaluator, ResidentModule {
     return this.#inFlight > 0;
   }
 
-  /** Unloads the module's isolate to make room for another (the pool's budget); its next decision loads it again. */
+  /**
+   * Unloads the module's isolate (to make room for another, to leave a stalled process, or for
+   * good); its next decision loads it again. The unload follows the load it undoes, so a load
+   * still waiting out its backoff cannot arrive after it and leave the isolate behind.
+   */
   evict(): void {
-    const loadedOn = this.#loadedOn;
+    const loaded = this.#loaded;
     this.#loaded = undefined;
     this.#loadedOn = undefined;
-    if (loadedOn?.alive) void loadedOn.request({ module: this.#module, unload: true }, LOAD_TIMEOUT_MS);
+    void loaded?.then((done) => {
+      if (done.ok && done.connection.alive) void done.connection.request({ module: this.#module, unload: true }, LOAD_TIMEOUT_MS);
+    });
   }
 
   async evaluate(spec: ActionSpec, ctxJson: string, control: EvaluationControl = {}): Promise<ActionEvaluation | Unevaluated> {
@@ -158,8 +165,9 @@ export class ProcessEvaluator implements ActionEvaluator, ResidentModule {
     this.#disposed = true;
     this.options.processes.release(this.#slot);
     this.options.processes.resident.leave(this);
-    const loaded = await this.#loaded;
-    if (loaded?.ok && loaded.connection.alive) void loaded.connection.request({ module: this.#module, unload: true }, LOAD_TIMEOUT_MS);
+    const loaded = this.#loaded;
+    this.evict();
+    await loaded;
   }
 
   /** A disposed evaluator never loads its module again. */
