@@ -11,7 +11,9 @@ export default defineConfig({
       '@adec/grammar': src('./grammar/src/index.ts'),
       '@adec/compiler': src('./packages/compiler/src/index.ts'),
       '@adec/runtime': src('./packages/runtime/src/index.ts'),
+      '@adec/audit': src('./packages/audit/src/index.ts'),
       '@adec/engine': src('./packages/engine/src/index.ts'),
+      '@adec/server': src('./packages/server/src/index.ts'),
       '@adec/cli': src('./packages/cli/src/index.ts'),
     },
   },
@@ -21,5 +23,7 @@ export default defineConfig({
     pool: 'forks',
     execArgv: ['--no-node-snapshot'],
     testTimeout: 60_000,
+    // One real PostgreSQL server on loopback for the run; each test file makes its own database.
+    globalSetup: ['./test/support/postgres-global-setup.ts'],
   },
 });

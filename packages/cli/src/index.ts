@@ -59,6 +59,18 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'decide one request against a bundle and print the decision as JSON',
     load: () => import('./commands/eval.js'),
   },
+  serve: {
+    summary: 'run the decision service (HTTP, JWT auth, durable hash-chained audit)',
+    load: () => import('./commands/serve.js'),
+  },
+  audit: {
+    summary: 'verify the audit store\'s hash chains (`adec audit verify`)',
+    load: () => import('./commands/audit.js'),
+  },
+  token: {
+    summary: 'mint a development JWT for the decision service',
+    load: () => import('./commands/token.js'),
+  },
 };
 
 export const usage = `usage: adec <command> [options]

@@ -11,7 +11,7 @@ export type { WorkFrame } from './decide/work-frame.js';
 export type { BindingProblem } from './context/context-binder.js';
 export type { LoadedModule, ActionEvaluator } from './load/loaded-module.js';
 export { loadModule, DEFAULT_MEMORY_LIMIT_MB, type BundleToLoad, type Isolation, type SandboxOptions, type LoadResult } from './load/load-module.js';
-export { ModuleLoader, RETRY_BACKOFF_MS, MAX_RETRY_BACKOFF_MS, type RoutingKey, type LoadError, type LoadErrorCode, type ModuleLookup, type ModuleLoaderOptions } from './load/module-loader.js';
+export { ModuleLoader, RETRY_BACKOFF_MS, MAX_RETRY_BACKOFF_MS, type RoutingKey, type LoadError, type LoadErrorCode, type ModuleLookup, type ModuleLoaderOptions, type ModuleLoaderStats } from './load/module-loader.js';
 export { DirectoryModuleStore, type DirectoryModuleStoreOptions, type ModuleStore } from './load/module-store.js';
 export { SandboxProcessPool, type SandboxPoolOptions, type SandboxPoolStats } from './sandbox/sandbox-process-pool.js';
 export { durationMs, timestampMs } from './context/wire-values.js';

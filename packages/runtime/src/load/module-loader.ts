@@ -13,7 +13,7 @@ import type { TrustConfig } from '../trust/trust-config.js';
 import type { VerificationCode } from '../trust/verification-failure.js';
 import { verifyBundle } from '../trust/verify-bundle.js';
 import { LoadedApprovals } from '../trust/loaded-approvals.js';
-import { SandboxProcessPool } from '../sandbox/sandbox-process-pool.js';
+import { SandboxProcessPool, type SandboxPoolStats } from '../sandbox/sandbox-process-pool.js';
 import { DEFAULT_MEMORY_LIMIT_MB, loadModule, type SandboxOptions } from './load-module.js';
 import type { LoadedModule } from './loaded-module.js';
 import type { ModuleStore } from './module-store.js';
@@ -35,6 +35,17 @@ export interface LoadError {
 }
 
 export type ModuleLookup = { readonly ok: true; readonly module: LoadedModule } | { readonly ok: false; readonly error: LoadError };
+
+/** What a host's metrics report about its modules. */
+export interface ModuleLoaderStats {
+  /** Loads that ended with a module in a sandbox, and loads that failed (each retry counts). */
+  readonly loads: number;
+  readonly failedLoads: number;
+  /** Worlds loaded now. */
+  readonly worlds: number;
+  /** The shared sandbox processes (process isolation), or null in-process. */
+  readonly sandbox: SandboxPoolStats | null;
+}
 
 export interface ModuleLoaderOptions {
   readonly store: ModuleStore;
@@ -69,6 +80,9 @@ export class ModuleLoader {
 
   /** Booted sandbox processes, in `process` isolation, started with the loader (host start). */
   readonly #processes: SandboxProcessPool | undefined;
+
+  #loads = 0;
+  #failedLoads = 0;
 
   constructor(private readonly options: ModuleLoaderOptions) {
     if ((options.sandbox?.isolation ?? 'process') === 'process') {
@@ -113,6 +127,11 @@ export class ModuleLoader {
     return true;
   }
 
+  stats(): ModuleLoaderStats {
+    const worlds = this.#worlds.size;
+    return { loads: this.#loads, failedLoads: this.#failedLoads, worlds, sandbox: this.#processes?.stats() ?? null };
+  }
+
   /** Unloads everything and stops the spare sandbox processes. */
   async close(): Promise<void> {
     this.#processes?.close();
@@ -126,9 +145,11 @@ export class ModuleLoader {
 
   #settled(world: string, load: Promise<ModuleLookup>, lookup: ModuleLookup): void {
     if (lookup.ok) {
+      this.#loads += 1;
       this.#failures.delete(world);
       return;
     }
+    this.#failedLoads += 1;
     if (this.#worlds.get(world) === load) this.#worlds.delete(world);
     const failures = (this.#failures.get(world)?.failures ?? 0) + 1;
     const backoff = Math.min(RETRY_BACKOFF_MS * 2 ** (failures - 1), MAX_RETRY_BACKOFF_MS);

@@ -1,0 +1,12 @@
+/**
+ * @adec/audit — the decision record store (ARCHITECTURE.md "Audit store"): append-only records,
+ * hash-chained per tenant, committed in groups before a host answers, on SQLite (embedded
+ * default) or PostgreSQL (shared by several hosts), with verification and retention.
+ */
+export type { AuditEntry, AuditRecord, ChainState, RecordKind, StoredRecord } from './audit-record.js';
+export type { AppendResult, AuditFailure, AuditFailureCode, AuditStats, AuditStore, CommitObserver, Lookup, PurgeReport } from './audit-store.js';
+export { GENESIS_HASH, linkHash } from './chain.js';
+export { openAuditStore } from './open-audit-store.js';
+export type { OpenedStore, StoreOptions } from './store-options.js';
+export { DEFAULT_RETENTION_DAYS } from './retention.js';
+export { verifyChains, type ChainProblem, type ChainProblemCode, type ChainReport, type VerifyResult } from './verify-chains.js';

@@ -1,0 +1,48 @@
+/**
+ * One group commit's records linked into their chains: the pure middle of an append
+ * transaction. A backend reads, inside its transaction, the heads of the batch's tenants and
+ * any records that already hold the batch's decision ids, calls `linkBatch`, writes the rows
+ * and the new heads, and commits. Reading the heads inside the transaction (not from memory)
+ * is what keeps chains valid when several hosts append to one database.
+ */
+import type { StoredRecord } from './audit-record.js';
+import type { PreparedEntry } from './prepared-entry.js';
+import { EMPTY_CHAIN, linkEntry, recordOf, type ChainHead } from './chain.js';
+import type { AppendResult } from './audit-store.js';
+
+export interface LinkedBatch {
+  /** The rows to insert, in chain order per tenant. */
+  readonly rows: readonly StoredRecord[];
+  /** The new head of every tenant that got a row. */
+  readonly heads: ReadonlyMap<string, ChainHead>;
+  /** One result per entry, in the batch's order. */
+  readonly results: readonly AppendResult[];
+}
+
+export function recordKey(tenant: string, decisionId: string): string {
+  return JSON.stringify([tenant, decisionId]);
+}
+
+/**
+ * Links `entries` after `heads` (tenant → head; a missing tenant starts a new chain). An entry
+ * whose id is already stored, or taken by an earlier entry of the same batch, is a DUPLICATE
+ * of that record and writes nothing.
+ */
+export function linkBatch(entries: readonly PreparedEntry[], recordedAt: string, heads: ReadonlyMap<string, ChainHead>, existing: ReadonlyMap<string, StoredRecord>): LinkedBatch {
+  const newHeads = new Map<string, ChainHead>();
+  const taken = new Map(existing);
+  const rows: StoredRecord[] = [];
+  const results = entries.map((prepared): AppendResult => {
+    const { entry } = prepared;
+    const key = recordKey(entry.tenant, entry.decisionId);
+    const stored = taken.get(key);
+    if (stored !== undefined) return { ok: false, code: 'DUPLICATE', existing: recordOf(stored) };
+    const row = linkEntry(newHeads.get(entry.tenant) ?? heads.get(entry.tenant) ?? EMPTY_CHAIN, prepared, recordedAt);
+    rows.push(row);
+    taken.set(key, row);
+    newHeads.set(entry.tenant, row);
+    const { seq, recordedAt: committedAt, prevHash, hash } = row;
+    return { ok: true, record: { ...entry, seq, recordedAt: committedAt, prevHash, hash } };
+  });
+  return { rows, heads: newHeads, results };
+}

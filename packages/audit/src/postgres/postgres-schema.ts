@@ -1,0 +1,105 @@
+/**
+ * The PostgreSQL schema, as numbered migrations applied in order at open (schema_migrations holds
+ * what is applied), with the same tables and columns as the SQLite one (sqlite/sqlite-schema.ts).
+ * A database written by a newer adec, with migrations this one does not know, is refused rather
+ * than written with assumptions that may no longer hold.
+ *
+ * Column choices that the chain depends on:
+ * - `body` is TEXT, never jsonb: the hash covers the exact text written, and jsonb would reorder
+ *   keys and rewrite numbers.
+ * - `seq` is BIGINT: a chain may outgrow the 2^31 of an INTEGER.
+ * - tenant, decision_id and recorded_at use the "C" collation, so `ORDER BY tenant` is byte order
+ *   as in SQLite, whatever the database's locale, and the purge's `recorded_at >= cutoff` compares
+ *   ISO-8601 strings character by character.
+ *
+ * The triggers make the append-only rule part of the database, with SQLite's names and rule: an
+ * update is always refused, and a delete only for records after the chain's anchor, which only a
+ * retention purge moves (first the anchor, then the delete). TRUNCATE, which skips row triggers,
+ * is refused too. They guard against a bug or a stray script, not an attacker with the database:
+ * that is what verification is for.
+ */
+import type { ClientBase } from 'pg';
+import { GENESIS_HASH } from '../chain.js';
+
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  readonly sql: string;
+}
+
+export const POSTGRES_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'hash-chained decision records',
+    sql: `
+      CREATE TABLE decision_records (
+        tenant       TEXT COLLATE "C" NOT NULL,
+        seq          BIGINT           NOT NULL,
+        decision_id  TEXT COLLATE "C" NOT NULL,
+        kind         TEXT             NOT NULL,
+        recorded_at  TEXT COLLATE "C" NOT NULL,
+        request_hash TEXT             NOT NULL,
+        body         TEXT             NOT NULL,
+        prev_hash    TEXT             NOT NULL,
+        hash         TEXT             NOT NULL,
+        PRIMARY KEY (tenant, seq),
+        UNIQUE (tenant, decision_id)
+      );
+      CREATE TABLE chains (
+        tenant      TEXT COLLATE "C" PRIMARY KEY,
+        head_seq    BIGINT NOT NULL,
+        head_hash   TEXT   NOT NULL,
+        anchor_seq  BIGINT NOT NULL DEFAULT 0,
+        anchor_hash TEXT   NOT NULL DEFAULT '${GENESIS_HASH}'
+      );
+      CREATE FUNCTION decision_records_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        RAISE EXCEPTION 'decision records are append-only';
+      END $$;
+      CREATE FUNCTION decision_records_refuse_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF OLD.seq > (SELECT anchor_seq FROM chains WHERE tenant = OLD.tenant) THEN
+          RAISE EXCEPTION 'decision records are append-only: only a retention purge removes them';
+        END IF;
+        RETURN OLD;
+      END $$;
+      CREATE TRIGGER decision_records_no_update BEFORE UPDATE ON decision_records
+        FOR EACH ROW EXECUTE FUNCTION decision_records_refuse_change();
+      CREATE TRIGGER decision_records_no_truncate BEFORE TRUNCATE ON decision_records
+        FOR EACH STATEMENT EXECUTE FUNCTION decision_records_refuse_change();
+      CREATE TRIGGER decision_records_no_delete BEFORE DELETE ON decision_records
+        FOR EACH ROW EXECUTE FUNCTION decision_records_refuse_delete();
+    `,
+  },
+];
+
+/**
+ * Held while migrating, so that hosts starting at once on one database migrate one after the
+ * other: the second finds the migrations applied. Any constant shared by every adec would do;
+ * this one is 'adec' in ASCII followed by 1.
+ */
+const MIGRATION_LOCK = '7017845595226243073';
+
+/**
+ * Applies the migrations this database lacks, in one transaction on `client`; the reason it
+ * cannot, if it cannot (then nothing was changed). When a statement fails it throws, and the
+ * caller rolls the transaction back.
+ */
+export async function migratePostgres(client: ClientBase): Promise<string | undefined> {
+  await client.query('BEGIN');
+  await client.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
+  await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
+  const { rows } = await client.query<{ version: number | null }>('SELECT MAX(version) AS version FROM schema_migrations');
+  const applied = rows[0]?.version ?? 0;
+  const latest = POSTGRES_MIGRATIONS[POSTGRES_MIGRATIONS.length - 1]!.version;
+  if (applied > latest) {
+    await client.query('ROLLBACK');
+    return `its schema is at version ${applied}, written by a newer adec (this one knows versions up to ${latest})`;
+  }
+  for (const migration of POSTGRES_MIGRATIONS.filter((candidate) => candidate.version > applied)) {
+    await client.query(migration.sql);
+    await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [migration.version, migration.name, new Date().toISOString()]);
+  }
+  await client.query('COMMIT');
+  return undefined;
+}

@@ -1,0 +1,45 @@
+/**
+ * An entry checked and serialized before it joins a group commit. Everything that can make an
+ * entry unwritable is found here, for that entry alone: inside the batch's transaction one bad
+ * entry (a payload JSON cannot hold, a NUL byte PostgreSQL refuses in a text column) would fail
+ * every decision committed with it.
+ */
+import type { AuditEntry } from './audit-record.js';
+import type { AuditFailure } from './audit-store.js';
+import { storeFailure } from './store-options.js';
+
+export interface PreparedEntry {
+  readonly entry: AuditEntry;
+  /** The payload's JSON text, written into the record's body as is. */
+  readonly payloadJson: string;
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** The longest tenant and decision id, in characters. */
+const MAX_KEY_LENGTH = 200;
+
+export function prepareEntry(entry: AuditEntry): { readonly ok: true; readonly prepared: PreparedEntry } | AuditFailure {
+  for (const [name, value] of [['tenant', entry.tenant], ['decision id', entry.decisionId], ['request hash', entry.requestHash]] as const) {
+    const problem = textProblem(value, name === 'request hash' ? 0 : 1);
+    if (problem !== undefined) return storeFailure('INVALID_ENTRY', `the record's ${name} ${problem}`);
+  }
+  let payloadJson: string | undefined;
+  try {
+    payloadJson = entry.payload !== null && typeof entry.payload === 'object' && !Array.isArray(entry.payload) ? JSON.stringify(entry.payload) : undefined;
+  } catch (error) {
+    return storeFailure('INVALID_ENTRY', `the record's payload is not JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (payloadJson === undefined) return storeFailure('INVALID_ENTRY', 'the record\'s payload must be a JSON object');
+  // JSON escapes control characters, so only the keys need this check for NUL bytes.
+  return { ok: true, prepared: { entry, payloadJson } };
+}
+
+function textProblem(value: unknown, minLength: number): string | undefined {
+  if (typeof value !== 'string') return `must be a string, found ${value === null ? 'null' : typeof value}`;
+  if (value.length < minLength) return 'must not be empty';
+  if (value.length > MAX_KEY_LENGTH) return `is longer than ${MAX_KEY_LENGTH} characters`;
+  if (/[\u0000-\u001f\u007f]/.test(value)) return 'holds a control character';
+  if (LONE_SURROGATE.test(value)) return 'holds a lone surrogate';
+  return undefined;
+}

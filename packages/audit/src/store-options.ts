@@ -1,0 +1,21 @@
+/** What opening a store takes and answers, whatever its backend. */
+import type { AuditFailure, AuditFailureCode, AuditStore, CommitObserver } from './audit-store.js';
+
+export interface StoreOptions {
+  /** The most records one group commit writes (default 512). */
+  readonly maxBatch?: number;
+  /** The most appends waiting for a commit before `append` answers QUEUE_FULL (default 10,000). */
+  readonly maxQueued?: number;
+  readonly onCommit?: CommitObserver;
+  /** SQLite: how long a write waits for another process's transaction (default 5 s). */
+  readonly busyTimeoutMs?: number;
+}
+
+export type OpenedStore =
+  | { readonly ok: true; readonly store: AuditStore }
+  /** SCHEMA_TOO_NEW: the database was migrated by a newer adec; nothing was changed. */
+  | { readonly ok: false; readonly code: 'STORE_UNAVAILABLE' | 'SCHEMA_TOO_NEW'; readonly message: string };
+
+export function storeFailure(code: AuditFailureCode, message: string): AuditFailure {
+  return { ok: false, code, message };
+}

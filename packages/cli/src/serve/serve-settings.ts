@@ -1,0 +1,149 @@
+/**
+ * `adec serve`'s settings, from three sources in order of precedence: command-line flags, then
+ * `ADEC_*` environment variables, then an optional JSON config file, then the defaults. Every
+ * value is checked, and every problem is reported together, each naming where the value came
+ * from (`--port`, `ADEC_PORT` or `serve.json: port`), so a deployment is fixed in one go.
+ */
+import { resolve } from 'node:path';
+
+export interface ServeSettings {
+  /** The bundle directory: `<modules>/<org>/<domain>/<version>/`. */
+  readonly modules: string;
+  /** The trust file (`adec verify --trust`): signing and approval keys. */
+  readonly trust: string;
+  /** A JWK set file with the public keys tokens are signed with. */
+  readonly jwks: string;
+  readonly issuer: string;
+  readonly audience: string;
+  /** A SQLite file or a `postgres://` URL. */
+  readonly audit: string;
+  readonly host: string;
+  readonly port: number;
+  readonly ratePerSecond: number;
+  readonly burst: number;
+  readonly maxInFlight: number;
+  readonly decisionTimeoutMs: number;
+  readonly retentionDays: number;
+  readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+}
+
+type Kind = 'path' | 'text' | 'location' | 'port' | 'positive' | 'count' | 'level';
+
+interface SettingSpec {
+  readonly name: keyof ServeSettings;
+  readonly flag: string;
+  readonly kind: Kind;
+  readonly fallback?: string | number;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** Every setting: its flag (also its config file key), its kind, and its default if it has one. */
+export const SETTINGS: readonly SettingSpec[] = [
+  { name: 'modules', flag: 'modules', kind: 'path' },
+  { name: 'trust', flag: 'trust', kind: 'path' },
+  { name: 'jwks', flag: 'jwks', kind: 'path' },
+  { name: 'issuer', flag: 'issuer', kind: 'text' },
+  { name: 'audience', flag: 'audience', kind: 'text' },
+  { name: 'audit', flag: 'audit', kind: 'location', fallback: 'adec-audit.db' },
+  { name: 'host', flag: 'host', kind: 'text', fallback: '127.0.0.1' },
+  { name: 'port', flag: 'port', kind: 'port', fallback: 8080 },
+  { name: 'ratePerSecond', flag: 'rate-limit', kind: 'positive', fallback: 1_000 },
+  { name: 'burst', flag: 'burst', kind: 'positive', fallback: 2_000 },
+  { name: 'maxInFlight', flag: 'max-in-flight', kind: 'count', fallback: 1_024 },
+  { name: 'decisionTimeoutMs', flag: 'decision-timeout-ms', kind: 'count', fallback: 5_000 },
+  { name: 'retentionDays', flag: 'retention-days', kind: 'count', fallback: 90 },
+  { name: 'logLevel', flag: 'log-level', kind: 'level', fallback: 'info' },
+];
+
+/** `ADEC_` and the flag in upper snake case: `--max-in-flight` → `ADEC_MAX_IN_FLIGHT`. */
+export function environmentName(flag: string): string {
+  return `ADEC_${flag.toUpperCase().replaceAll('-', '_')}`;
+}
+
+export interface SettingSources {
+  readonly flags: Readonly<Record<string, string | boolean | undefined>>;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** The parsed config file and how messages name it, if one was given. */
+  readonly file?: { readonly name: string; readonly values: unknown };
+  /** Relative paths resolve against this (a config file's paths: against its directory). */
+  readonly cwd: string;
+  readonly fileDir?: string;
+}
+
+export type SettingsResult = { readonly ok: true; readonly settings: ServeSettings } | { readonly ok: false; readonly problems: readonly string[] };
+
+export function resolveServeSettings(sources: SettingSources): SettingsResult {
+  const problems: string[] = [];
+  const fileValues = configFileValues(sources, problems);
+  const settings: Record<string, unknown> = {};
+  for (const spec of SETTINGS) {
+    const found = lookup(spec, sources, fileValues);
+    if (found === undefined) {
+      if (spec.fallback === undefined) problems.push(`missing --${spec.flag} (or ${environmentName(spec.flag)}, or \`${spec.flag}\` in a --config file)`);
+      else settings[spec.name] = spec.kind === 'path' || spec.kind === 'location' ? resolvePath(String(spec.fallback), sources.cwd) : spec.fallback;
+      continue;
+    }
+    const checked = checkValue(spec.kind, found.value, found.baseDir);
+    if (typeof checked === 'object') problems.push(`${found.source} ${checked.problem}`);
+    else settings[spec.name] = checked;
+  }
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, settings: settings as unknown as ServeSettings };
+}
+
+interface Found {
+  readonly value: unknown;
+  readonly source: string;
+  readonly baseDir: string;
+}
+
+function lookup(spec: SettingSpec, sources: SettingSources, fileValues: Record<string, unknown>): Found | undefined {
+  const flag = sources.flags[spec.flag];
+  if (flag !== undefined) return { value: flag, source: `--${spec.flag}`, baseDir: sources.cwd };
+  const env = sources.env[environmentName(spec.flag)];
+  if (env !== undefined && env !== '') return { value: env, source: environmentName(spec.flag), baseDir: sources.cwd };
+  if (spec.flag in fileValues) return { value: fileValues[spec.flag], source: `${sources.file!.name}: \`${spec.flag}\``, baseDir: sources.fileDir ?? sources.cwd };
+  return undefined;
+}
+
+function configFileValues(sources: SettingSources, problems: string[]): Record<string, unknown> {
+  if (sources.file === undefined) return {};
+  const { name, values } = sources.file;
+  if (values === null || typeof values !== 'object' || Array.isArray(values)) {
+    problems.push(`${name} must hold a JSON object of settings`);
+    return {};
+  }
+  const known = new Set(SETTINGS.map((spec) => spec.flag));
+  for (const key of Object.keys(values)) {
+    if (!known.has(key)) problems.push(`${name}: \`${key}\` is not a setting (settings: ${[...known].join(', ')})`);
+  }
+  return values as Record<string, unknown>;
+}
+
+/** The checked value, or the problem with it (the caller prefixes where it came from). */
+function checkValue(kind: Kind, value: unknown, baseDir: string): string | number | { problem: string } {
+  const shown = `\`${String(value).slice(0, 100)}\``;
+  switch (kind) {
+    case 'path':
+    case 'location':
+    case 'text': {
+      if (typeof value !== 'string' || value.trim() === '') return { problem: `must be a non-empty string, found ${shown}` };
+      if (kind === 'text') return value;
+      return kind === 'location' && /^postgres(ql)?:\/\//i.test(value) ? value : resolvePath(value, baseDir);
+    }
+    case 'level':
+      return (LOG_LEVELS as readonly unknown[]).includes(value) ? (value as string) : { problem: `${shown} is not a log level (${LOG_LEVELS.join(', ')})` };
+    case 'port':
+    case 'positive':
+    case 'count': {
+      const number = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : Number.NaN;
+      if (kind === 'port') return Number.isInteger(number) && number >= 0 && number <= 65_535 ? number : { problem: `${shown} is not a port (an integer 0–65535)` };
+      if (kind === 'count') return Number.isInteger(number) && number >= 1 ? number : { problem: `${shown} is not a whole number of at least 1` };
+      return Number.isFinite(number) && number > 0 ? number : { problem: `${shown} is not a positive number` };
+    }
+  }
+}
+
+function resolvePath(path: string, baseDir: string): string {
+  return resolve(baseDir, path.replace(/^sqlite:/i, ''));
+}

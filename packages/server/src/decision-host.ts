@@ -1,0 +1,103 @@
+/**
+ * A running decision service: the module loader (verified bundles in the pooled sandbox host),
+ * the audit store, the service and its HTTP application, started together and stopped in the
+ * order that loses nothing. Stopping first refuses new requests (readiness goes false, new
+ * connections get 503), lets every decision in flight finish and commit its record, then
+ * flushes the audit queue and closes the store, and only then stops the sandbox processes.
+ */
+import { DEFAULT_RETENTION_DAYS, openAuditStore, type AuditStore } from '@adec/audit';
+import { DEFAULT_REQUEST_LIMITS, DirectoryModuleStore, ModuleLoader, type RequestLimits, type SandboxOptions, type TrustConfig } from '@adec/runtime';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { TokenVerifier, type AuthConfig } from './auth/index.js';
+import { DecisionService } from './decision-service.js';
+import { createApp } from './http/create-app.js';
+import { ServiceMetrics } from './service-metrics.js';
+import type { RateLimit } from './tenant-rate-limits.js';
+
+export interface DecisionHostConfig {
+  /** Where bundles live: `<modules>/<org>/<domain>/<version>/`. */
+  readonly modules: string;
+  readonly trust: TrustConfig;
+  readonly auth: AuthConfig;
+  /** The audit store: a SQLite file path or a `postgres://` URL. */
+  readonly audit: string;
+  readonly host?: string;
+  /** 0 picks a free port. */
+  readonly port?: number;
+  readonly rateLimit?: RateLimit;
+  readonly maxInFlight?: number;
+  readonly decisionTimeoutMs?: number;
+  readonly requestLimits?: RequestLimits;
+  readonly sandbox?: SandboxOptions;
+  /** Audit records older than this are purged at start and then daily (default 90). */
+  readonly retentionDays?: number;
+  readonly logger?: FastifyServerOptions['logger'];
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export const DEFAULT_RATE_LIMIT: RateLimit = { perSecond: 1_000, burst: 2_000 };
+export const DEFAULT_MAX_IN_FLIGHT = 1_024;
+export const DEFAULT_DECISION_TIMEOUT_MS = 5_000;
+
+export interface DecisionHost {
+  /** `http://host:port` the service listens on. */
+  readonly url: string;
+  readonly app: FastifyInstance;
+  readonly store: AuditStore;
+  readonly loader: ModuleLoader;
+  /** Drains in-flight decisions, flushes the audit queue, stops the sandbox processes. */
+  close(): Promise<void>;
+}
+
+export type StartedHost = { readonly ok: true; readonly host: DecisionHost } | { readonly ok: false; readonly code: string; readonly message: string };
+
+export async function startDecisionHost(config: DecisionHostConfig): Promise<StartedHost> {
+  const metrics = new ServiceMetrics();
+  const opened = await openAuditStore(config.audit, { onCommit: metrics.onCommit });
+  if (!opened.ok) return opened;
+  const store = opened.store;
+  const loader = new ModuleLoader({ store: new DirectoryModuleStore(config.modules), trust: config.trust, sandbox: config.sandbox });
+  metrics.watch(loader, store);
+  const service = new DecisionService({
+    loader,
+    store,
+    observer: metrics,
+    rateLimit: config.rateLimit ?? DEFAULT_RATE_LIMIT,
+    maxInFlight: config.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT,
+    decisionTimeoutMs: config.decisionTimeoutMs ?? DEFAULT_DECISION_TIMEOUT_MS,
+  });
+  let ready = false;
+  const app = createApp({ service, verifier: new TokenVerifier(config.auth), metrics, requestLimits: config.requestLimits ?? DEFAULT_REQUEST_LIMITS, isReady: () => ready, logger: config.logger });
+  try {
+    await loader.ready();
+    const url = await app.listen({ host: config.host ?? '127.0.0.1', port: config.port ?? 0 });
+    ready = true;
+    const retention = retainFor(app, store, (config.retentionDays ?? DEFAULT_RETENTION_DAYS) * DAY_MS);
+    let closing: Promise<void> | undefined;
+    const close = () => (closing ??= (async () => {
+      ready = false;
+      clearInterval(retention);
+      await app.close();
+      await store.close();
+      await loader.close();
+    })());
+    return { ok: true, host: { url, app, store, loader, close } };
+  } catch (error) {
+    await app.close();
+    await store.close();
+    await loader.close();
+    return { ok: false, code: 'LISTEN_FAILED', message: `the service could not listen on ${config.host ?? '127.0.0.1'}:${config.port ?? 0}: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
+/** Purges records older than `retentionMs` now and once a day; each purge is logged. */
+function retainFor(app: FastifyInstance, store: AuditStore, retentionMs: number): NodeJS.Timeout {
+  const purge = async () => {
+    const purged = await store.purge(Date.now() - retentionMs);
+    if (!purged.ok) app.log.error({ code: purged.code }, `audit retention purge failed: ${purged.message}`);
+    else if (purged.value.some((report) => report.removed > 0)) app.log.info({ purged: purged.value.filter((report) => report.removed > 0) }, 'audit retention purge');
+  };
+  void purge();
+  return setInterval(() => void purge(), DAY_MS).unref();
+}

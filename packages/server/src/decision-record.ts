@@ -1,0 +1,66 @@
+/**
+ * What the service stores for an adjudication (ARCHITECTURE.md "Audit store": decision id,
+ * routing key, module hash, inputs and their hash, the full response with its trace,
+ * timestamps, caller and delegation chain), and how it reads a stored record back for a
+ * retrieval, an idempotent retry or a replay.
+ */
+import type { AuditEntry, AuditRecord } from '@adec/audit';
+import type { Decision, EntryValues } from '@adec/runtime';
+import type { Caller } from './auth/index.js';
+import { digestOf } from './canonical-json.js';
+import type { DecideRequest } from './decide-request.js';
+
+/** The payload of an `adjudication` record. */
+export interface AdjudicationPayload {
+  readonly request: {
+    readonly domain: string;
+    readonly action: string;
+    readonly world_model_version: string;
+    readonly context: Readonly<Record<string, unknown>>;
+    readonly request_id: string | null;
+  };
+  /** The system-generated values the decision was made with: a replay uses the same. */
+  readonly entry: { readonly request_id: string; readonly request_time: number; readonly authenticated_caller: string };
+  readonly caller: {
+    readonly subject: string;
+    readonly token_id: string | null;
+    /** RFC 8693 `act` chain, current actor first. */
+    readonly delegation: readonly { readonly subject: string; readonly issuer: string | null; readonly client_id: string | null }[];
+  };
+  readonly module_hash: string;
+  readonly inputs_hash: string;
+  readonly response: Decision;
+}
+
+/** What makes two decide requests "the same request" for an idempotent retry. */
+export function requestHashOf(tenant: string, request: DecideRequest): string {
+  return digestOf({ org: tenant, domain: request.domain, action: request.action, world_model_version: request.worldModelVersion, context: request.context });
+}
+
+export function adjudicationEntry(caller: Caller, request: DecideRequest, entry: Required<EntryValues>, decision: Decision): AuditEntry {
+  const payload: AdjudicationPayload = {
+    request: { domain: request.domain, action: request.action, world_model_version: request.worldModelVersion, context: request.context, request_id: request.requestId },
+    entry: { request_id: entry.requestId, request_time: entry.requestTime, authenticated_caller: entry.authenticatedCaller ?? caller.subject },
+    caller: { subject: caller.subject, token_id: caller.tokenId, delegation: caller.delegation.map((actor) => ({ subject: actor.subject, issuer: actor.issuer, client_id: actor.clientId })) },
+    module_hash: decision.decision_metadata.module.module_hash,
+    inputs_hash: digestOf(request.context),
+    response: decision,
+  };
+  return { tenant: caller.tenant, decisionId: entry.requestId, kind: 'adjudication', requestHash: requestHashOf(caller.tenant, request), payload: payload as unknown as Record<string, unknown> };
+}
+
+/** A stored decision as `GET /v1/decisions/{id}` shows it. */
+export function storedDecisionView(record: AuditRecord) {
+  const payload = record.payload as unknown as AdjudicationPayload;
+  return {
+    decision_id: record.decisionId,
+    kind: record.kind,
+    recorded_at: record.recordedAt,
+    chain: { seq: record.seq, hash: record.hash, prev_hash: record.prevHash },
+    request: payload.request,
+    caller: payload.caller,
+    module_hash: payload.module_hash,
+    inputs_hash: payload.inputs_hash,
+    response: payload.response,
+  };
+}

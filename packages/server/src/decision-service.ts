@@ -1,0 +1,173 @@
+/**
+ * The decision service without its transport: what `POST /v1/decide`, the retrieval and replay
+ * routes and the MCP tool share. For one adjudication (seed 002 phases 1–5):
+ *
+ *   rate limit (per tenant) → in-flight bound → body → org check → idempotent retry? →
+ *   module (loader: verified bundle, pooled sandbox) → decide → audit record committed → answer
+ *
+ * A decision is answered only once its record is committed: when the store cannot take it,
+ * the caller gets a 503 and no decision, never a decision nobody can prove later.
+ */
+import { randomUUID } from 'node:crypto';
+import type { AuditRecord, AuditStore } from '@adec/audit';
+import { decide, type Decision, type LoadErrorCode, type ModuleLoader } from '@adec/runtime';
+import { apiError, type ApiError } from './api-error.js';
+import type { Caller } from './auth/index.js';
+import { readDecideRequest, REQUEST_ID, type DecideRequest } from './decide-request.js';
+import { adjudicationEntry, requestHashOf, storedDecisionView, type AdjudicationPayload } from './decision-record.js';
+import { jsonDifferences, type Difference } from './json-diff.js';
+import { TenantRateLimits, type RateLimit } from './tenant-rate-limits.js';
+
+export interface DecisionServiceOptions {
+  readonly loader: ModuleLoader;
+  readonly store: AuditStore;
+  readonly rateLimit: RateLimit;
+  /** Decisions being made at once, all tenants together; beyond it, 503 (bounded memory). */
+  readonly maxInFlight: number;
+  /** A decision unfinished after this long is a YELLOW DEADLINE_EXCEEDED. */
+  readonly decisionTimeoutMs: number;
+  readonly observer?: ServiceObserver;
+  /** Milliseconds since the epoch (tests pin it). */
+  readonly now?: () => number;
+}
+
+/** Hooks for metrics: the service does not know how they are exported. */
+export interface ServiceObserver {
+  decided(decision: Decision, seconds: number): void;
+  refused(code: string): void;
+}
+
+export type ServiceResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: ApiError };
+
+export interface DecideOutcome {
+  readonly decision: Decision;
+  readonly decisionId: string;
+  /** True when this is a retry answered with the decision stored for its request id. */
+  readonly idempotentReplay: boolean;
+}
+
+export interface ReplayReport {
+  readonly decision_id: string;
+  readonly identical: boolean;
+  readonly module_hash: string;
+  readonly differences: readonly Difference[];
+}
+
+export class DecisionService {
+  readonly #rateLimits: TenantRateLimits;
+  readonly #now: () => number;
+  #inFlight = 0;
+
+  constructor(private readonly options: DecisionServiceOptions) {
+    this.#rateLimits = new TenantRateLimits(options.rateLimit);
+    this.#now = options.now ?? Date.now;
+  }
+
+  get inFlight(): number {
+    return this.#inFlight;
+  }
+
+  async decide(caller: Caller, body: unknown): Promise<ServiceResult<DecideOutcome>> {
+    const started = performance.now();
+    const receivedAt = this.#now();
+    const limited = this.#rateLimits.take(caller.tenant, receivedAt);
+    if (!limited.allowed) return this.#refuse(apiError(429, 'RATE_LIMITED', `org ${caller.tenant} is over its rate limit of ${this.options.rateLimit.perSecond} decisions per second`, [], limited.retryAfterSeconds));
+    if (this.#inFlight >= this.options.maxInFlight) return this.#refuse(apiError(503, 'OVERLOADED', `the service is at its limit of ${this.options.maxInFlight} decisions in flight`, [], 1));
+    this.#inFlight += 1;
+    try {
+      const read = readDecideRequest(body);
+      if (!read.ok) return this.#refuse(read.error);
+      const { request } = read;
+      if (request.orgId !== null && request.orgId !== caller.tenant) {
+        return this.#refuse(apiError(403, 'WRONG_TENANT', `the token is for org ${caller.tenant}, not ${request.orgId}`, [{ path: '$.org_id', message: `must be the token's org (${caller.tenant})` }]));
+      }
+      if (request.requestId !== null) {
+        const earlier = await this.#stored(caller.tenant, request.requestId);
+        if (!earlier.ok) return this.#refuse(earlier.error);
+        if (earlier.value !== null) return this.#retried(caller, request, earlier.value);
+      }
+      const decided = await this.#decide(caller, request, receivedAt);
+      if (!decided.ok) return this.#refuse(decided.error);
+      const appended = await this.options.store.append(adjudicationEntry(caller, request, decided.entry, decided.decision));
+      if (!appended.ok) {
+        if (appended.code === 'DUPLICATE') return this.#retried(caller, request, appended.existing);
+        return this.#refuse(apiError(503, 'AUDIT_UNAVAILABLE', `the decision was not answered because its audit record could not be committed: ${appended.message}`, [], 1));
+      }
+      this.options.observer?.decided(decided.decision, (performance.now() - started) / 1000);
+      return { ok: true, value: { decision: decided.decision, decisionId: decided.entry.requestId, idempotentReplay: false } };
+    } finally {
+      this.#inFlight -= 1;
+    }
+  }
+
+  /** The caller's stored decision `decisionId`; another tenant's is as unknown as a missing one. */
+  async find(caller: Caller, decisionId: string): Promise<ServiceResult<ReturnType<typeof storedDecisionView>>> {
+    const found = await this.#existing(caller, decisionId);
+    return found.ok ? { ok: true, value: storedDecisionView(found.value) } : found;
+  }
+
+  /**
+   * Re-executes a stored decision with the same module, context and system values, and reports
+   * whether the result is identical to the recorded response, or where it differs.
+   */
+  async replay(caller: Caller, decisionId: string): Promise<ServiceResult<ReplayReport>> {
+    const found = await this.#existing(caller, decisionId);
+    if (!found.ok) return found;
+    const payload = found.value.payload as unknown as AdjudicationPayload;
+    const { request, entry } = payload;
+    const module = await this.options.loader.get({ org: caller.tenant, domain: request.domain, action: request.action, version: request.world_model_version });
+    if (!module.ok) return { ok: false, error: loadError(module.error.code, module.error.message) };
+    if (module.module.moduleHash !== payload.module_hash) {
+      return { ok: false, error: apiError(409, 'MODULE_CHANGED', `decision ${decisionId} was made by module ${payload.module_hash}, but ${request.domain}@${request.world_model_version} is now served by ${module.module.moduleHash}`) };
+    }
+    const replayed = await decide(module.module, { action: request.action, context: request.context }, { requestId: entry.request_id, requestTime: entry.request_time, authenticatedCaller: entry.authenticated_caller });
+    if (!replayed.ok) return { ok: false, error: apiError(500, 'REPLAY_FAILED', replayed.error.message) };
+    // The recorded response went through JSON: compare like with like.
+    const differences = jsonDifferences(payload.response, JSON.parse(JSON.stringify(replayed.decision)));
+    return { ok: true, value: { decision_id: decisionId, identical: differences.length === 0, module_hash: payload.module_hash, differences } };
+  }
+
+  async #decide(caller: Caller, request: DecideRequest, receivedAt: number) {
+    const key = { org: caller.tenant, domain: request.domain, action: request.action, version: request.worldModelVersion };
+    const module = await this.options.loader.get(key);
+    if (!module.ok) return { ok: false as const, error: loadError(module.error.code, module.error.message) };
+    const entry = { requestId: request.requestId ?? randomUUID(), requestTime: receivedAt, authenticatedCaller: caller.subject };
+    const decided = await decide(module.module, { action: request.action, context: request.context }, entry, { deadline: receivedAt + this.options.decisionTimeoutMs });
+    if (!decided.ok) return { ok: false as const, error: decided.error.code === 'UNKNOWN_ACTION' ? apiError(404, 'UNKNOWN_ACTION', decided.error.message) : apiError(400, decided.error.code, decided.error.message) };
+    return { ok: true as const, decision: decided.decision, entry };
+  }
+
+  /** An earlier decision with the same request id: the same answer for the same request, else a conflict. */
+  #retried(caller: Caller, request: DecideRequest, record: AuditRecord): ServiceResult<DecideOutcome> {
+    if (record.requestHash !== requestHashOf(caller.tenant, request)) {
+      return this.#refuse(apiError(409, 'DUPLICATE_REQUEST_ID', `request_id ${record.decisionId} was already used for a different request (recorded ${record.recordedAt})`, [{ path: '$.request_id', message: 'names a decision made for a different request' }]));
+    }
+    const payload = record.payload as unknown as AdjudicationPayload;
+    return { ok: true, value: { decision: payload.response, decisionId: record.decisionId, idempotentReplay: true } };
+  }
+
+  async #existing(caller: Caller, decisionId: string): Promise<ServiceResult<AuditRecord>> {
+    if (!REQUEST_ID.test(decisionId)) return { ok: false, error: apiError(404, 'DECISION_NOT_FOUND', 'no such decision: a decision id is 1–128 letters, digits, `.`, `_`, `:` or `-`') };
+    const found = await this.#stored(caller.tenant, decisionId);
+    if (!found.ok) return found;
+    if (found.value === null || found.value.kind !== 'adjudication') return { ok: false, error: apiError(404, 'DECISION_NOT_FOUND', `org ${caller.tenant} has no decision ${decisionId}`) };
+    return { ok: true, value: found.value };
+  }
+
+  async #stored(tenant: string, decisionId: string): Promise<ServiceResult<AuditRecord | null>> {
+    const found = await this.options.store.get(tenant, decisionId);
+    return found.ok ? found : { ok: false, error: apiError(503, 'AUDIT_UNAVAILABLE', `the audit store cannot be read: ${found.message}`, [], 1) };
+  }
+
+  #refuse<T>(error: ApiError): ServiceResult<T> {
+    this.options.observer?.refused(error.code);
+    return { ok: false, error };
+  }
+}
+
+/** How a module that cannot be served is answered: missing is 404, everything else 503. */
+function loadError(code: LoadErrorCode, message: string): ApiError {
+  if (code === 'MODULE_NOT_FOUND' || code === 'UNKNOWN_ACTION') return apiError(404, code, message);
+  if (code === 'ROUTING_KEY_INVALID') return apiError(400, code, message);
+  return apiError(503, code === 'HOST_AT_CAPACITY' ? 'OVERLOADED' : 'MODULE_UNAVAILABLE', message, [], 1);
+}

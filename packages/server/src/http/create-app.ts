@@ -1,0 +1,46 @@
+/**
+ * The Fastify application of the decision service: strict JSON bodies, one error shape,
+ * token authentication on every /v1 route, the decision and operations routes.
+ */
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { RequestLimits } from '@adec/runtime';
+import type { TokenVerifier } from '../auth/index.js';
+import type { DecisionService } from '../decision-service.js';
+import type { ServiceMetrics } from '../service-metrics.js';
+import { authenticate } from './authenticate.js';
+import { decisionRoutes } from './decision-routes.js';
+import { installErrorHandling } from './error-handling.js';
+import { acceptStrictJson } from './json-body.js';
+import { operationsRoutes } from './operations-routes.js';
+
+export interface AppOptions {
+  readonly service: DecisionService;
+  readonly verifier: TokenVerifier;
+  readonly metrics: ServiceMetrics;
+  readonly requestLimits: RequestLimits;
+  readonly isReady: () => boolean;
+  readonly logger?: FastifyServerOptions['logger'];
+}
+
+export function createApp(options: AppOptions): FastifyInstance {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    // Two log lines per decision would cost more than the decision: requests are counted in
+    // /metrics; failures are still logged.
+    disableRequestLogging: true,
+    // The strict parser enforces the real limit with a precise message; this only stops reading.
+    bodyLimit: options.requestLimits.maxRequestBytes,
+    // Request ids in logs are the service's own, never taken from a header a client controls.
+    requestIdHeader: false,
+    return503OnClosing: true,
+  });
+  installErrorHandling(app, options.requestLimits.maxRequestBytes);
+  app.removeAllContentTypeParsers();
+  acceptStrictJson(app, options.requestLimits);
+  operationsRoutes(app, options.metrics, options.isReady);
+  void app.register(async (v1) => {
+    v1.addHook('onRequest', authenticate(options.verifier, (code) => options.metrics.refused(code)));
+    decisionRoutes(v1, options.service);
+  });
+  return app;
+}

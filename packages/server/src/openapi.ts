@@ -1,0 +1,177 @@
+/**
+ * The OpenAPI 3.1 document served at `/openapi.json`. A test checks that its paths are exactly
+ * the routes the application registers, and that real responses match its schemas.
+ */
+
+const error = {
+  type: 'object',
+  required: ['error'],
+  additionalProperties: false,
+  properties: {
+    error: {
+      type: 'object',
+      required: ['code', 'message', 'details'],
+      additionalProperties: false,
+      properties: {
+        code: { type: 'string', examples: ['INVALID_REQUEST'] },
+        message: { type: 'string' },
+        details: {
+          type: 'array',
+          items: { type: 'object', required: ['path', 'message'], additionalProperties: false, properties: { path: { type: 'string', examples: ['$.context.age'] }, message: { type: 'string' } } },
+        },
+      },
+    },
+  },
+} as const;
+
+const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
+const retryAfter = { 'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer', minimum: 1 } } };
+
+const status = { type: 'string', enum: ['GREEN', 'GREEN-SKIP', 'YELLOW', 'RED'] } as const;
+
+const decision = {
+  type: 'object',
+  required: ['status', 'work_frame', 'decision_metadata'],
+  additionalProperties: false,
+  properties: {
+    status,
+    work_frame: {
+      type: 'object',
+      required: ['mode', 'next_action', 'allowed_actions', 'forbidden_actions', 'required_output', 'missing_evidence', 'next_human_owner'],
+      properties: {
+        mode: { type: 'string' },
+        next_action: { type: 'string' },
+        allowed_actions: { type: 'array', items: { type: 'string' } },
+        forbidden_actions: { type: 'array', items: { type: 'string' } },
+        required_output: { type: 'array', items: { type: 'string' } },
+        missing_evidence: { type: 'array', items: { type: 'string' } },
+        next_human_owner: { type: ['string', 'null'] },
+      },
+    },
+    decision_metadata: {
+      type: 'object',
+      required: ['matched_rules', 'matched_rule_outcomes', 'suppression_chain', 'aggregation_outcome', 'predicate_traces', 'errored_predicates', 'request_id', 'request_time', 'module'],
+      properties: {
+        matched_rules: { type: 'array', items: { type: 'string' } },
+        matched_rule_outcomes: { type: 'array', items: { type: 'object', required: ['rule_id', 'outcome', 'severity'], properties: { rule_id: { type: 'string' }, outcome: status, severity: { type: 'string', enum: ['t1', 't2', 't3'] } } } },
+        suppression_chain: { type: 'array' },
+        aggregation_outcome: { type: 'object', required: ['mode', 'basis'], properties: { mode: { type: 'string' }, basis: { type: 'string' } } },
+        predicate_traces: { type: 'array' },
+        errored_predicates: { type: 'array', items: { type: 'object', required: ['rule_id', 'kind', 'message'], properties: { rule_id: { type: 'string' }, kind: { type: 'string' }, message: { type: 'string' } } } },
+        request_id: { type: 'string' },
+        request_time: { type: 'string', format: 'date-time' },
+        module: {
+          type: 'object',
+          required: ['org', 'domain', 'world', 'version', 'action', 'module_hash'],
+          properties: { org: { type: 'string' }, domain: { type: 'string' }, world: { type: 'string' }, version: { type: 'string' }, action: { type: 'string' }, module_hash: { type: 'string' } },
+        },
+      },
+    },
+  },
+} as const;
+
+const decideRequest = {
+  type: 'object',
+  required: ['domain', 'action', 'world_model_version', 'context'],
+  additionalProperties: false,
+  properties: {
+    domain: { type: 'string', minLength: 1, maxLength: 200 },
+    action: { type: 'string', minLength: 1, maxLength: 200 },
+    world_model_version: { type: 'string', minLength: 1, maxLength: 200 },
+    context: { type: 'object', description: "The supplied context, checked against the action's context schema" },
+    request_id: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$', description: 'Makes retries idempotent: the same id with the same request returns the stored decision' },
+    org_id: { type: 'string', description: "Optional: must equal the token's org" },
+  },
+} as const;
+
+const storedDecision = {
+  type: 'object',
+  required: ['decision_id', 'kind', 'recorded_at', 'chain', 'request', 'caller', 'module_hash', 'inputs_hash', 'response'],
+  additionalProperties: false,
+  properties: {
+    decision_id: { type: 'string' },
+    kind: { type: 'string', enum: ['adjudication'] },
+    recorded_at: { type: 'string', format: 'date-time' },
+    chain: { type: 'object', required: ['seq', 'hash', 'prev_hash'], properties: { seq: { type: 'integer' }, hash: { type: 'string' }, prev_hash: { type: 'string' } } },
+    request: { type: 'object' },
+    caller: {
+      type: 'object',
+      required: ['subject', 'token_id', 'delegation'],
+      properties: { subject: { type: 'string' }, token_id: { type: ['string', 'null'] }, delegation: { type: 'array', items: { type: 'object', required: ['subject'], properties: { subject: { type: 'string' }, issuer: { type: ['string', 'null'] }, client_id: { type: ['string', 'null'] } } } } },
+    },
+    module_hash: { type: 'string' },
+    inputs_hash: { type: 'string' },
+    response: { $ref: '#/components/schemas/Decision' },
+  },
+} as const;
+
+const replayReport = {
+  type: 'object',
+  required: ['decision_id', 'identical', 'module_hash', 'differences'],
+  additionalProperties: false,
+  properties: {
+    decision_id: { type: 'string' },
+    identical: { type: 'boolean' },
+    module_hash: { type: 'string' },
+    differences: { type: 'array', items: { type: 'object', required: ['path'], properties: { path: { type: 'string' }, recorded: {}, replayed: {} } } },
+  },
+} as const;
+
+const decisionId = { name: 'id', in: 'path', required: true, schema: { type: 'string' } } as const;
+const json = (ref: string) => ({ 'application/json': { schema: { $ref: `#/components/schemas/${ref}` } } });
+
+export const OPENAPI_DOCUMENT = {
+  openapi: '3.1.0',
+  info: { title: 'adec decision service', version: '1.0.0', description: 'Adjudications against signed, approved decision modules, each recorded in a hash-chained audit store before it is answered.' },
+  security: [{ bearer: [] }],
+  paths: {
+    '/v1/decide': {
+      post: {
+        operationId: 'decide',
+        summary: 'Decide one adjudication (the org comes from the token)',
+        requestBody: { required: true, content: json('DecideRequest') },
+        responses: {
+          '200': { description: 'The decision, committed to the audit store', headers: { Location: { schema: { type: 'string' } }, 'Idempotent-Replayed': { schema: { type: 'string' } } }, content: json('Decision') },
+          '400': errorResponse('Invalid body: malformed JSON, wrong types (each with its JSON path)'),
+          '401': errorResponse('Missing, malformed, expired or otherwise invalid token'),
+          '403': errorResponse("The body names another org than the token's"),
+          '404': errorResponse('No such module or action for this org'),
+          '409': errorResponse('The request_id was used for a different request'),
+          '413': errorResponse('The body is too large'),
+          '415': errorResponse('The body is not application/json'),
+          '429': { ...errorResponse("Over the org's rate limit"), headers: retryAfter },
+          '503': { ...errorResponse('Overloaded, module unavailable, or audit store unavailable'), headers: retryAfter },
+        },
+      },
+    },
+    '/v1/decisions/{id}': {
+      get: {
+        operationId: 'getDecision',
+        summary: "One of the org's stored decisions",
+        parameters: [decisionId],
+        responses: { '200': { description: 'The stored decision', content: json('StoredDecision') }, '401': errorResponse('Invalid token'), '404': errorResponse('No such decision for this org') },
+      },
+    },
+    '/v1/decisions/{id}/replay': {
+      post: {
+        operationId: 'replayDecision',
+        summary: 'Re-execute a stored decision against its module and compare',
+        parameters: [decisionId],
+        responses: {
+          '200': { description: 'Identical, or the differences', content: json('ReplayReport') },
+          '401': errorResponse('Invalid token'),
+          '404': errorResponse('No such decision for this org'),
+          '409': errorResponse('The module version is now served by another module hash'),
+        },
+      },
+    },
+    '/health/live': { get: { operationId: 'live', security: [], summary: 'The process answers', responses: { '200': { description: 'Live' } } } },
+    '/health/ready': { get: { operationId: 'ready', security: [], summary: 'Ready to decide', responses: { '200': { description: 'Ready' }, '503': errorResponse('Starting or shutting down') } } },
+    '/metrics': { get: { operationId: 'metrics', security: [], summary: 'Prometheus metrics', responses: { '200': { description: 'Prometheus text format', content: { 'text/plain': { schema: { type: 'string' } } } } } } },
+    '/openapi.json': { get: { operationId: 'openapi', security: [], summary: 'This document', responses: { '200': { description: 'OpenAPI 3.1' } } } },
+  },
+  components: {
+    securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+    schemas: { Error: error, Decision: decision, DecideRequest: decideRequest, StoredDecision: storedDecision, ReplayReport: replayReport },
+  },
+} as const;

@@ -1,0 +1,84 @@
+#!/usr/bin/env node
+/**
+ * `npm start`: the main job on the embedded defaults, with the real commands a deployment uses.
+ *
+ *   adec build    examples/benefits            → a content-hashed bundle
+ *   adec keygen   CI, operator and token-issuer keys (development keys, in .adec-demo/)
+ *   adec sign / adec approve                   → the bundle signed and approved
+ *   adec serve    on embedded SQLite           → the decision service on loopback
+ *   adec token    + POST /v1/decide            → one authenticated decision, printed
+ *   adec audit verify                          → its record, hash-chained, verified
+ *
+ * Everything lands in .adec-demo/ (recreated on each run); the service is stopped at the end.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const demo = join(root, '.adec-demo');
+const adecBin = join(root, 'packages/cli/bin/adec.js');
+const ISSUER = 'https://demo.adec.local';
+const AUDIENCE = 'adec-decisions';
+
+const adec = (...args) => execFileSync(process.execPath, [adecBin, ...args], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+const step = (text) => process.stderr.write(`\n▶ ${text}\n`);
+
+rmSync(demo, { recursive: true, force: true });
+mkdirSync(demo);
+
+step('adec build examples/benefits');
+process.stderr.write(adec('build', 'examples/benefits'));
+
+step('adec keygen: development keys for CI (signing), an operator (approval) and the token issuer');
+for (const name of ['ci', 'operator', 'issuer']) adec('keygen', '--out', join(demo, 'keys'), '--name', name);
+const bundle = join(demo, 'modules/acme/hr.benefits/1.4.0');
+cpSync(join(root, 'examples/benefits/build'), bundle, { recursive: true });
+
+step('adec sign + adec approve the bundle');
+adec('sign', bundle, '--key', join(demo, 'keys/ci.key.jwk'));
+adec('approve', bundle, '--key', join(demo, 'keys/operator.key.jwk'), '--expires', '30d');
+writeFileSync(join(demo, 'trust.json'), `${JSON.stringify({ signing_keys: ['keys/ci.pub.jwk'], approval_keys: ['keys/operator.pub.jwk'] }, null, 2)}\n`);
+writeFileSync(join(demo, 'jwks.json'), `${JSON.stringify({ keys: [JSON.parse(readFileSync(join(demo, 'keys/issuer.pub.jwk'), 'utf8'))] }, null, 2)}\n`);
+writeFileSync(join(demo, 'serve.json'), `${JSON.stringify({ modules: 'modules', trust: 'trust.json', jwks: 'jwks.json', issuer: ISSUER, audience: AUDIENCE, audit: 'audit.db', port: 0, 'log-level': 'warn' }, null, 2)}\n`);
+
+step('adec serve --config .adec-demo/serve.json (SQLite audit store .adec-demo/audit.db)');
+const server = spawn(process.execPath, ['--no-node-snapshot', adecBin, 'serve', '--config', join(demo, 'serve.json'), '--log-level', 'info'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+const url = await new Promise((found, failed) => {
+  let buffered = '';
+  server.stdout.on('data', (chunk) => {
+    buffered += chunk;
+    for (const line of buffered.split('\n').slice(0, -1)) {
+      const entry = JSON.parse(line);
+      if (entry.msg === 'adec serve is ready') found(entry.url);
+    }
+    buffered = buffered.slice(buffered.lastIndexOf('\n') + 1);
+  });
+  server.on('exit', (code) => failed(new Error(`adec serve exited with ${code} before it was ready`)));
+});
+process.stderr.write(`  listening on ${url}\n`);
+
+try {
+  step('adec token --org acme: a JWT for agent "benefits-agent", acting for alice@acme.test');
+  const token = adec('token', '--key', join(demo, 'keys/issuer.key.jwk'), '--org', 'acme', '--sub', 'benefits-agent', '--act', 'alice@acme.test', '--issuer', ISSUER, '--audience', AUDIENCE, '--expires', '5m').trim();
+
+  step(`POST ${url}/v1/decide: may the agent add a 27-year-old full-time student as a child dependent?`);
+  const context = JSON.parse(readFileSync(join(root, 'examples/benefits/requests/adult-student.json'), 'utf8'));
+  const response = await fetch(`${url}/v1/decide`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ domain: 'hr.benefits', action: 'add_dependent', world_model_version: '1.4.0', context }),
+  });
+  const decision = await response.json();
+  process.stderr.write(`  HTTP ${response.status}, stored at ${response.headers.get('location')}\n`);
+  process.stdout.write(`${JSON.stringify(decision, null, 2)}\n`);
+  if (response.status !== 200) process.exitCode = 1;
+
+  step('adec audit verify --audit .adec-demo/audit.db');
+  server.kill('SIGTERM');
+  await new Promise((stopped) => server.on('exit', stopped));
+  process.stderr.write(adec('audit', 'verify', '--audit', join(demo, 'audit.db')));
+} finally {
+  if (server.exitCode === null) server.kill('SIGTERM');
+}

@@ -1,0 +1,201 @@
+/**
+ * The decision service over real HTTP on loopback: every status of the benefits world through
+ * POST /v1/decide, each stored before it is answered and retrievable, replayable and verifiable;
+ * each error code produced by a real bad request; tenants kept apart.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyChains } from '@adec/audit';
+import { OPENAPI_DOCUMENT } from '@adec/server';
+import { addDependent, startService, type ServiceFixture } from './service-fixture.js';
+
+const CHILD = { relationship: 'child', dependent_age: 10, documents: ['birth_certificate'] };
+const BY_STATUS = {
+  GREEN: CHILD,
+  'GREEN-SKIP': { relationship: 'child', dependent_age: 12, already_on_plan: true },
+  YELLOW: { relationship: 'stepchild', dependent_age: 8 },
+  RED: { relationship: 'child', dependent_age: 27, documents: ['birth_certificate'] },
+} as const;
+
+let service: ServiceFixture;
+beforeAll(async () => {
+  service = await startService();
+});
+afterAll(async () => {
+  await service?.close();
+});
+
+async function json(response: Response): Promise<Record<string, any>> {
+  return (await response.json()) as Record<string, any>;
+}
+
+async function expectError(response: Response, status: number, code: string, message?: RegExp) {
+  expect(response.status).toBe(status);
+  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+  const body = await json(response);
+  expect(Object.keys(body)).toEqual(['error']);
+  expect(body['error']).toMatchObject({ code, message: expect.any(String), details: expect.any(Array) });
+  if (message !== undefined) expect(body['error'].message).toMatch(message);
+  expect(JSON.stringify(body)).not.toMatch(/\bat .*\.(ts|js):\d+/);
+  return body['error'] as { code: string; message: string; details: { path: string; message: string }[] };
+}
+
+describe('POST /v1/decide', () => {
+  it.each(Object.entries(BY_STATUS))('answers %s, stores it, and replays it identically', async (status, context) => {
+    const response = await service.post('/v1/decide', addDependent(context));
+    expect(response.status).toBe(200);
+    const decision = await json(response);
+    expect(decision['status']).toBe(status);
+    expect(Object.keys(decision)).toEqual(['status', 'work_frame', 'decision_metadata']);
+    const id = decision['decision_metadata'].request_id as string;
+    expect(response.headers.get('location')).toBe(`/v1/decisions/${id}`);
+    expect(decision['decision_metadata'].module).toMatchObject({ org: 'acme', domain: 'hr.benefits', version: '1.4.0', action: 'add_dependent' });
+
+    const stored = await json(await service.get(`/v1/decisions/${id}`));
+    expect(stored).toMatchObject({ decision_id: id, kind: 'adjudication', request: { context }, caller: { subject: 'agent-7', delegation: [] }, response: decision });
+    expect(stored['chain'].hash).toMatch(/^[0-9a-f]{64}$/);
+
+    const replay = await json(await service.post(`/v1/decisions/${id}/replay`, {}));
+    expect(replay).toEqual({ decision_id: id, identical: true, module_hash: decision['decision_metadata'].module.module_hash, differences: [] });
+  });
+
+  it('records the caller and its RFC 8693 delegation chain with the decision', async () => {
+    const token = await service.issuer.token({ sub: 'agent-9', act: { sub: 'planner-bot', client_id: 'c-1', act: { sub: 'alice@acme.test', iss: 'https://idp.acme.test' } } });
+    const decision = await json(await service.post('/v1/decide', addDependent(CHILD), token));
+    const stored = await json(await service.get(`/v1/decisions/${decision['decision_metadata'].request_id}`));
+    expect(stored['caller']).toEqual({
+      subject: 'agent-9',
+      token_id: null,
+      delegation: [
+        { subject: 'planner-bot', issuer: null, client_id: 'c-1' },
+        { subject: 'alice@acme.test', issuer: 'https://idp.acme.test', client_id: null },
+      ],
+    });
+  });
+
+  it('an invalid context is a YELLOW decision, stored like any other', async () => {
+    const response = await service.post('/v1/decide', addDependent({ relationship: 'cousin', dependent_age: 'ten' }));
+    expect(response.status).toBe(200);
+    const decision = await json(response);
+    expect(decision).toMatchObject({ status: 'YELLOW', work_frame: { next_action: 'gather_evidence_and_retry' } });
+    expect((await service.get(`/v1/decisions/${decision['decision_metadata'].request_id}`)).status).toBe(200);
+  });
+
+  it('a retry with the same request_id and body returns the stored decision; another body is a 409', async () => {
+    const body = addDependent(BY_STATUS.RED, { request_id: 'retry-1' });
+    const first = await service.post('/v1/decide', body);
+    const firstDecision = await json(first);
+    // Same meaning, different key order and spacing: the same request.
+    const again = await service.post('/v1/decide', `{ "context": ${JSON.stringify(BY_STATUS.RED)}, "request_id": "retry-1", "world_model_version": "1.4.0", "action": "add_dependent", "domain": "hr.benefits" }`);
+    expect(again.status).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await json(again)).toEqual(firstDecision);
+    const conflict = await expectError(await service.post('/v1/decide', addDependent(CHILD, { request_id: 'retry-1' })), 409, 'DUPLICATE_REQUEST_ID', /retry-1 was already used for a different request/);
+    expect(conflict.details).toEqual([{ path: '$.request_id', message: 'names a decision made for a different request' }]);
+  });
+
+  it('concurrent retries of one request_id make one decision and one record', async () => {
+    const responses = await Promise.all(Array.from({ length: 12 }, () => service.post('/v1/decide', addDependent(CHILD, { request_id: 'race-1' }))));
+    const bodies = await Promise.all(responses.map(json));
+    expect(responses.map((response) => response.status)).toEqual(Array(12).fill(200));
+    expect(new Set(bodies.map((body) => JSON.stringify(body))).size).toBe(1);
+  });
+});
+
+describe('bad requests get one error shape, with JSON paths', () => {
+  it('malformed JSON, a repeated key and invalid UTF-8 are 400 with their position', async () => {
+    expect((await expectError(await service.post('/v1/decide', '{"domain": "hr.benefits",\n "action": }'), 400, 'MALFORMED_JSON', /is not JSON/)).details[0]!.message).toMatch(/line 2/);
+    await expectError(await service.post('/v1/decide', '{"domain": "a", "domain": "b"}'), 400, 'DUPLICATE_KEY', /repeats a key/);
+    await expectError(await service.post('/v1/decide', new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d])), 400, 'MALFORMED_JSON', /not UTF-8/);
+    await expectError(await service.post('/v1/decide', ''), 400, 'MALFORMED_JSON');
+  });
+
+  it('wrong types and unknown fields are listed together with their paths', async () => {
+    const error = await expectError(await service.post('/v1/decide', { domain: 7, action: '', context: [], request_id: 'has space', extra: true }), 400, 'INVALID_REQUEST', /5 problems|6 problems/);
+    expect(error.details).toEqual([
+      { path: '$.domain', message: 'expected a string, found a number' },
+      { path: '$.action', message: 'must not be empty' },
+      { path: '$.world_model_version', message: 'is required' },
+      { path: '$.context', message: 'expected an object, found an array' },
+      { path: '$.request_id', message: expect.stringMatching(/must be 1–128 letters/) },
+      { path: '$.extra', message: expect.stringMatching(/is not a field of a decide request/) },
+    ]);
+    await expectError(await service.post('/v1/decide', [1, 2]), 400, 'INVALID_REQUEST', /must be a JSON object/);
+  });
+
+  it('an unknown module or action is 404', async () => {
+    await expectError(await service.post('/v1/decide', { ...addDependent(CHILD), world_model_version: '9.9.9' }), 404, 'MODULE_NOT_FOUND', /hr\.benefits@9\.9\.9/);
+    await expectError(await service.post('/v1/decide', { ...addDependent(CHILD), action: 'adopt_pet' }), 404, 'UNKNOWN_ACTION', /adopt_pet/);
+  });
+
+  it('a missing, expired, wrong-audience or unsigned token is 401 with a challenge', async () => {
+    const missing = await service.post('/v1/decide', addDependent(CHILD), null);
+    expect(missing.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token"/);
+    await expectError(missing, 401, 'TOKEN_MISSING');
+    await expectError(await service.post('/v1/decide', addDependent(CHILD), await service.issuer.token({}, { expiresIn: Math.floor(Date.now() / 1000) - 120 })), 401, 'TOKEN_EXPIRED');
+    await expectError(await service.post('/v1/decide', addDependent(CHILD), await service.issuer.token({ aud: 'someone-else' })), 401, 'TOKEN_AUDIENCE_INVALID');
+    const claims = Buffer.from(JSON.stringify({ org_id: 'acme', sub: 'x', iss: 'https://issuer.test', aud: 'adec-decisions', exp: Math.floor(Date.now() / 1000) + 60 })).toString('base64url');
+    await expectError(await service.post('/v1/decide', addDependent(CHILD), `${Buffer.from('{"alg":"none"}').toString('base64url')}.${claims}.`), 401, 'TOKEN_ALGORITHM_REFUSED');
+  });
+
+  it("another tenant's token can neither decide as nor read the tenant", async () => {
+    const globex = await service.issuer.token({ org_id: 'globex' });
+    const error = await expectError(await service.post('/v1/decide', addDependent(CHILD, { org_id: 'acme' }), globex), 403, 'WRONG_TENANT', /token is for org globex, not acme/);
+    expect(error.details).toEqual([{ path: '$.org_id', message: "must be the token's org (globex)" }]);
+    await expectError(await service.post('/v1/decide', addDependent(CHILD), globex), 404, 'MODULE_NOT_FOUND', /globex/);
+    const acmeDecision = await json(await service.post('/v1/decide', addDependent(CHILD)));
+    const id = acmeDecision['decision_metadata'].request_id as string;
+    await expectError(await service.get(`/v1/decisions/${id}`, globex), 404, 'DECISION_NOT_FOUND');
+    await expectError(await service.post(`/v1/decisions/${id}/replay`, {}, globex), 404, 'DECISION_NOT_FOUND');
+  });
+
+  it('an oversized body is 413, a non-JSON body 415, an unknown route 404', async () => {
+    await expectError(await service.post('/v1/decide', JSON.stringify(addDependent({ ...CHILD, note: 'x'.repeat(1_100_000) }))), 413, 'REQUEST_TOO_LARGE');
+    await expectError(await service.post('/v1/decide', 'domain=hr', undefined, { 'content-type': 'application/x-www-form-urlencoded' }), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    await expectError(await service.get('/v1/nothing-here'), 404, 'ROUTE_NOT_FOUND');
+  });
+});
+
+describe('limits', () => {
+  it('a tenant over its rate limit gets 429 with Retry-After; other tenants do not', async () => {
+    const limited = await startService({ rateLimit: { perSecond: 1, burst: 3 } });
+    try {
+      const statuses = [];
+      for (let i = 0; i < 5; i++) statuses.push((await limited.post('/v1/decide', addDependent(CHILD))).status);
+      expect(statuses).toEqual([200, 200, 200, 429, 429]);
+      const refused = await limited.post('/v1/decide', addDependent(CHILD));
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      await expectError(refused, 429, 'RATE_LIMITED', /org acme is over its rate limit of 1 decisions per second/);
+      const other = await limited.post('/v1/decide', addDependent(CHILD), await limited.issuer.token({ org_id: 'globex' }));
+      expect(other.status).toBe(404);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('the audit trail and operations', () => {
+  it('every answered decision is in a valid chain', async () => {
+    const report = await verifyChains(service.host.store);
+    expect(report).toMatchObject({ ok: true, valid: true });
+    if (report.ok) expect(report.chains.find((chain) => chain.tenant === 'acme')!.records).toBeGreaterThan(8);
+  });
+
+  it('health, readiness, metrics and the OpenAPI document are served', async () => {
+    expect(await json(await service.get('/health/live', null))).toEqual({ status: 'live' });
+    expect(await json(await service.get('/health/ready', null))).toEqual({ status: 'ready' });
+    const metrics = await (await service.get('/metrics', null)).text();
+    expect(metrics).toMatch(/adec_decisions_total\{status="RED"\} [1-9]/);
+    expect(metrics).toMatch(/adec_refusals_total\{code="TOKEN_EXPIRED"\} 1/);
+    expect(metrics).toMatch(/adec_audit_commit_records_count [1-9]/);
+    expect(metrics).toMatch(/adec_module_loads_total 1/);
+    expect(await json(await service.get('/openapi.json', null))).toEqual(JSON.parse(JSON.stringify(OPENAPI_DOCUMENT)));
+  });
+
+  it('the OpenAPI document names exactly the routes the service has', () => {
+    const documented = Object.entries(OPENAPI_DOCUMENT.paths).flatMap(([path, operations]) => Object.keys(operations).map((method) => ({ method: method.toUpperCase(), url: path.replace(/\{(\w+)\}/g, ':$1') })));
+    for (const route of documented) expect(service.host.app.hasRoute(route), `${route.method} ${route.url}`).toBe(true);
+    // Every route the service registered (HEAD is Fastify's automatic twin of each GET) is documented.
+    const served = [...service.host.app.printRoutes({ commonPrefix: false }).matchAll(/\(([A-Z, ]+)\)/g)].flatMap(([, methods]) => methods!.split(', ').filter((method) => method !== 'HEAD'));
+    expect(served).toHaveLength(documented.length);
+  });
+});
