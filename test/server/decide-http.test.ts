@@ -3,6 +3,7 @@
  * POST /v1/decide, each stored before it is answered and retrievable, replayable and verifiable;
  * each error code produced by a real bad request; tenants kept apart.
  */
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyChains } from '@adec/audit';
 import { OPENAPI_DOCUMENT } from '@adec/server';
@@ -155,7 +156,68 @@ describe('bad requests get one error shape, with JSON paths', () => {
   });
 });
 
+describe('generated bad input', () => {
+  const valid = addDependent(CHILD);
+  const anyJson = fc.jsonValue({ maxDepth: 4 });
+  const mutatedRequest = fc.record({
+    field: fc.constantFrom('domain', 'action', 'world_model_version', 'context', 'request_id', 'org_id', 'extra', '__proto__', 'constructor'),
+    value: fc.oneof(anyJson, fc.string({ unit: 'binary', maxLength: 300 }), fc.constant(undefined)),
+  }).map(({ field, value }) => JSON.stringify({ ...valid, [field]: value }));
+  const bodies = fc.oneof(
+    mutatedRequest,
+    anyJson.map((value) => JSON.stringify(value)),
+    fc.string({ unit: 'binary', maxLength: 200 }),
+    fc.uint8Array({ maxLength: 200 }),
+    fc.constant(`{"context": ${'['.repeat(5_000)}`),
+  );
+
+  it('every body gets a decision or one structured error, never a 500, and the service keeps serving', async () => {
+    await fc.assert(
+      fc.asyncProperty(bodies, async (body) => {
+        const response = await service.post('/v1/decide', body);
+        const parsed = (await response.json()) as Record<string, any>;
+        if (response.status === 200) expect(['GREEN', 'GREEN-SKIP', 'YELLOW', 'RED']).toContain(parsed['status']);
+        else {
+          expect([400, 403, 404, 409, 413]).toContain(response.status);
+          expect(Object.keys(parsed)).toEqual(['error']);
+          expect(parsed['error'].message.length).toBeGreaterThan(10);
+        }
+      }),
+      { numRuns: 400 },
+    );
+    expect((await service.post('/v1/decide', valid)).status).toBe(200);
+  });
+
+  it('random Authorization headers are 401, never a decision', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string({ maxLength: 300 }).filter((text) => /^[\x20-\x7e]*$/.test(text)), async (header) => {
+        const response = await service.post('/v1/decide', valid, null, { authorization: header });
+        expect(response.status).toBe(401);
+        expect(((await response.json()) as Record<string, any>)['error'].code).toMatch(/^TOKEN_/);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
 describe('limits', () => {
+  it('beyond the decisions in flight, 503 OVERLOADED with Retry-After, and nothing is lost', async () => {
+    const small = await startService({ maxInFlight: 2 });
+    try {
+      const responses = await Promise.all(Array.from({ length: 40 }, () => small.post('/v1/decide', addDependent(CHILD))));
+      const statuses = responses.map((response) => response.status);
+      expect(statuses.filter((status) => status === 503).length).toBeGreaterThan(0);
+      expect(statuses.filter((status) => status !== 503).every((status) => status === 200)).toBe(true);
+      const refused = responses.find((response) => response.status === 503)!;
+      expect(refused.headers.get('retry-after')).toBe('1');
+      await expectError(refused, 503, 'OVERLOADED', /at its limit of 2 decisions in flight/);
+      const report = await verifyChains(small.host.store);
+      expect(report.ok && report.chains[0]!.records).toBe(statuses.filter((status) => status === 200).length);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('a tenant over its rate limit gets 429 with Retry-After; other tenants do not', async () => {
     const limited = await startService({ rateLimit: { perSecond: 1, burst: 3 } });
     try {
