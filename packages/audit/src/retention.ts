@@ -5,6 +5,7 @@
  * chain vouches for that anchor. Verification starts at the anchor and checks that the newest
  * retention record names it, so moving the anchor to hide a removal is detected too.
  */
+import type { ChainState } from './audit-record.js';
 import type { ChainHead } from './chain.js';
 import type { PreparedEntry } from './prepared-entry.js';
 
@@ -16,4 +17,14 @@ export function retentionEntry(tenant: string, through: ChainHead, removed: numb
   // `~` is outside the request ids a host accepts, so a caller cannot take this id first.
   const entry = { tenant, decisionId: `~retention:${through.seq}`, kind: 'retention', requestHash: '', payload } as const;
   return { entry, payloadJson: JSON.stringify(payload) };
+}
+
+/**
+ * The last record a purge removes from `chain`, given the first record committed at or after
+ * the cutoff (undefined: none is): the longest prefix older than the cutoff. Undefined when
+ * there is nothing to remove beyond what the anchor already marks.
+ */
+export function purgeThrough(chain: ChainState, firstKeptSeq: number | undefined): number | undefined {
+  const through = (firstKeptSeq ?? chain.headSeq + 1) - 1;
+  return through > chain.anchorSeq ? through : undefined;
 }

@@ -7,7 +7,7 @@ export interface StoreOptions {
   /** The most appends waiting for a commit before `append` answers QUEUE_FULL (default 10,000). */
   readonly maxQueued?: number;
   readonly onCommit?: CommitObserver;
-  /** SQLite: how long a write waits for another process's transaction (default 5 s). */
+  /** How long a write waits for another writer's transaction or lock before it fails (default 5 s). */
   readonly busyTimeoutMs?: number;
 }
 
@@ -18,4 +18,16 @@ export type OpenedStore =
 
 export function storeFailure(code: AuditFailureCode, message: string): AuditFailure {
   return { ok: false, code, message };
+}
+
+export function closedFailure(): AuditFailure {
+  return storeFailure('CLOSED', 'the audit store is closed');
+}
+
+/** An error as a message names it. */
+export function describeError(error: unknown): string {
+  // A connection refused on every address of a host (localhost: ::1 and 127.0.0.1) is an
+  // AggregateError whose own message is empty.
+  if (error instanceof AggregateError) return error.errors.map(describeError).join('; ');
+  return error instanceof Error ? error.message : String(error);
 }

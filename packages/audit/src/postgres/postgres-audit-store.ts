@@ -13,13 +13,13 @@
 import pg from 'pg';
 import type { PoolClient } from 'pg';
 import type { AuditEntry, AuditRecord, ChainState, StoredRecord } from '../audit-record.js';
-import type { AppendResult, AuditFailure, AuditStats, AuditStore, Lookup, PurgeReport } from '../audit-store.js';
+import type { AppendResult, AuditStats, AuditStore, Lookup, PurgeReport } from '../audit-store.js';
+import { AppendQueue } from '../append-queue.js';
 import { GENESIS_HASH, recordOf, type ChainHead } from '../chain.js';
-import { GroupCommit } from '../group-commit.js';
 import { linkBatch, recordKey, type LinkedBatch } from '../link-batch.js';
-import { prepareEntry, type PreparedEntry } from '../prepared-entry.js';
-import { retentionEntry } from '../retention.js';
-import { storeFailure, type OpenedStore, type StoreOptions } from '../store-options.js';
+import type { PreparedEntry } from '../prepared-entry.js';
+import { purgeThrough, retentionEntry } from '../retention.js';
+import { closedFailure, describeError, storeFailure, type OpenedStore, type StoreOptions } from '../store-options.js';
 import { migratePostgres } from './postgres-schema.js';
 
 const ROW_COLUMNS = 'tenant, seq, decision_id AS "decisionId", kind, recorded_at AS "recordedAt", request_hash AS "requestHash", body, prev_hash AS "prevHash", hash';
@@ -124,30 +124,21 @@ export async function openPostgresAuditStore(location: string, options: StoreOpt
     return { ok: true, store: new PostgresAuditStore(pool, options) };
   } catch (error) {
     await pool.end().catch(() => undefined);
-    return { ok: false, code: 'STORE_UNAVAILABLE', message: `the audit database ${where} could not be opened: ${describe(error)}` };
+    return { ok: false, code: 'STORE_UNAVAILABLE', message: `the audit database ${where} could not be opened: ${describeError(error)}` };
   }
 }
 
 class PostgresAuditStore implements AuditStore {
   readonly backend = 'postgres';
-  readonly #commits: GroupCommit<PreparedEntry, AppendResult>;
-  #closed = false;
+  readonly #appends: AppendQueue;
   #closing: Promise<void> | undefined;
 
   constructor(private readonly pool: pg.Pool, options: StoreOptions) {
-    this.#commits = new GroupCommit<PreparedEntry, AppendResult>((entries) => inPooledTransaction(pool, (client) => appendBatch(client, entries)), {
-      maxBatch: Math.min(options.maxBatch ?? 512, MAX_BATCH),
-      maxQueued: options.maxQueued ?? 10_000,
-      failed: (error) => storeFailure('STORE_UNAVAILABLE', `the audit record could not be committed: ${describe(error)}`),
-      onCommit: options.onCommit,
-    });
+    this.#appends = new AppendQueue((entries) => inPooledTransaction(pool, (client) => appendBatch(client, entries)), options, MAX_BATCH);
   }
 
   append(entry: AuditEntry): Promise<AppendResult> {
-    if (this.#closed) return Promise.resolve(closed());
-    const checked = prepareEntry(entry);
-    if (!checked.ok) return Promise.resolve(checked);
-    return this.#commits.submit(checked.prepared) ?? Promise.resolve(storeFailure('QUEUE_FULL', `${this.#commits.queued} audit records are already waiting to be committed`));
+    return this.#appends.append(entry);
   }
 
   async get(tenant: string, decisionId: string): Promise<Lookup<AuditRecord | null>> {
@@ -178,24 +169,23 @@ class PostgresAuditStore implements AuditStore {
   }
 
   stats(): AuditStats {
-    return { queued: this.#commits.queued, commits: this.#commits.commits, committedRecords: this.#commits.committed };
+    return this.#appends.stats();
   }
 
   close(): Promise<void> {
-    this.#closed = true;
-    this.#closing ??= this.#commits.drain().then(() => this.pool.end());
+    this.#closing ??= this.#appends.close().then(() => this.pool.end());
     return this.#closing;
   }
 
   /** Runs a read (or a purge) and turns a database error into a failure value. */
   async #read<T>(run: () => Promise<T>): Promise<Lookup<T>> {
-    if (this.#closed) return closed();
+    if (this.#appends.closed) return closedFailure();
     try {
       return { ok: true, value: await run() };
     } catch (error) {
       // A read that was under way when the store closed fails on the ended pool: it is CLOSED.
-      if (this.#closed) return closed();
-      return storeFailure('STORE_UNAVAILABLE', `the audit database failed: ${describe(error)}`);
+      if (this.#appends.closed) return closedFailure();
+      return storeFailure('STORE_UNAVAILABLE', `the audit database failed: ${describeError(error)}`);
     }
   }
 }
@@ -252,8 +242,8 @@ async function purgeChain(client: PoolClient, tenant: string, cutoff: number): P
   // Chain rows are never deleted: the tenant listed before this transaction still has one.
   const chain = locked.rows[0]!;
   const kept = await client.query<{ seq: number }>(FIRST_KEPT, [tenant, chain.anchorSeq, new Date(cutoff).toISOString()]);
-  const throughSeq = (kept.rows[0]?.seq ?? chain.headSeq + 1) - 1;
-  if (throughSeq <= chain.anchorSeq) {
+  const throughSeq = purgeThrough(chain, kept.rows[0]?.seq);
+  if (throughSeq === undefined) {
     await client.query('COMMIT');
     return { tenant, removed: 0, anchorSeq: chain.anchorSeq };
   }
@@ -304,15 +294,4 @@ function describeLocation(location: string): string {
   } catch {
     return 'at a location that is not a postgres:// URL';
   }
-}
-
-function closed(): AuditFailure {
-  return storeFailure('CLOSED', 'the audit store is closed');
-}
-
-function describe(error: unknown): string {
-  // A connection refused on every address of a host (localhost: ::1 and 127.0.0.1) is an
-  // AggregateError whose own message is empty.
-  if (error instanceof AggregateError) return error.errors.map(describe).join('; ');
-  return error instanceof Error ? error.message : String(error);
 }

@@ -20,12 +20,7 @@
  */
 import type { ClientBase } from 'pg';
 import { GENESIS_HASH } from '../chain.js';
-
-export interface Migration {
-  readonly version: number;
-  readonly name: string;
-  readonly sql: string;
-}
+import { CREATE_MIGRATIONS_TABLE, pendingMigrations, type Migration } from '../migration.js';
 
 export const POSTGRES_MIGRATIONS: readonly Migration[] = [
   {
@@ -88,15 +83,14 @@ const MIGRATION_LOCK = '7017845595226243073';
 export async function migratePostgres(client: ClientBase): Promise<string | undefined> {
   await client.query('BEGIN');
   await client.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
-  await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
+  await client.query(CREATE_MIGRATIONS_TABLE);
   const { rows } = await client.query<{ version: number | null }>('SELECT MAX(version) AS version FROM schema_migrations');
-  const applied = rows[0]?.version ?? 0;
-  const latest = POSTGRES_MIGRATIONS[POSTGRES_MIGRATIONS.length - 1]!.version;
-  if (applied > latest) {
+  const migrations = pendingMigrations(POSTGRES_MIGRATIONS, rows[0]?.version ?? 0);
+  if ('refused' in migrations) {
     await client.query('ROLLBACK');
-    return `its schema is at version ${applied}, written by a newer adec (this one knows versions up to ${latest})`;
+    return migrations.refused;
   }
-  for (const migration of POSTGRES_MIGRATIONS.filter((candidate) => candidate.version > applied)) {
+  for (const migration of migrations.pending) {
     await client.query(migration.sql);
     await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [migration.version, migration.name, new Date().toISOString()]);
   }

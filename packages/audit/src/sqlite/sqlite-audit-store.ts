@@ -9,14 +9,15 @@
  */
 import Database from 'better-sqlite3';
 import type { AuditEntry, AuditRecord, ChainState, StoredRecord } from '../audit-record.js';
-import type { AppendResult, AuditFailure, AuditStats, AuditStore, CommitObserver, Lookup, PurgeReport } from '../audit-store.js';
+import type { AppendResult, AuditStats, AuditStore, Lookup, PurgeReport } from '../audit-store.js';
+import { AppendQueue } from '../append-queue.js';
 import { recordOf, type ChainHead } from '../chain.js';
-import { GroupCommit } from '../group-commit.js';
 import { linkBatch, recordKey } from '../link-batch.js';
-import { prepareEntry, type PreparedEntry } from '../prepared-entry.js';
-import { retentionEntry } from '../retention.js';
+import { CREATE_MIGRATIONS_TABLE, pendingMigrations } from '../migration.js';
+import type { PreparedEntry } from '../prepared-entry.js';
+import { purgeThrough, retentionEntry } from '../retention.js';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.js';
-import { storeFailure, type OpenedStore, type StoreOptions } from '../store-options.js';
+import { closedFailure, describeError, storeFailure, type OpenedStore, type StoreOptions } from '../store-options.js';
 
 const ROW_COLUMNS = 'tenant, seq, decision_id AS decisionId, kind, recorded_at AS recordedAt, request_hash AS requestHash, body, prev_hash AS prevHash, hash';
 const CHAIN_COLUMNS = 'tenant, head_seq AS headSeq, head_hash AS headHash, anchor_seq AS anchorSeq, anchor_hash AS anchorHash';
@@ -35,18 +36,18 @@ export function openSqliteAuditStore(path: string, options: StoreOptions = {}): 
     return { ok: true, store: new SqliteAuditStore(db, options) };
   } catch (error) {
     db?.close();
-    return { ok: false, code: 'STORE_UNAVAILABLE', message: `the audit database ${path} could not be opened: ${describe(error)}` };
+    return { ok: false, code: 'STORE_UNAVAILABLE', message: `the audit database ${path} could not be opened: ${describeError(error)}` };
   }
 }
 
 /** Applies the migrations this database lacks; the reason it cannot, if it cannot. */
 function migrate(db: Database.Database): string | undefined {
   return db.transaction(() => {
-    db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
+    db.exec(CREATE_MIGRATIONS_TABLE);
     const applied = (db.prepare('SELECT MAX(version) AS version FROM schema_migrations').get() as { version: number | null }).version ?? 0;
-    const latest = SQLITE_MIGRATIONS[SQLITE_MIGRATIONS.length - 1]!.version;
-    if (applied > latest) return `its schema is at version ${applied}, written by a newer adec (this one knows versions up to ${latest})`;
-    for (const migration of SQLITE_MIGRATIONS.filter((candidate) => candidate.version > applied)) {
+    const migrations = pendingMigrations(SQLITE_MIGRATIONS, applied);
+    if ('refused' in migrations) return migrations.refused;
+    for (const migration of migrations.pending) {
       db.exec(migration.sql);
       db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(migration.version, migration.name, new Date().toISOString());
     }
@@ -56,8 +57,7 @@ function migrate(db: Database.Database): string | undefined {
 
 class SqliteAuditStore implements AuditStore {
   readonly backend = 'sqlite';
-  readonly #commits: GroupCommit<PreparedEntry, AppendResult>;
-  #closed = false;
+  readonly #appends: AppendQueue;
 
   readonly #headOf;
   readonly #recordById;
@@ -87,19 +87,11 @@ class SqliteAuditStore implements AuditStore {
     this.#removeThrough = db.prepare<[string, number]>('DELETE FROM decision_records WHERE tenant = ? AND seq <= ?');
     this.#appendBatch = db.transaction((entries: readonly PreparedEntry[]) => this.#link(entries, new Date().toISOString()));
     this.#purgeChains = db.transaction((cutoff: number) => this.#purgeAll(cutoff));
-    this.#commits = new GroupCommit<PreparedEntry, AppendResult>((entries) => this.#appendBatch.immediate(entries), {
-      maxBatch: options.maxBatch ?? 512,
-      maxQueued: options.maxQueued ?? 10_000,
-      failed: (error) => storeFailure('STORE_UNAVAILABLE', `the audit record could not be committed: ${describe(error)}`),
-      onCommit: options.onCommit,
-    });
+    this.#appends = new AppendQueue((entries) => this.#appendBatch.immediate(entries), options);
   }
 
   append(entry: AuditEntry): Promise<AppendResult> {
-    if (this.#closed) return Promise.resolve(closed());
-    const checked = prepareEntry(entry);
-    if (!checked.ok) return Promise.resolve(checked);
-    return this.#commits.submit(checked.prepared) ?? Promise.resolve(storeFailure('QUEUE_FULL', `${this.#commits.queued} audit records are already waiting to be committed`));
+    return this.#appends.append(entry);
   }
 
   async get(tenant: string, decisionId: string): Promise<Lookup<AuditRecord | null>> {
@@ -122,13 +114,12 @@ class SqliteAuditStore implements AuditStore {
   }
 
   stats(): AuditStats {
-    return { queued: this.#commits.queued, commits: this.#commits.commits, committedRecords: this.#commits.committed };
+    return this.#appends.stats();
   }
 
   async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
-    await this.#commits.drain();
+    if (this.#appends.closed) return;
+    await this.#appends.close();
     this.db.close();
   }
 
@@ -153,9 +144,8 @@ class SqliteAuditStore implements AuditStore {
   #purgeAll(cutoff: number): PurgeReport[] {
     const before = new Date(cutoff).toISOString();
     return this.#allChains.all().map((chain) => {
-      const keepFrom = this.#firstKept.get(chain.tenant, chain.anchorSeq, before)?.seq ?? chain.headSeq + 1;
-      const throughSeq = keepFrom - 1;
-      if (throughSeq <= chain.anchorSeq) return { tenant: chain.tenant, removed: 0, anchorSeq: chain.anchorSeq };
+      const throughSeq = purgeThrough(chain, this.#firstKept.get(chain.tenant, chain.anchorSeq, before)?.seq);
+      if (throughSeq === undefined) return { tenant: chain.tenant, removed: 0, anchorSeq: chain.anchorSeq };
       const through = { seq: throughSeq, hash: this.#hashAt.get(chain.tenant, throughSeq)!.hash };
       this.#setAnchor.run(through.seq, through.hash, chain.tenant);
       const removed = this.#removeThrough.run(chain.tenant, through.seq).changes;
@@ -168,19 +158,11 @@ class SqliteAuditStore implements AuditStore {
 
   /** Runs a read (or a purge) and turns a database error into a failure value. */
   #read<T>(run: () => T): Lookup<T> {
-    if (this.#closed) return closed();
+    if (this.#appends.closed) return closedFailure();
     try {
       return { ok: true, value: run() };
     } catch (error) {
-      return storeFailure('STORE_UNAVAILABLE', `the audit database failed: ${describe(error)}`);
+      return storeFailure('STORE_UNAVAILABLE', `the audit database failed: ${describeError(error)}`);
     }
   }
-}
-
-function closed(): AuditFailure {
-  return storeFailure('CLOSED', 'the audit store is closed');
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

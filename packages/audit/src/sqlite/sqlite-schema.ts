@@ -1,7 +1,5 @@
 /**
- * The SQLite schema, as numbered migrations applied in order at open (schema_migrations holds
- * what is applied). A database written by a newer adec, with migrations this one does not know,
- * is refused rather than written with assumptions that may no longer hold.
+ * The SQLite schema, as numbered migrations (migration.ts).
  *
  * The triggers make the append-only rule part of the database: an update is always refused, and
  * a delete only for records at or before the chain's anchor, which only a retention purge moves
@@ -9,12 +7,7 @@
  * attacker with the file: that is what verification is for.
  */
 import { GENESIS_HASH } from '../chain.js';
-
-export interface Migration {
-  readonly version: number;
-  readonly name: string;
-  readonly sql: string;
-}
+import type { Migration } from '../migration.js';
 
 export const SQLITE_MIGRATIONS: readonly Migration[] = [
   {
