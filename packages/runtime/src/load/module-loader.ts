@@ -16,7 +16,8 @@ import { LoadedApprovals } from '../trust/loaded-approvals.js';
 import { SandboxProcessPool, type SandboxPoolStats } from '../sandbox/sandbox-process-pool.js';
 import { DEFAULT_MEMORY_LIMIT_MB, loadModule, type SandboxOptions } from './load-module.js';
 import type { LoadedModule } from './loaded-module.js';
-import type { ModuleStore } from './module-store.js';
+import type { ModuleStore, WorldKey } from './module-store.js';
+import type { VerifiedBundle } from '../trust/verify-bundle.js';
 import { messageOf } from '../error-message.js';
 
 /** `(org_id, domain, action, world_model_version)`: what a request names. */
@@ -35,6 +36,24 @@ export interface LoadError {
 }
 
 export type ModuleLookup = { readonly ok: true; readonly module: LoadedModule } | { readonly ok: false; readonly error: LoadError };
+
+/** What `refresh` did to one loaded world. */
+export interface RefreshOutcome {
+  readonly world: WorldKey;
+  readonly result: 'unchanged' | 'replaced' | 'refused' | 'unloaded' | 'unavailable';
+  /** The module serving the world after the refresh (before it, for `unloaded`). */
+  readonly moduleHash: string;
+  /** For `replaced`: the module it replaced. */
+  readonly replacedHash?: string;
+  /** Why a bundle was refused or the world unloaded or not read. */
+  readonly error?: LoadError;
+}
+
+/**
+ * A replaced module is released this long after its replacement took over, so that decisions
+ * already routed to it finish there (decisions have a deadline of seconds).
+ */
+export const REPLACED_MODULE_GRACE_MS = 30_000;
 
 /** What a host's metrics report about its modules. */
 export interface ModuleLoaderStats {
@@ -81,6 +100,9 @@ export class ModuleLoader {
   /** Booted sandbox processes, in `process` isolation, started with the loader (host start). */
   readonly #processes: SandboxProcessPool | undefined;
 
+  /** Replaced modules waiting out their grace period before they are released. */
+  readonly #retired = new Set<LoadedModule>();
+
   #loads = 0;
   #failedLoads = 0;
 
@@ -98,8 +120,78 @@ export class ModuleLoader {
 
   /** The module serving `key`, loading it on a miss. Never throws: every failure is a value. */
   async get(key: RoutingKey): Promise<ModuleLookup> {
-    const invalid = routingKeyProblem(key);
+    const invalid = routingKeyProblem(key, ROUTING_KEY_FIELDS);
     if (invalid !== undefined) return { ok: false, error: { code: 'ROUTING_KEY_INVALID', message: invalid } };
+    const lookup = await this.#world(key);
+    if (!lookup.ok || lookup.module.metadata.actions.has(key.action)) return lookup;
+    const actions = [...lookup.module.metadata.actions.keys()].join(', ') || 'none';
+    return { ok: false, error: { code: 'UNKNOWN_ACTION', message: `${describeWorld(key)} has no action \`${key.action}\` (actions: ${actions})` } };
+  }
+
+  /** The module of a world version, loading it on a miss (a host loading its store at start). */
+  async load(key: WorldKey): Promise<ModuleLookup> {
+    const invalid = routingKeyProblem(key, WORLD_KEY_FIELDS);
+    return invalid === undefined ? this.#world(key) : { ok: false, error: { code: 'ROUTING_KEY_INVALID', message: invalid } };
+  }
+
+  /**
+   * Reads every loaded world's bundle from the store again and acts on what changed, so that a
+   * running host follows its store (seed 002 phase 2):
+   *
+   * - a new module hash that verifies, and whose approval is not older than the loaded one's,
+   *   replaces the loaded module (`replaced`); decisions already under way finish on the old one;
+   * - a new module that does not verify, or is an older approval put back, is refused and the
+   *   loaded module goes on serving (`refused`: bytes anyone with write access to the store can
+   *   drop there never take a verified module down);
+   * - the loaded module itself no longer verifying (its approval expired) unloads it
+   *   (`unloaded`): the next request gets the refusal;
+   * - a store that cannot be read leaves the loaded module serving (`unavailable`).
+   */
+  async refresh(): Promise<readonly RefreshOutcome[]> {
+    const outcomes: RefreshOutcome[] = [];
+    for (const [world, load] of [...this.#worlds]) {
+      const lookup = await load;
+      if (!lookup.ok) continue;
+      const { org, domain, version } = lookup.module.metadata.world;
+      outcomes.push(await this.#refreshWorld(world, load, { org, domain, version }, lookup.module));
+    }
+    return outcomes;
+  }
+
+  async #refreshWorld(world: string, load: Promise<ModuleLookup>, key: WorldKey, loaded: LoadedModule): Promise<RefreshOutcome> {
+    const outcome = (result: RefreshOutcome['result'], detail: Partial<RefreshOutcome> = {}): RefreshOutcome => ({ world: key, result, moduleHash: loaded.moduleHash, ...detail });
+    const read = await this.#readVerified(key);
+    if (!read.ok) {
+      if (read.error.code === 'MODULE_UNAVAILABLE') return outcome('unavailable', { error: read.error });
+      // Refused bytes of another module change nothing; the loaded module's own bundle refused
+      // now (its approval expired, its key revoked) or taken out of the store stops it.
+      if (read.error.code !== 'MODULE_NOT_FOUND' && read.claimedHash !== loaded.moduleHash) return outcome('refused', { error: read.error });
+      if (this.#worlds.get(world) === load) this.#worlds.delete(world);
+      await loaded.evaluator.dispose();
+      return outcome('unloaded', { error: read.error });
+    }
+    const older = this.#approvals.admit(read.bundle);
+    if (read.bundle.moduleHash === loaded.moduleHash) return outcome('unchanged');
+    if (older !== undefined) return outcome('refused', { error: { code: older.code, message: `${describeWorld(key)} was refused: ${older.message}` } });
+    const replacement = await loadModule(read.bundle, this.options.sandbox, this.#processes);
+    if (!replacement.ok) return outcome('refused', { error: { code: replacement.code, message: `${describeWorld(key)}: ${replacement.message}` } });
+    if (this.#worlds.get(world) !== load) {
+      // Unloaded while the replacement loaded: it is not wanted.
+      await replacement.module.evaluator.dispose();
+      return outcome('unloaded');
+    }
+    this.#worlds.set(world, Promise.resolve({ ok: true, module: replacement.module }));
+    this.#retired.add(loaded);
+    setTimeout(() => void this.#retire(loaded), REPLACED_MODULE_GRACE_MS).unref();
+    return outcome('replaced', { moduleHash: replacement.module.moduleHash, replacedHash: loaded.moduleHash });
+  }
+
+  async #retire(module: LoadedModule): Promise<void> {
+    if (!this.#retired.delete(module)) return;
+    await module.evaluator.dispose();
+  }
+
+  async #world(key: WorldKey): Promise<ModuleLookup> {
     const world = worldKey(key);
     const failed = this.#failures.get(world);
     if (failed !== undefined && Date.now() < failed.retryAt) return failed.lookup;
@@ -110,10 +202,7 @@ export class ModuleLoader {
       // Failures are not cached: they are retried after a backoff. A success stays until unloaded.
       void load.then((lookup) => this.#settled(world, load!, lookup));
     }
-    const lookup = await load;
-    if (!lookup.ok || lookup.module.metadata.actions.has(key.action)) return lookup;
-    const actions = [...lookup.module.metadata.actions.keys()].join(', ') || 'none';
-    return { ok: false, error: { code: 'UNKNOWN_ACTION', message: `${describeWorld(key)} has no action \`${key.action}\` (actions: ${actions})` } };
+    return load;
   }
 
   /** Releases the module of `key`'s world and its sandbox; the next request loads it again. */
@@ -137,6 +226,7 @@ export class ModuleLoader {
     this.#processes?.close();
     const worlds = [...this.#worlds.values()];
     this.#worlds.clear();
+    await Promise.all([...this.#retired].map((module) => this.#retire(module)));
     await Promise.all(worlds.map(async (load) => {
       const lookup = await load;
       if (lookup.ok) await lookup.module.evaluator.dispose();
@@ -156,7 +246,17 @@ export class ModuleLoader {
     this.#failures.set(world, { lookup, failures, retryAt: Date.now() + backoff });
   }
 
-  async #load(key: RoutingKey): Promise<ModuleLookup> {
+  async #load(key: WorldKey): Promise<ModuleLookup> {
+    const read = await this.#readVerified(key);
+    if (!read.ok) return read;
+    const older = this.#approvals.admit(read.bundle);
+    if (older !== undefined) return { ok: false, error: { code: older.code, message: `${describeWorld(key)} was refused: ${older.message}` } };
+    const loaded = await loadModule(read.bundle, this.options.sandbox, this.#processes);
+    return loaded.ok ? { ok: true, module: loaded.module } : { ok: false, error: { code: loaded.code, message: `${describeWorld(key)}: ${loaded.message}` } };
+  }
+
+  /** `key`'s bundle from the store, verified and checked to be the world it was asked for. */
+  async #readVerified(key: WorldKey): Promise<{ readonly ok: true; readonly bundle: VerifiedBundle } | { readonly ok: false; readonly error: LoadError; readonly claimedHash?: unknown }> {
     const read: unknown = await this.options.store.read({ org: key.org, domain: key.domain, version: key.version });
     if (read === null || typeof read !== 'object' || typeof (read as { ok?: unknown }).ok !== 'boolean') {
       return { ok: false, error: { code: 'MODULE_UNAVAILABLE', message: `the module store answered ${describeWorld(key)} with something that is not a result` } };
@@ -164,28 +264,37 @@ export class ModuleLoader {
     const result = read as Awaited<ReturnType<ModuleStore['read']>>;
     if (!result.ok) return { ok: false, error: result.error };
     const verified = verifyBundle(result.files, this.options.trust);
-    if (!verified.ok) return { ok: false, error: { code: verified.failure.code, message: `${describeWorld(key)} was refused: ${verified.failure.message}` } };
+    if (!verified.ok) return { ok: false, error: { code: verified.failure.code, message: `${describeWorld(key)} was refused: ${verified.failure.message}` }, claimedHash: claimedModuleHash(result.files.manifest) };
     const routedWorld = verified.bundle.manifest['world'] as Record<string, unknown> | undefined;
     if (routedWorld?.['org'] !== key.org || routedWorld['domain'] !== key.domain || routedWorld['version'] !== key.version) {
       return { ok: false, error: { code: 'MODULE_INVALID', message: `the store returned ${JSON.stringify(routedWorld)} for ${describeWorld(key)}` } };
     }
-    const older = this.#approvals.admit(verified.bundle);
-    if (older !== undefined) return { ok: false, error: { code: older.code, message: `${describeWorld(key)} was refused: ${older.message}` } };
-    const loaded = await loadModule(verified.bundle, this.options.sandbox, this.#processes);
-    return loaded.ok ? { ok: true, module: loaded.module } : { ok: false, error: { code: loaded.code, message: `${describeWorld(key)}: ${loaded.message}` } };
+    return { ok: true, bundle: verified.bundle };
   }
 }
 
+const ROUTING_KEY_FIELDS = ['org', 'domain', 'action', 'version'] as const;
+const WORLD_KEY_FIELDS = ['org', 'domain', 'version'] as const;
+
 /** Why a routing key cannot name a module: every segment a short string without control characters. */
-function routingKeyProblem(key: unknown): string | undefined {
-  if (key === null || typeof key !== 'object') return 'a routing key is an object with org, domain, action and version';
-  for (const field of ['org', 'domain', 'action', 'version'] as const) {
+function routingKeyProblem(key: unknown, fields: readonly string[]): string | undefined {
+  if (key === null || typeof key !== 'object') return `a routing key is an object with ${fields.join(', ')}`;
+  for (const field of fields) {
     const value = (key as Record<string, unknown>)[field];
     if (typeof value !== 'string' || value.length === 0) return `the routing key's ${field} must be a non-empty string`;
     if (value.length > MAX_SEGMENT_LENGTH) return `the routing key's ${field} is longer than ${MAX_SEGMENT_LENGTH} characters`;
     if (/[\u0000-\u001f\u007f]/.test(value)) return `the routing key's ${field} holds a control character`;
   }
   return undefined;
+}
+
+/** The module hash a manifest claims, before anything about it is verified. */
+function claimedModuleHash(manifest: Uint8Array): unknown {
+  try {
+    return (JSON.parse(Buffer.from(manifest).toString('utf8')) as { module_hash?: unknown }).module_hash;
+  } catch {
+    return undefined;
+  }
 }
 
 function worldKey(key: Omit<RoutingKey, 'action'>): string {

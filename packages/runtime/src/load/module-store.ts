@@ -8,12 +8,17 @@
  * root (`..`, `/`, a leading dot) is refused before the file system is touched. Each file is
  * read as a regular file, never through a link, up to its size limit (trust/bundle-files.ts).
  */
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readBundleFiles, type BundleFileLimits, type BundleFiles } from '../trust/bundle-files.js';
 import type { LoadError, RoutingKey } from './module-loader.js';
 
+export type WorldKey = Omit<RoutingKey, 'action'>;
+
 export interface ModuleStore {
-  read(key: Omit<RoutingKey, 'action'>): Promise<{ readonly ok: true; readonly files: BundleFiles } | { readonly ok: false; readonly error: LoadError }>;
+  read(key: WorldKey): Promise<{ readonly ok: true; readonly files: BundleFiles } | { readonly ok: false; readonly error: LoadError }>;
+  /** Every world version the store holds (for a host that loads them all at start). */
+  list?(): Promise<readonly WorldKey[]>;
 }
 
 const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._+-]*$/;
@@ -33,6 +38,25 @@ export class DirectoryModuleStore implements ModuleStore {
   directoryOf(key: Omit<RoutingKey, 'action'>): string | undefined {
     const segments = [key.org, key.domain, key.version];
     return segments.every((segment) => SEGMENT.test(segment) && !segment.includes('..')) ? join(this.root, ...segments) : undefined;
+  }
+
+  /** The `<org>/<domain>/<version>` directories under the root whose names are plain segments. */
+  async list(): Promise<readonly WorldKey[]> {
+    const below = async (dir: string): Promise<string[]> => {
+      try {
+        const entries = await readdir(dir, { withFileTypes: true });
+        return entries.filter((entry) => entry.isDirectory() && SEGMENT.test(entry.name) && !entry.name.includes('..')).map((entry) => entry.name).sort();
+      } catch {
+        return [];
+      }
+    };
+    const worlds: WorldKey[] = [];
+    for (const org of await below(this.root)) {
+      for (const domain of await below(join(this.root, org))) {
+        for (const version of await below(join(this.root, org, domain))) worlds.push({ org, domain, version });
+      }
+    }
+    return worlds;
   }
 
   async read(key: Omit<RoutingKey, 'action'>) {
