@@ -7,15 +7,9 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyChains } from '@adec/audit';
 import { OPENAPI_DOCUMENT } from '@adec/server';
-import { addDependent, startService, type ServiceFixture } from './service-fixture.js';
+import { addDependent, BY_STATUS, startService, type ServiceFixture } from './service-fixture.js';
 
-const CHILD = { relationship: 'child', dependent_age: 10, documents: ['birth_certificate'] };
-const BY_STATUS = {
-  GREEN: CHILD,
-  'GREEN-SKIP': { relationship: 'child', dependent_age: 12, already_on_plan: true },
-  YELLOW: { relationship: 'stepchild', dependent_age: 8 },
-  RED: { relationship: 'child', dependent_age: 27, documents: ['birth_certificate'] },
-} as const;
+const CHILD = BY_STATUS.GREEN;
 
 let service: ServiceFixture;
 beforeAll(async () => {

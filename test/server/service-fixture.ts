@@ -73,6 +73,14 @@ export async function startService(overrides: Partial<DecisionHostConfig> = {}):
   };
 }
 
+/** A context of the benefits world's add_dependent action for each status. */
+export const BY_STATUS = {
+  GREEN: { relationship: 'child', dependent_age: 10, documents: ['birth_certificate'] },
+  'GREEN-SKIP': { relationship: 'child', dependent_age: 12, already_on_plan: true },
+  YELLOW: { relationship: 'stepchild', dependent_age: 8 },
+  RED: { relationship: 'child', dependent_age: 27, documents: ['birth_certificate'] },
+} as const;
+
 /** A decide request of the benefits world's add_dependent action. */
 export function addDependent(context: Record<string, unknown>, extra: Record<string, unknown> = {}) {
   return { domain: 'hr.benefits', action: 'add_dependent', world_model_version: '1.4.0', context, ...extra };

@@ -1,12 +1,13 @@
 #!/usr/bin/env node
-// The adec launcher. isolated-vm, which runs the decisions of `eval`, `test` and `serve`,
+// The adec launcher. isolated-vm, which runs the decisions of `eval`, `test`, `serve` and `mcp`,
 // requires --no-node-snapshot on Node 20+; without its startup snapshot Node takes about 0.1 s
 // longer to start. So those commands run in a Node process started with the flag (signals
-// passed on to it, so `adec serve` stops gracefully), and the others (build, check, the key and
-// trust commands) start without it.
+// passed on to it, so `adec serve` stops gracefully; it has the launcher's standard input and
+// output, so `adec mcp` speaks its protocol through them), and the others (build, check, the key
+// and trust commands) start without it.
 import { spawn } from 'node:child_process';
 
-const SANDBOX_COMMANDS = new Set(['eval', 'test', 'serve']);
+const SANDBOX_COMMANDS = new Set(['eval', 'test', 'serve', 'mcp']);
 const FLAG = '--no-node-snapshot';
 const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 

@@ -63,6 +63,10 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'run the decision service (HTTP, JWT auth, durable hash-chained audit)',
     load: () => import('./commands/serve.js'),
   },
+  mcp: {
+    summary: 'serve the decide operation as an MCP tool over stdio, for a local agent',
+    load: () => import('./commands/mcp.js'),
+  },
   audit: {
     summary: 'verify the audit store\'s hash chains (`adec audit verify`)',
     load: () => import('./commands/audit.js'),

@@ -24,6 +24,8 @@ export interface DecisionHostConfig {
   readonly host?: string;
   /** 0 picks a free port. */
   readonly port?: number;
+  /** false: everything but the HTTP listener, for `adec mcp`, which serves the decide tool over stdio (default true). */
+  readonly listen?: boolean;
   readonly rateLimit?: RateLimit;
   readonly maxInFlight?: number;
   readonly decisionTimeoutMs?: number;
@@ -41,9 +43,11 @@ export const DEFAULT_MAX_IN_FLIGHT = 1_024;
 export const DEFAULT_DECISION_TIMEOUT_MS = 5_000;
 
 export interface DecisionHost {
-  /** `http://host:port` the service listens on. */
-  readonly url: string;
+  /** `http://host:port` the service listens on; null when it was started with `listen: false`. */
+  readonly url: string | null;
   readonly app: FastifyInstance;
+  /** The decide operation every transport shares: the HTTP routes and the MCP tool. */
+  readonly service: DecisionService;
   readonly store: AuditStore;
   readonly loader: ModuleLoader;
   /** Drains in-flight decisions, flushes the audit queue, stops the sandbox processes. */
@@ -71,7 +75,7 @@ export async function startDecisionHost(config: DecisionHostConfig): Promise<Sta
   const app = createApp({ service, verifier: new TokenVerifier(config.auth), metrics, requestLimits: config.requestLimits ?? DEFAULT_REQUEST_LIMITS, isReady: () => ready, logger: config.logger });
   try {
     await loader.ready();
-    const url = await app.listen({ host: config.host ?? '127.0.0.1', port: config.port ?? 0 });
+    const url = config.listen === false ? null : await app.listen({ host: config.host ?? '127.0.0.1', port: config.port ?? 0 });
     ready = true;
     const retention = retainFor(app, store, (config.retentionDays ?? DEFAULT_RETENTION_DAYS) * DAY_MS);
     let closing: Promise<void> | undefined;
@@ -82,7 +86,7 @@ export async function startDecisionHost(config: DecisionHostConfig): Promise<Sta
       await store.close();
       await loader.close();
     })());
-    return { ok: true, host: { url, app, store, loader, close } };
+    return { ok: true, host: { url, app, service, store, loader, close } };
   } catch (error) {
     await app.close();
     await store.close();

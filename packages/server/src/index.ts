@@ -1,12 +1,14 @@
 /**
  * @adec/server — the decision service (ARCHITECTURE.md "HTTP service"): `POST /v1/decide` and
- * its retrieval and replay routes, JWT authentication, per-tenant rate limits and a bounded
- * in-flight queue, Prometheus metrics and an OpenAPI document; every decision committed to the
- * hash-chained audit store before it is answered.
+ * its retrieval and replay routes, the same operation as the MCP tool `decide` (over HTTP at
+ * `POST /v1/mcp`, over stdio for `adec mcp`), JWT authentication, per-tenant rate limits and a
+ * bounded in-flight queue, Prometheus metrics and an OpenAPI document; every decision committed
+ * to the hash-chained audit store before it is answered.
  */
 export { startDecisionHost, DEFAULT_DECISION_TIMEOUT_MS, DEFAULT_MAX_IN_FLIGHT, DEFAULT_RATE_LIMIT, type DecisionHost, type DecisionHostConfig, type StartedHost } from './decision-host.js';
 export { DecisionService, type DecideOutcome, type DecisionServiceOptions, type ReplayReport, type ServiceObserver, type ServiceResult } from './decision-service.js';
 export type { ApiError, ErrorDetail } from './api-error.js';
 export type { RateLimit } from './tenant-rate-limits.js';
 export { OPENAPI_DOCUMENT } from './openapi.js';
+export { serveDecideToolOverStdio, tokenCaller, type StdioTool, type StdioToolOptions } from './mcp/mcp-stdio.js';
 export * from './auth/index.js';

@@ -1,11 +1,12 @@
 /**
  * The Fastify application of the decision service: strict JSON bodies, one error shape,
- * token authentication on every /v1 route, the decision and operations routes.
+ * token authentication on every /v1 route, the decision, MCP and operations routes.
  */
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { RequestLimits } from '@adec/runtime';
 import type { TokenVerifier } from '../auth/index.js';
 import type { DecisionService } from '../decision-service.js';
+import { mcpRoutes } from '../mcp/mcp-http.js';
 import type { ServiceMetrics } from '../service-metrics.js';
 import { authenticate } from './authenticate.js';
 import { decisionRoutes } from './decision-routes.js';
@@ -41,6 +42,7 @@ export function createApp(options: AppOptions): FastifyInstance {
   void app.register(async (v1) => {
     v1.addHook('onRequest', authenticate(options.verifier, (code) => options.metrics.refused(code)));
     decisionRoutes(v1, options.service);
+    mcpRoutes(v1, options.service, options.requestLimits);
   });
   return app;
 }
