@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exportJWK, generateKeyPair, SignJWT, type JWK, type JWTPayload } from 'jose';
 import { startDecisionHost, type DecisionHost, type DecisionHostConfig } from '@adec/server';
-import { asTestBundle, buildFixture, publish, testKeys } from '../support/runtime.js';
+import { asTestBundle, buildFixture, publish, testKeys, type TestKeys } from '../support/runtime.js';
 
 export const ISSUER = 'https://issuer.test';
 export const AUDIENCE = 'adec-decisions';
@@ -37,16 +37,21 @@ export interface ServiceFixture {
   readonly host: DecisionHost;
   readonly issuer: TokenIssuer;
   readonly dir: string;
+  /** The bundle directory (`<modules>/<org>/<domain>/<version>/`) and the keys its bundles are signed with. */
+  readonly modules: string;
+  readonly keys: TestKeys;
   post(path: string, body: unknown, token?: string | null, headers?: Record<string, string>): Promise<Response>;
   get(path: string, token?: string | null): Promise<Response>;
   close(): Promise<void>;
 }
 
-export async function startService(overrides: Partial<DecisionHostConfig> = {}): Promise<ServiceFixture> {
+/** A service on the benefits world; `prepare` may add to its bundle directory before it starts. */
+export async function startService(overrides: Partial<DecisionHostConfig> = {}, prepare?: (modules: string, keys: TestKeys) => void): Promise<ServiceFixture> {
   const dir = mkdtempSync(join(tmpdir(), 'adec-service-'));
   const keys = testKeys();
   const modules = join(dir, 'modules');
   publish(asTestBundle(await buildFixture('examples/benefits')), modules, keys);
+  prepare?.(modules, keys);
   const issuer = await tokenIssuer();
   const started = await startDecisionHost({
     modules,
@@ -63,6 +68,8 @@ export async function startService(overrides: Partial<DecisionHostConfig> = {}):
     host,
     issuer,
     dir,
+    modules,
+    keys,
     post: (path, body, token, headers = {}) =>
       fetch(`${host.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...authorization(token), ...headers }, body: typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body) }),
     get: (path, token) => fetch(`${host.url}${path}`, { headers: authorization(token) }),

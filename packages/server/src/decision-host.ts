@@ -11,6 +11,7 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { TokenVerifier, type AuthConfig } from './auth/index.js';
 import { DecisionService } from './decision-service.js';
 import { createApp } from './http/create-app.js';
+import { DEFAULT_MODULE_SCAN_MS, watchModules } from './module-watch.js';
 import { ServiceMetrics } from './service-metrics.js';
 import type { RateLimit } from './tenant-rate-limits.js';
 
@@ -31,6 +32,8 @@ export interface DecisionHostConfig {
   readonly decisionTimeoutMs?: number;
   readonly requestLimits?: RequestLimits;
   readonly sandbox?: SandboxOptions;
+  /** How often the bundle directory is scanned for new, replaced and expired modules (default 10 s). */
+  readonly moduleScanMs?: number;
   /** Audit records older than this are purged at start and then daily (default 90). */
   readonly retentionDays?: number;
   readonly logger?: FastifyServerOptions['logger'];
@@ -50,6 +53,8 @@ export interface DecisionHost {
   readonly service: DecisionService;
   readonly store: AuditStore;
   readonly loader: ModuleLoader;
+  /** Scans the bundle directory now (as the host does every `moduleScanMs`). */
+  scanModules(): Promise<void>;
   /** Drains in-flight decisions, flushes the audit queue, stops the sandbox processes. */
   close(): Promise<void>;
 }
@@ -61,7 +66,8 @@ export async function startDecisionHost(config: DecisionHostConfig): Promise<Sta
   const opened = await openAuditStore(config.audit, { onCommit: metrics.onCommit });
   if (!opened.ok) return opened;
   const store = opened.store;
-  const loader = new ModuleLoader({ store: new DirectoryModuleStore(config.modules), trust: config.trust, sandbox: config.sandbox });
+  const modules = new DirectoryModuleStore(config.modules);
+  const loader = new ModuleLoader({ store: modules, trust: config.trust, sandbox: config.sandbox });
   metrics.watch(loader, store);
   const service = new DecisionService({
     loader,
@@ -75,6 +81,8 @@ export async function startDecisionHost(config: DecisionHostConfig): Promise<Sta
   const app = createApp({ service, verifier: new TokenVerifier(config.auth), metrics, requestLimits: config.requestLimits ?? DEFAULT_REQUEST_LIMITS, isReady: () => ready, logger: config.logger });
   try {
     await loader.ready();
+    const watch = watchModules(loader, modules, app.log, config.moduleScanMs ?? DEFAULT_MODULE_SCAN_MS);
+    await watch.scan();
     const url = config.listen === false ? null : await app.listen({ host: config.host ?? '127.0.0.1', port: config.port ?? 0 });
     ready = true;
     const retention = retainFor(app, store, (config.retentionDays ?? DEFAULT_RETENTION_DAYS) * DAY_MS);
@@ -82,11 +90,12 @@ export async function startDecisionHost(config: DecisionHostConfig): Promise<Sta
     const close = () => (closing ??= (async () => {
       ready = false;
       clearInterval(retention);
+      watch.stop();
       await app.close();
       await store.close();
       await loader.close();
     })());
-    return { ok: true, host: { url, app, service, store, loader, close } };
+    return { ok: true, host: { url, app, service, store, loader, scanModules: watch.scan, close } };
   } catch (error) {
     await app.close();
     await store.close();
