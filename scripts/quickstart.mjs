@@ -10,15 +10,19 @@
  *   adec audit verify                          → its record, hash-chained, verified
  *
  * Everything lands in .adec-demo/ (recreated on each run); the service is stopped at the end.
+ * `--adec <bin/adec.js> --dir <dir>` runs another install's adec in another directory: the test
+ * of the packed tarballs runs this same script against an install from them.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const demo = join(root, '.adec-demo');
-const adecBin = join(root, 'packages/cli/bin/adec.js');
+const { values: options } = parseArgs({ options: { adec: { type: 'string' }, dir: { type: 'string' } } });
+const demo = resolve(options.dir ?? join(root, '.adec-demo'));
+const adecBin = resolve(options.adec ?? join(root, 'packages/cli/bin/adec.js'));
 const ISSUER = 'https://demo.adec.local';
 const AUDIENCE = 'adec-decisions';
 
@@ -29,12 +33,12 @@ rmSync(demo, { recursive: true, force: true });
 mkdirSync(demo);
 
 step('adec build examples/benefits');
-process.stderr.write(adec('build', 'examples/benefits'));
+process.stderr.write(adec('build', 'examples/benefits', '--out', join(demo, 'build')));
 
 step('adec keygen: development keys for CI (signing), an operator (approval) and the token issuer');
 for (const name of ['ci', 'operator', 'issuer']) adec('keygen', '--out', join(demo, 'keys'), '--name', name);
 const bundle = join(demo, 'modules/acme/hr.benefits/1.4.0');
-cpSync(join(root, 'examples/benefits/build'), bundle, { recursive: true });
+cpSync(join(demo, 'build'), bundle, { recursive: true });
 
 step('adec sign + adec approve the bundle');
 adec('sign', bundle, '--key', join(demo, 'keys/ci.key.jwk'));
