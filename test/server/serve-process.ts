@@ -42,9 +42,17 @@ export interface ServeProcess {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
+/** Services still running: a test that fails or times out before it stops one must not leave it behind. */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
 /** Starts `adec serve` (the node process itself, no launcher in between) and waits until it is ready. */
 export function startServeProcess(args: readonly string[]): Promise<ServeProcess> {
   const child = spawn(process.execPath, ['--no-node-snapshot', repoPath('packages/cli/bin/adec.js'), 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   const logs: Record<string, unknown>[] = [];
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += chunk));
