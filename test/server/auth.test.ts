@@ -588,3 +588,40 @@ describe('properties', () => {
 it('produces every catalogued code', () => {
   expect([...codesSeen].sort()).toEqual([...AUTH_ERROR_CODES].sort());
 });
+
+describe('remembering verified tokens', () => {
+  it('answers a token verified before without checking its signature again, and never past its times', async () => {
+    const cached = new TokenVerifier(config());
+    const token = await sign(claims({ nbf: NOW_S - 10, exp: NOW_S + 60 }));
+    expect(await cached.verify(bearer(token), NOW)).toMatchObject({ ok: true, caller: { tenant: 'acme' } });
+    // Later verifications check no signature: count WebCrypto's (jose's) verify calls.
+    const subtle = globalThis.crypto.subtle;
+    const original = subtle.verify;
+    let signatureChecks = 0;
+    subtle.verify = ((...args: Parameters<SubtleCrypto['verify']>) => ((signatureChecks += 1), original.apply(subtle, args))) as SubtleCrypto['verify'];
+    try {
+      for (let i = 0; i < 100; i++) expect(await cached.verify(bearer(token), NOW)).toMatchObject({ ok: true });
+      expect(signatureChecks).toBe(0);
+      expect(await new TokenVerifier(config()).verify(bearer(token), NOW)).toMatchObject({ ok: true });
+      expect(signatureChecks).toBe(1);
+    } finally {
+      subtle.verify = original;
+    }
+    // Exactly as jose judges times, with the 30 s tolerance: valid until exp + 30 s, from nbf − 30 s.
+    expect(await cached.verify(bearer(token), (NOW_S + 60 + 30) * 1000 - 1)).toMatchObject({ ok: true });
+    expect(await cached.verify(bearer(token), (NOW_S + 60 + 30) * 1000)).toMatchObject({ ok: false, code: 'TOKEN_EXPIRED' });
+    expect(await cached.verify(bearer(token), (NOW_S - 10 - 31) * 1000)).toMatchObject({ ok: false, code: 'TOKEN_NOT_YET_VALID' });
+  });
+
+  it('remembers nothing of a refused token, and keys each token by its exact text', async () => {
+    const cached = new TokenVerifier(config());
+    const token = await sign(claims({ aud: 'someone-else' }));
+    for (let i = 0; i < 2; i++) expect(await cached.verify(bearer(token), NOW)).toMatchObject({ ok: false, code: 'TOKEN_AUDIENCE_INVALID' });
+    const good = await sign();
+    expect(await cached.verify(bearer(good), NOW)).toMatchObject({ ok: true });
+    const [header, payload, signature] = good.split('.');
+    const forged = `${header}.${b64({ ...claims(), org_id: 'globex' })}.${signature}`;
+    expect(payload).not.toBe(forged.split('.')[1]);
+    expect(await cached.verify(bearer(forged), NOW)).toMatchObject({ ok: false, code: 'TOKEN_SIGNATURE_INVALID' });
+  });
+});

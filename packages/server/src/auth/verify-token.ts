@@ -6,6 +6,7 @@ import type { Caller } from './caller.js';
 import { callerOf } from './caller-claims.js';
 import { joseFailure } from './jose-failure.js';
 import { selectKey } from './key-selection.js';
+import { VerifiedTokens } from './verified-tokens.js';
 
 export type { AuthErrorCode } from './auth-failure.js';
 export type { Actor, Caller } from './caller.js';
@@ -22,6 +23,7 @@ export type TokenVerification = { readonly ok: true; readonly caller: Caller } |
  */
 export class TokenVerifier {
   readonly #config: ResolvedAuthConfig;
+  readonly #verified = new VerifiedTokens();
 
   /** Throws a TypeError when the configuration cannot work (no keys, a private or symmetric key, an empty issuer …). */
   constructor(config: AuthConfig) {
@@ -32,12 +34,15 @@ export class TokenVerifier {
   async verify(authorization: string | undefined, now?: number): Promise<TokenVerification> {
     const bearer = bearerToken(authorization);
     if (!bearer.ok) return bearer;
+    const at = now ?? Date.now();
+    const known = this.#verified.get(bearer.token, at);
+    if (known !== undefined) return { ok: true, caller: known };
     const config = this.#config;
     const selection = selectKey(bearer.token, config.keys);
     if (!selection.ok) return selection;
     const { key } = selection;
     const cryptoKey = await config.keys.cryptoKey(key);
-    const currentDate = new Date(now ?? Date.now());
+    const currentDate = new Date(at);
     let payload: JWTPayload;
     try {
       ({ payload } = await jwtVerify(bearer.token, cryptoKey, {
@@ -53,6 +58,8 @@ export class TokenVerifier {
       if (failure === undefined) throw error;
       return failure;
     }
-    return callerOf(payload, config.tenantClaim);
+    const verified = callerOf(payload, config.tenantClaim);
+    if (verified.ok) this.#verified.remember(bearer.token, verified.caller, payload, config.clockToleranceSeconds);
+    return verified;
   }
 }

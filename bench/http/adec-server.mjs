@@ -1,0 +1,44 @@
+/**
+ * The decision service under load, in a process of its own so the load generator never shares
+ * its event loop (http-bench.mjs starts it with `node --no-node-snapshot`, as `adec serve` runs).
+ *
+ * Publishes the 50-rule synthetic world, signed and approved, into `store` (its own keys: the
+ * trust configuration never leaves this process), then starts `startDecisionHost` on loopback
+ * with the given audit location and a rate limit that never triggers, trusting the caller's
+ * token key. Prints one JSON line when it listens: `{ url, pid, routing }`, `routing` being the
+ * decide body's `domain`, `action` and `world_model_version`. SIGTERM stops it the way a
+ * deployment stops it (in-flight decisions finish and commit, the audit store is closed).
+ *
+ * Usage: node --no-node-snapshot adec-server.mjs '<json config>'
+ *   config: { store, audit, auth: { issuer, audience, keys: [public JWK] }, isolation? }
+ */
+import { startDecisionHost } from '../../packages/server/dist/index.js';
+import { publishSynthetic } from '../lib/publish-synthetic.mjs';
+
+const RULES = 50;
+/** High enough that the limiter never refuses: the bench measures decisions, not refusals. */
+const UNLIMITED = { perSecond: 1e9, burst: 1e9 };
+
+const config = JSON.parse(process.argv[2]);
+const published = await publishSynthetic(config.store, RULES, { rulesPerAction: RULES });
+const started = await startDecisionHost({
+  modules: config.store,
+  trust: published.trust,
+  auth: config.auth,
+  audit: config.audit,
+  port: 0,
+  rateLimit: UNLIMITED,
+  ...(config.isolation !== undefined && { sandbox: { isolation: config.isolation } }),
+});
+if (!started.ok) {
+  console.error(`adec-server: ${started.code}: ${started.message}`);
+  process.exit(1);
+}
+const { host } = started;
+const { org, domain, version, action } = published.key;
+console.log(JSON.stringify({ url: host.url, pid: process.pid, org, routing: { domain, action, world_model_version: version } }));
+
+process.once('SIGTERM', async () => {
+  await host.close();
+  process.exit(0);
+});
