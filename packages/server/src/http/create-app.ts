@@ -2,7 +2,7 @@
  * The Fastify application of the decision service: strict JSON bodies, one error shape,
  * token authentication on every /v1 route, the decision, MCP and operations routes.
  */
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { RequestLimits } from '@adec/runtime';
 import type { TokenVerifier } from '../auth/index.js';
 import type { DecisionService } from '../decision-service.js';
@@ -28,7 +28,7 @@ export function createApp(options: AppOptions): FastifyInstance {
     logger: options.logger ?? false,
     // Two log lines per decision would cost more than the decision: requests are counted in
     // /metrics; failures are still logged.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     // The strict parser enforces the real limit with a precise message; this only stops reading.
     bodyLimit: options.requestLimits.maxRequestBytes,
     // Request ids in logs are the service's own, never taken from a header a client controls.
