@@ -1,0 +1,90 @@
+/**
+ * The statements that change a SQLite audit database: appending a group commit's batch and a
+ * retention purge, each one `BEGIN IMMEDIATE` transaction that reads the chain heads it extends
+ * inside the transaction (so several connections, threads or processes may write one file).
+ * The store runs appends on a writer thread (sqlite-writer-thread.ts) and purges on its own
+ * connection; both use this class.
+ */
+import type Database from 'better-sqlite3';
+import type { ChainState, StoredRecord } from '../audit-record.js';
+import type { AppendResult, PurgeReport } from '../audit-store.js';
+import type { ChainHead } from '../chain.js';
+import { linkBatch, recordKey } from '../link-batch.js';
+import type { PreparedEntry } from '../prepared-entry.js';
+import { purgeThrough, retentionEntry } from '../retention.js';
+
+export const ROW_COLUMNS = 'tenant, seq, decision_id AS decisionId, kind, recorded_at AS recordedAt, request_hash AS requestHash, body, prev_hash AS prevHash, hash';
+export const CHAIN_COLUMNS = 'tenant, head_seq AS headSeq, head_hash AS headHash, anchor_seq AS anchorSeq, anchor_hash AS anchorHash';
+
+export class SqliteChainWriter {
+  readonly #headOf;
+  readonly #recordById;
+  readonly #insertRecord;
+  readonly #setHead;
+  readonly #allChains;
+  readonly #firstKept;
+  readonly #hashAt;
+  readonly #setAnchor;
+  readonly #removeThrough;
+  readonly #appendBatch;
+  readonly #purgeChains;
+
+  constructor(db: Database.Database) {
+    this.#headOf = db.prepare<[string], ChainHead>('SELECT head_seq AS seq, head_hash AS hash FROM chains WHERE tenant = ?');
+    this.#recordById = db.prepare<[string, string], StoredRecord>(`SELECT ${ROW_COLUMNS} FROM decision_records WHERE tenant = ? AND decision_id = ?`);
+    this.#insertRecord = db.prepare<[StoredRecord]>('INSERT INTO decision_records (tenant, seq, decision_id, kind, recorded_at, request_hash, body, prev_hash, hash) VALUES (@tenant, @seq, @decisionId, @kind, @recordedAt, @requestHash, @body, @prevHash, @hash)');
+    this.#setHead = db.prepare<[string, number, string]>('INSERT INTO chains (tenant, head_seq, head_hash) VALUES (?, ?, ?) ON CONFLICT (tenant) DO UPDATE SET head_seq = excluded.head_seq, head_hash = excluded.head_hash');
+    this.#allChains = db.prepare<[], ChainState>(`SELECT ${CHAIN_COLUMNS} FROM chains ORDER BY tenant`);
+    // Walks the chain from its anchor in seq order and stops at the first record to keep, so a
+    // purge reads only the records it removes (plus one) and needs no index on the time.
+    this.#firstKept = db.prepare<[string, number, string], { seq: number }>('SELECT seq FROM decision_records WHERE tenant = ? AND seq > ? AND recorded_at >= ? ORDER BY seq LIMIT 1');
+    this.#hashAt = db.prepare<[string, number], { hash: string }>('SELECT hash FROM decision_records WHERE tenant = ? AND seq = ?');
+    this.#setAnchor = db.prepare<[number, string, string]>('UPDATE chains SET anchor_seq = ?, anchor_hash = ? WHERE tenant = ?');
+    this.#removeThrough = db.prepare<[string, number]>('DELETE FROM decision_records WHERE tenant = ? AND seq <= ?');
+    this.#appendBatch = db.transaction((entries: readonly PreparedEntry[]) => this.#link(entries, new Date().toISOString()));
+    this.#purgeChains = db.transaction((cutoff: number) => this.#purgeAll(cutoff));
+  }
+
+  /** Appends one group commit's entries in one transaction. */
+  append(entries: readonly PreparedEntry[]): AppendResult[] {
+    return this.#appendBatch.immediate(entries);
+  }
+
+  /** Purges every chain up to `cutoff` in one transaction (see AuditStore.purge). */
+  purge(cutoff: number): PurgeReport[] {
+    return this.#purgeChains.immediate(cutoff);
+  }
+
+  /** Links and writes `entries` inside the current transaction. */
+  #link(entries: readonly PreparedEntry[], recordedAt: string): AppendResult[] {
+    const heads = new Map<string, ChainHead>();
+    const existing = new Map<string, StoredRecord>();
+    for (const { entry } of entries) {
+      if (!heads.has(entry.tenant)) {
+        const head = this.#headOf.get(entry.tenant);
+        if (head !== undefined) heads.set(entry.tenant, head);
+      }
+      const stored = this.#recordById.get(entry.tenant, entry.decisionId);
+      if (stored !== undefined) existing.set(recordKey(entry.tenant, entry.decisionId), stored);
+    }
+    const linked = linkBatch(entries, recordedAt, heads, existing);
+    for (const row of linked.rows) this.#insertRecord.run(row);
+    for (const [tenant, head] of linked.heads) this.#setHead.run(tenant, head.seq, head.hash);
+    return [...linked.results];
+  }
+
+  #purgeAll(cutoff: number): PurgeReport[] {
+    const before = new Date(cutoff).toISOString();
+    return this.#allChains.all().map((chain) => {
+      const throughSeq = purgeThrough(chain, this.#firstKept.get(chain.tenant, chain.anchorSeq, before)?.seq);
+      if (throughSeq === undefined) return { tenant: chain.tenant, removed: 0, anchorSeq: chain.anchorSeq };
+      const through = { seq: throughSeq, hash: this.#hashAt.get(chain.tenant, throughSeq)!.hash };
+      this.#setAnchor.run(through.seq, through.hash, chain.tenant);
+      const removed = this.#removeThrough.run(chain.tenant, through.seq).changes;
+      const [marked] = this.#link([retentionEntry(chain.tenant, through, removed, cutoff)], new Date().toISOString());
+      // Throwing rolls the whole purge back: records are never removed without their marker.
+      if (!marked!.ok) throw new Error(`the retention record of ${chain.tenant} could not be appended (${marked!.code})`);
+      return { tenant: chain.tenant, removed, anchorSeq: through.seq };
+    });
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * The worker thread that commits a SQLite store's appends (see writer-thread.ts). It owns its
+ * own connection to the file, so the insert and the fsync of a batch run beside the event loop
+ * that serves requests, not on it. Each message is one group commit; the answer carries only
+ * what the main thread does not already have (seq, time and hashes), not the payloads back.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import type { PreparedEntry } from '../prepared-entry.js';
+import { describeError } from '../store-options.js';
+import { SqliteChainWriter } from './sqlite-chain-writer.js';
+import { compactResults, type WriterRequest, type WriterResponse } from './writer-protocol.js';
+
+const { path, busyTimeoutMs } = workerData as { path: string; busyTimeoutMs: number };
+const db = new Database(path, { timeout: busyTimeoutMs });
+db.pragma('synchronous = FULL');
+const writer = new SqliteChainWriter(db);
+
+parentPort!.on('message', (request: WriterRequest) => {
+  if (request.close) {
+    db.close();
+    parentPort!.close();
+    return;
+  }
+  let response: WriterResponse;
+  try {
+    response = { id: request.id, results: compactResults(writer.append(request.entries as PreparedEntry[])) };
+  } catch (error) {
+    response = { id: request.id, error: describeError(error) };
+  }
+  parentPort!.postMessage(response);
+});

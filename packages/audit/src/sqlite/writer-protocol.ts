@@ -1,0 +1,30 @@
+/** The messages between a SQLite store and its writer thread, and the compact form of results. */
+import type { AuditRecord } from '../audit-record.js';
+import type { AppendResult } from '../audit-store.js';
+import type { PreparedEntry } from '../prepared-entry.js';
+
+export type WriterRequest = { readonly id: number; readonly entries: readonly PreparedEntry[]; readonly close?: false } | { readonly close: true };
+
+/** An appended entry's place in its chain; a duplicate's stored record; another failure as is. */
+export type CompactResult =
+  | { readonly ok: true; readonly seq: number; readonly recordedAt: string; readonly prevHash: string; readonly hash: string }
+  | Exclude<AppendResult, { ok: true }>;
+
+export type WriterResponse = { readonly id: number; readonly results: readonly CompactResult[] } | { readonly id: number; readonly error: string };
+
+export function compactResults(results: readonly AppendResult[]): CompactResult[] {
+  return results.map((result) => {
+    if (!result.ok) return result;
+    const { seq, recordedAt, prevHash, hash } = result.record;
+    return { ok: true, seq, recordedAt, prevHash, hash };
+  });
+}
+
+/** The full results of `entries` from their compact form: the payloads never crossed threads. */
+export function expandResults(entries: readonly PreparedEntry[], results: readonly CompactResult[]): AppendResult[] {
+  return results.map((result, index) => {
+    if (!result.ok) return result;
+    const record: AuditRecord = { ...entries[index]!.entry, seq: result.seq, recordedAt: result.recordedAt, prevHash: result.prevHash, hash: result.hash };
+    return { ok: true, record };
+  });
+}

@@ -1,0 +1,78 @@
+/**
+ * A SQLite store's writer thread, seen from the store. better-sqlite3 is synchronous, so a group
+ * commit run on the event loop stops every request while its insert and fsync run: 121 µs of
+ * the 543 µs the service's main thread spent per decision (bench/RESULTS.md, "Where the
+ * service's time goes"). On a worker thread the next batch gathers while one is written.
+ *
+ * A thread that dies fails the batches it held (their decisions get 503s, none is answered
+ * unrecorded) and is started again for the next batch.
+ */
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { AppendResult } from '../audit-store.js';
+import type { PreparedEntry } from '../prepared-entry.js';
+import { expandResults, type WriterRequest, type WriterResponse } from './writer-protocol.js';
+
+/** Compiled code runs in the thread: the tests, which run the TypeScript sources, use dist too. */
+const ENTRY = fileURLToPath(new URL('../../dist/sqlite/sqlite-writer-thread.js', import.meta.url));
+
+interface Pending {
+  readonly entries: readonly PreparedEntry[];
+  readonly resolve: (results: AppendResult[]) => void;
+  readonly reject: (error: Error) => void;
+}
+
+export class WriterThread {
+  #worker: Worker | undefined;
+  readonly #pending = new Map<number, Pending>();
+  #nextId = 0;
+
+  constructor(private readonly path: string, private readonly busyTimeoutMs: number) {}
+
+  append(entries: readonly PreparedEntry[]): Promise<AppendResult[]> {
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      this.#pending.set(id, { entries, resolve, reject });
+      const thread = this.#thread();
+      // Held while it holds batches (a caller awaiting a commit keeps the process alive), let go when idle.
+      if (this.#pending.size === 1) thread.ref();
+      thread.postMessage({ id, entries } satisfies WriterRequest);
+    });
+  }
+
+  /** Stops the thread after what it holds is written (the store drains its queue first). */
+  async close(): Promise<void> {
+    const worker = this.#worker;
+    if (worker === undefined) return;
+    this.#worker = undefined;
+    const exited = new Promise((resolve) => worker.once('exit', resolve));
+    // Held until it has closed the database: an idle, unreferenced thread would let the process end first.
+    worker.ref();
+    worker.postMessage({ close: true } satisfies WriterRequest);
+    await exited;
+  }
+
+  #thread(): Worker {
+    if (this.#worker !== undefined) return this.#worker;
+    const worker = new Worker(ENTRY, { workerData: { path: this.path, busyTimeoutMs: this.busyTimeoutMs } });
+    worker.on('message', (response: WriterResponse) => {
+      const pending = this.#pending.get(response.id);
+      if (pending === undefined) return;
+      this.#pending.delete(response.id);
+      if (this.#pending.size === 0) worker.unref();
+      if ('error' in response) pending.reject(new Error(response.error));
+      else pending.resolve(expandResults(pending.entries, response.results));
+    });
+    const failAll = (error: Error) => {
+      if (this.#worker === worker) this.#worker = undefined;
+      for (const [id, pending] of this.#pending) {
+        this.#pending.delete(id);
+        pending.reject(error);
+      }
+    };
+    worker.on('error', failAll);
+    worker.on('exit', (code) => failAll(new Error(`the audit writer thread stopped (exit code ${code})`)));
+    this.#worker = worker;
+    return worker;
+  }
+}
