@@ -27,6 +27,10 @@ interface CommandEntry {
 }
 
 const COMMANDS: Readonly<Record<string, CommandEntry>> = {
+  init: {
+    summary: 'scaffold a small world with tests in an empty or new directory',
+    load: () => import('./commands/init.js'),
+  },
   check: {
     summary: 'parse and type-check a world, report diagnostics',
     load: () => import('./commands/check.js'),
