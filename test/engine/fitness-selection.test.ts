@@ -95,6 +95,8 @@ describe('the stage trace', () => {
         { name: 'momentum', weight: 0.4, raw: 1, contribution: 0.4 },
       ],
       objective_total: 0.6 * 0.8 + 0.4,
+      // A workout's skill is an LLM skill, and offline_mode takes the model away.
+      execution_risk_factors: ['offline_mode'],
       execution_risk_penalty: 0.1 * 0.2,
       final_score: 0.86,
     });

@@ -93,6 +93,6 @@ describe('combining guardrails', () => {
     const { selection } = await guardrailsWith({}, []);
     expect(selection.status).toBe('NO_ELIGIBLE_ACTIONS');
     expect(selection.stages.derive_state.state).toEqual({ base: 1, boost: 1 });
-    expect(selection.stages.score_and_rank.execution_risk.penalty).toBe(0);
+    expect(selection.stages.score_and_rank).toMatchObject({ scores: [], ranking: [], selection_basis: null });
   });
 });

@@ -33,19 +33,22 @@ describe('execution risk', () => {
 
   test('costs nothing when no condition is reported', async () => {
     const risk = (await lab(actions)).stages.score_and_rank.execution_risk;
-    expect(risk).toEqual({ weight: 0.5, factors: { offline_mode: 0.4, skill_unavailable: 0.2 }, applied_factors: [], ignored_conditions: [], penalty: 0 });
+    expect(risk).toEqual({ weight: 0.5, factors: { offline_mode: 0.4, skill_unavailable: 0.2, low_battery: 0.2 }, applied_factors: [], ignored_conditions: [] });
+    expect((await lab(actions)).stages.score_and_rank.scores.map((s) => [s.execution_risk_factors, s.execution_risk_penalty])).toEqual([
+      [[], 0],
+      [[], 0],
+    ]);
   });
 
-  test('subtracts weight × the sum of the reported factors from every score', async () => {
-    const selection = await lab(actions, { conditions: ['skill_unavailable', 'offline_mode', 'offline_mode', 'network_flaky'] });
+  test('subtracts weight × the reported factors a candidate is exposed to; conditions that take the model away spare candidates without an LLM skill', async () => {
+    const selection = await lab(actions, { conditions: ['skill_unavailable', 'offline_mode', 'offline_mode', 'low_battery', 'network_flaky'] });
     const stage = selection.stages.score_and_rank;
-    expect(stage.execution_risk).toMatchObject({ applied_factors: ['offline_mode', 'skill_unavailable'], ignored_conditions: ['network_flaky'] });
-    expect(stage.execution_risk.penalty).toBeCloseTo(0.3, 12);
-    expect(stage.scores.map((s) => [s.action_id, s.final_score])).toEqual([
-      ['t-high', 0.7],
-      ['c1', 0.2],
+    expect(stage.execution_risk).toMatchObject({ applied_factors: ['offline_mode', 'skill_unavailable', 'low_battery'], ignored_conditions: ['network_flaky'] });
+    // The lab's action types map to no skill: only low_battery, which is not about the model, applies.
+    expect(stage.scores.map((s) => [s.action_id, s.execution_risk_factors, s.execution_risk_penalty, s.final_score])).toEqual([
+      ['t-high', ['low_battery'], 0.1, 0.9],
+      ['c1', ['low_battery'], 0.1, 0.4],
     ]);
-    // The penalty is the same for every candidate, so the order stays the one of the objectives.
     expect(selection.selected_action).toBe('t-high');
   });
 });

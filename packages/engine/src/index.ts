@@ -1,11 +1,29 @@
 /**
- * @adec/engine — the ADE selection cycle over a loaded module (seed 000 stages 2–4: derive
- * state, guardrails, score and rank with tie-breaks), run inside the module's sandbox.
- * Guarantees to its callers: the same module and request always give the same selection and
- * the same trace; a request or sandbox problem is an error value, never a throw.
+ * @adec/engine — the ADE selection cycle over a loaded module (seed 000): stages 1–4 (ingest,
+ * derive state, guardrails, score and rank with tie-breaks) run inside the module's sandbox;
+ * stages 5–9 (resolve, execute and validate the skill under its Skill Execution Contract,
+ * fall back, assemble the response and its trace) run here, the skill's own functions again in
+ * the sandbox. Guarantees to its callers: the same module and request always give the same
+ * selection and trace (timings aside); a request or sandbox problem is an error value, never a
+ * throw; no skill fault ever fails a decision.
  */
 export { SELECTION_EXTENSION } from './selection-extension.js';
-export { select, DEFAULT_SELECTION_TIME_LIMIT_MS, type SelectResult } from './select.js';
-export type { SelectionRequest, CandidateAction } from './selection-request.js';
+export { select, ingest, selectIngested, DEFAULT_SELECTION_TIME_LIMIT_MS, type SelectResult, type IngestedRequest } from './select.js';
+export { MODEL_CONDITIONS } from './model-conditions.js';
+export type { SelectionRequest, CandidateAction, ExecutionMode, NormalizedRequest } from './selection-request.js';
 export type { SelectionError, SelectionErrorCode, RequestProblem } from './selection-error.js';
 export type * from './selection-trace.js';
+export { runCycle, type CycleRequest, type CycleOptions, type CycleResult } from './cycle/run-cycle.js';
+export { replayCycle, type ReplayOptions, type ReplayResult } from './cycle/replay-cycle.js';
+export { API_VERSION, type DecisionResponse } from './cycle/decision-response.js';
+export { decodeReplayToken, encodeReplayToken, TRACE_VERSION, type AddressedTrace, type CycleOutcome, type ReasoningTrace, type ReplayToken } from './cycle/reasoning-trace.js';
+export { jsonDifferences, type Difference } from './json-differences.js';
+export type { LlmCall, LlmExecutor, LlmExecutorType, LlmReply } from './skills/executors/llm-executor.js';
+export { llmStubExecutor, type LlmScript, type ScriptedAnswer } from './skills/executors/llm-stub-executor.js';
+export { cloudLlmExecutor, cloudLlmFromEnvironment, type CloudLlmOptions } from './skills/executors/cloud-llm-executor.js';
+export { DETERMINISTIC_HARD_LIMIT_MS, LLM_HARD_LIMIT_MS, type ModelOutcome, type SkillExecution } from './skills/execute-skill.js';
+export { MINIMAL_SAFE_PAYLOAD, type FallbackReason, type FallbackStage } from './skills/fallback.js';
+export { NULL_SKILL, type ResolutionReason, type SkillResolution } from './skills/resolve-skill.js';
+export type { SkillInput } from './skills/skill-input.js';
+export { UNIVERSAL_PROHIBITIONS } from './skills/universal-prohibitions.js';
+export type { ValidationCheck, ValidationFailure, ValidationResult } from './skills/validate-output.js';

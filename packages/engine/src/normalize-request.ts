@@ -9,12 +9,13 @@
  * one, is a problem. Actions: `action_id` a non-empty string unique in the request, `type`
  * an action type of the scenario, every field of that type present (absent means null for a
  * `T?` field) with a value that fits its type, converted like a signal, and no field the type
- * does not declare. Conditions: strings.
+ * does not declare. Conditions: strings. The execution mode: the request's override when it
+ * gives one, else the scenario's default.
  */
 import { describeValue as describe } from '@adec/runtime';
 import type { ScenarioSpec } from './scenario-catalog.js';
 import type { RequestProblem } from './selection-error.js';
-import type { CandidateAction, NormalizedRequest, SelectionRequest } from './selection-request.js';
+import type { CandidateAction, ExecutionMode, NormalizedRequest, SelectionRequest } from './selection-request.js';
 
 export type NormalizeResult = { readonly ok: true; readonly request: NormalizedRequest } | { readonly ok: false; readonly problems: readonly RequestProblem[] };
 
@@ -23,8 +24,9 @@ export function normalizeRequest(scenario: ScenarioSpec, request: SelectionReque
   const { signals, defaultsApplied } = normalizeSignals(scenario, request.signals, problems);
   const actions = normalizeActions(scenario, request.actions, problems);
   const conditions = normalizeConditions(request.conditions, problems);
+  const mode = normalizeMode(request.execution_mode_override, problems) ?? scenario.defaultMode;
   if (problems.length > 0) return { ok: false, problems };
-  return { ok: true, request: { scenario: scenario.id, signals, defaults_applied: defaultsApplied, actions, conditions } };
+  return { ok: true, request: { scenario: scenario.id, signals, defaults_applied: defaultsApplied, actions, conditions, execution_mode: mode } };
 }
 
 function normalizeSignals(scenario: ScenarioSpec, supplied: unknown, problems: RequestProblem[]) {
@@ -109,6 +111,15 @@ function normalizeFields(scenario: ScenarioSpec, action: Record<string, unknown>
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+const MODES: readonly ExecutionMode[] = ['deterministic_only', 'skill_enhanced'];
+
+function normalizeMode(override: unknown, problems: RequestProblem[]): ExecutionMode | undefined {
+  if (override === undefined || override === null) return undefined;
+  if (MODES.includes(override as ExecutionMode)) return override as ExecutionMode;
+  problems.push({ path: 'execution_mode_override', message: `expected deterministic_only, skill_enhanced or null, found ${describe(override)}` });
+  return undefined;
 }
 
 function normalizeConditions(conditions: unknown, problems: RequestProblem[]): string[] {

@@ -7,6 +7,7 @@
  */
 import { compileValueConverter, type LoadedModule, type ValueConverter, type ValueSchema } from '@adec/runtime';
 import { selectionError, type SelectionError } from './selection-error.js';
+import type { ExecutionMode } from './selection-request.js';
 
 export interface SignalSpec {
   readonly name: string;
@@ -30,6 +31,9 @@ export interface FieldSpec {
 export interface ScenarioSpec {
   readonly id: string;
   readonly version: string;
+  readonly defaultMode: ExecutionMode;
+  /** Action type → the skill it maps to (null: none). */
+  readonly actionSkills: ReadonlyMap<string, string | null>;
   /** In declaration order. */
   readonly signals: readonly SignalSpec[];
   /** Action type → its fields, in declaration order. */
@@ -42,8 +46,9 @@ type CatalogResult = { readonly ok: true; readonly catalog: ScenarioCatalog } | 
 
 interface RawScenario {
   readonly version: string;
+  readonly default_mode: ExecutionMode;
   readonly signals: readonly { readonly name: string; readonly schema?: ValueSchema; readonly default?: unknown }[];
-  readonly action_types: readonly { readonly name: string; readonly fields: readonly string[]; readonly schemas?: Readonly<Record<string, ValueSchema>> }[];
+  readonly action_types: readonly { readonly name: string; readonly fields: readonly string[]; readonly schemas?: Readonly<Record<string, ValueSchema>>; readonly skill: string | null }[];
 }
 
 const catalogs = new WeakMap<LoadedModule, ScenarioCatalog>();
@@ -81,7 +86,9 @@ function parseCatalog(raw: Record<string, RawScenario>): CatalogResult {
       });
     }
     const actionTypes = new Map<string, FieldSpec[]>();
+    const actionSkills = new Map<string, string | null>();
     for (const type of scenario.action_types) {
+      actionSkills.set(type.name, type.skill ?? null);
       const fields: FieldSpec[] = [];
       for (const name of type.fields) {
         const schema = type.schemas?.[name];
@@ -90,7 +97,7 @@ function parseCatalog(raw: Record<string, RawScenario>): CatalogResult {
       }
       actionTypes.set(type.name, fields);
     }
-    catalog.set(id, { id, version: scenario.version, signals, actionTypes });
+    catalog.set(id, { id, version: scenario.version, defaultMode: scenario.default_mode, actionSkills, signals, actionTypes });
   }
   return { ok: true, catalog };
 }

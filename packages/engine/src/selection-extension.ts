@@ -5,11 +5,19 @@
  * JSON text crosses. The semantics are documented in the engine README ("Selection semantics").
  *
  * Entry points:
- *   __adec_scenarios()            `{ [scenario]: { version, signals, action_types } }`, the
- *                                 static data the host validates requests against
+ *   __adec_scenarios()            `{ [scenario]: { version, default_mode, signals,
+ *                                 action_types } }`, the static data the host validates
+ *                                 requests against
  *   __adec_select(requestJson)    request `{ scenario, signals, defaults_applied, actions,
- *                                 conditions }` (already validated and normalized by the host:
- *                                 select.ts) → the Selection of selection-trace.ts, minus `module`
+ *                                 conditions, execution_mode }` (already validated and
+ *                                 normalized by the host: select.ts) → the Selection of
+ *                                 selection-trace.ts, minus `module`
+ *   __adec_skills()               each skill's contract as data (skills/skill-catalog.ts)
+ *   __adec_skill_render(id, in)   the first template of a deterministic skill that applies,
+ *                                 rendered: `{ ok, template, payload | message }`
+ *   __adec_skill_prompt(id, in)   an LLM skill's prompt rendered: `{ ok, prompt | message }`
+ *   __adec_skill_invariants(id, in)  each compiled invariant over `in` (with `payload`):
+ *                                 `[{ id, holds, error }]`
  *
  * Every module function is called through `call`, so a throw becomes an entry of `errors` and
  * the cycle goes on: a failed state value throws when read, a guardrail that cannot be
@@ -17,9 +25,13 @@
  * isolate has no clock and no randomness, and arrays are sorted with a total order, so the same
  * request always gives the same text.
  */
+import { MODEL_CONDITIONS } from './model-conditions.js';
+
 export const SELECTION_EXTENSION = `"use strict";
 __adec_extend((module, { messageOf }) => {
   const scenarios = module._SCENARIOS || {};
+  const skills = module._SKILLS || {};
+  const invariants = module._INVARIANTS || {};
   const { parse, stringify } = JSON;
   const { freeze, isFrozen, hasOwn, keys, defineProperty, defineProperties, getOwnPropertyDescriptors, getOwnPropertyNames, getOwnPropertyDescriptor } = Object;
   const { isFinite } = Number;
@@ -166,24 +178,41 @@ __adec_extend((module, { messageOf }) => {
 
   const SCORING = "score_and_rank";
 
+  // Conditions that take away the model an LLM skill needs: they put at risk only the
+  // candidates whose skill is an LLM skill, and only when the decision runs skill_enhanced
+  // (a deterministic_only decision never calls a model). Every other declared factor applies to
+  // every candidate.
+  const MODEL_CONDITIONS = new Set(${JSON.stringify(MODEL_CONDITIONS)});
+
+  const needsModel = (scenario, actionType, mode) => {
+    if (mode !== "skill_enhanced") return false;
+    const type = scenario.action_types.find((candidateType) => candidateType.name === actionType);
+    const skill = type && type.skill !== null && hasOwn(skills, type.skill) ? skills[type.skill] : undefined;
+    return skill !== undefined && skill.type === "llm";
+  };
+
   const executionRisk = (scenario, conditions) => {
     const risk = scenario.execution_risk;
     const factors = risk ? risk.factors : {};
     const reported = new Set(conditions);
-    const applied = keys(factors).filter((name) => reported.has(name));
-    let sum = 0;
-    for (const name of applied) sum += factors[name];
-    const weight = risk ? risk.weight : 0;
     return {
-      weight,
+      weight: risk ? risk.weight : 0,
       factors,
-      applied_factors: applied,
+      applied_factors: keys(factors).filter((name) => reported.has(name)),
       ignored_conditions: [...reported].filter((name) => !hasOwn(factors, name)),
-      penalty: weight * sum,
     };
   };
 
-  const scoreAction = (scenario, env, action, penalty, errors) => {
+  // The factors one candidate is exposed to, and its penalty: weight × their sum.
+  const candidateRisk = (scenario, risk, action, mode) => {
+    const exposed = needsModel(scenario, action.type, mode);
+    const factors = risk.applied_factors.filter((name) => exposed || !MODEL_CONDITIONS.has(name));
+    let sum = 0;
+    for (const name of factors) sum += risk.factors[name];
+    return { factors, penalty: risk.weight * sum };
+  };
+
+  const scoreAction = (scenario, env, action, exposure, errors) => {
     let total = 0;
     let failed = false;
     const objectives = scenario.objectives.map((objective) => {
@@ -204,8 +233,9 @@ __adec_extend((module, { messageOf }) => {
       type: action.type,
       objectives,
       objective_total: failed ? null : total,
-      execution_risk_penalty: penalty,
-      final_score: failed ? null : atRankingPrecision(total - penalty),
+      execution_risk_factors: exposure.factors,
+      execution_risk_penalty: exposure.penalty,
+      final_score: failed ? null : atRankingPrecision(total - exposure.penalty),
     };
   };
 
@@ -260,10 +290,10 @@ __adec_extend((module, { messageOf }) => {
     }));
   };
 
-  const scoreAndRank = (scenario, env, eligible, conditions, errors) => {
-    const risk = executionRisk(scenario, conditions);
+  const scoreAndRank = (scenario, env, eligible, request, errors) => {
+    const risk = executionRisk(scenario, request.conditions);
     const before = errors.length;
-    const scores = eligible.map((action) => scoreAction(scenario, env, action, risk.penalty, errors));
+    const scores = eligible.map((action) => scoreAction(scenario, env, action, candidateRisk(scenario, risk, action, request.execution_mode), errors));
     const keyValues = eligible.map((action) => tieBreakKeys(scenario, env, action, errors));
     const failed = errors.length > before;
     const ranking = failed ? [] : rank(scenario, scores.map((score, i) => ({ action_id: score.action_id, final_score: score.final_score, keys: keyValues[i] })));
@@ -285,13 +315,14 @@ __adec_extend((module, { messageOf }) => {
     const derived = deriveState(scenario, signals, errors);
     const env = snapshot(signals, derived.state);
     const guardrails = evaluateGuardrails(scenario, env, actions, errors);
-    const scoring = scoreAndRank(scenario, env, guardrails.eligible, request.conditions, errors);
+    const scoring = scoreAndRank(scenario, env, guardrails.eligible, request, errors);
     const status = statusOf(guardrails.eligible, scoring);
     return stringify({
       scenario: request.scenario,
       scenario_version: scenario.version,
       status,
       selected_action: status === "SELECTED" ? scoring.trace.ranking[0].action_id : null,
+      execution_mode: request.execution_mode,
       stages: {
         derive_state: { signals: request.signals, defaults_applied: request.defaults_applied, ...derived.trace },
         evaluate_guardrails: guardrails.trace,
@@ -301,6 +332,81 @@ __adec_extend((module, { messageOf }) => {
     });
   };
 
+  // ── Stages 6 and 7: the skill functions the module compiled ────────────────────────────
+
+  // A skill's input (SEC §1, as the module's templates and invariants read it), frozen before
+  // any of its functions sees it. A failing function answers { ok: false }, never a throw: a
+  // skill fault is the fallback's business, not a sandbox failure.
+  const skillOf = (skillId) => {
+    if (!hasOwn(skills, skillId)) throw new Error("the module has no skill \u0060" + skillId + "\u0060");
+    return skills[skillId];
+  };
+
+  globalThis.__adec_skill_render = (skillId, inputJson) => {
+    const skill = skillOf(skillId);
+    const input = deepFreeze(parse(inputJson));
+    for (const template of skill.templates) {
+      try {
+        if (template.when !== undefined && template.when(input) !== true) continue;
+        return stringify({ ok: true, template: template.name, payload: template.render(input) });
+      } catch (error) {
+        return stringify({ ok: false, template: template.name, message: messageOf(error) });
+      }
+    }
+    return stringify({ ok: false, template: null, message: "no template of skill \u0060" + skillId + "\u0060 applies" });
+  };
+
+  globalThis.__adec_skill_prompt = (skillId, inputJson) => {
+    const skill = skillOf(skillId);
+    if (skill.prompt === null) return stringify({ ok: false, message: "skill \u0060" + skillId + "\u0060 has no prompt" });
+    try {
+      return stringify({ ok: true, prompt: skill.prompt(deepFreeze(parse(inputJson))) });
+    } catch (error) {
+      return stringify({ ok: false, message: messageOf(error) });
+    }
+  };
+
+  // Every compiled invariant of the skill over one output: whether it holds. An invariant whose
+  // check throws does not hold.
+  globalThis.__adec_skill_invariants = (skillId, inputJson) => {
+    skillOf(skillId);
+    const input = deepFreeze(parse(inputJson));
+    const checks = hasOwn(invariants, skillId) ? invariants[skillId] : [];
+    return stringify(
+      checks.map((invariant) => {
+        try {
+          return { id: invariant.id, holds: invariant.check(input) === true, error: null };
+        } catch (error) {
+          return { id: invariant.id, holds: false, error: messageOf(error) };
+        }
+      }),
+    );
+  };
+
+  // Each skill's contract as data (no functions): what the host validates and executes by.
+  globalThis.__adec_skills = () => {
+    const described = {};
+    for (const id of keys(skills)) {
+      const skill = skills[id];
+      described[id] = {
+        version: skill.version,
+        type: skill.type,
+        description: skill.description,
+        has_prompt: skill.prompt !== null,
+        timeout_ms: skill.timeout_ms,
+        hard_limit_ms: skill.hard_limit_ms,
+        fallback: skill.fallback,
+        action_metadata_fields: skill.action_metadata_fields,
+        user_state_fields: skill.user_state_fields,
+        output_schema: skill.output_schema,
+        prohibitions: skill.prohibitions,
+        invariants: (hasOwn(invariants, id) ? invariants[id] : []).map((invariant) => ({ id: invariant.id, description: invariant.description, source: invariant.source })),
+        templates: skill.templates.map((template) => template.name),
+      };
+    }
+    return stringify(described);
+  };
+
   globalThis.__adec_scenarios = () => {
     const described = {};
     for (const id of keys(scenarios)) {
@@ -308,7 +414,8 @@ __adec_extend((module, { messageOf }) => {
       described[id] = {
         version: scenario.version,
         signals: scenario.signals,
-        action_types: scenario.action_types.map((type) => ({ name: type.name, fields: type.fields, schemas: type.schemas })),
+        default_mode: scenario.default_mode,
+        action_types: scenario.action_types.map((type) => ({ name: type.name, fields: type.fields, schemas: type.schemas, skill: type.skill })),
       };
     }
     return stringify(described);

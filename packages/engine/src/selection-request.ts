@@ -11,7 +11,11 @@ export interface SelectionRequest {
   readonly actions: readonly CandidateAction[];
   /** Execution-risk conditions present now (e.g. `offline_mode`); none by default. */
   readonly conditions?: readonly string[];
+  /** Seed 000's `execution_mode_override`: above the scenario's default mode. */
+  readonly execution_mode_override?: ExecutionMode | null;
 }
+
+export type ExecutionMode = 'deterministic_only' | 'skill_enhanced';
 
 /** A candidate: its id, its action type, and that type's fields. */
 export interface CandidateAction {
@@ -29,4 +33,6 @@ export interface NormalizedRequest {
   readonly actions: readonly CandidateAction[];
   /** Without duplicates, in the order given. */
   readonly conditions: readonly string[];
+  /** The request's override, else the scenario's default mode. */
+  readonly execution_mode: ExecutionMode;
 }

@@ -1,3 +1,5 @@
+import type { ExecutionMode } from './selection-request.js';
+
 /**
  * A selection (seed 000 stages 2–4) in the snake_case wire form it is serialized and audited
  * in: the outcome, and the artifact of each stage, so a reader can see why every candidate was
@@ -18,6 +20,8 @@ export interface Selection {
   readonly scenario_version: string;
   readonly status: SelectionStatus;
   readonly selected_action: string | null;
+  /** The request's `execution_mode_override`, else the scenario's default: stage 4 weighs model risk only when skill_enhanced. */
+  readonly execution_mode: ExecutionMode;
   readonly stages: SelectionStages;
   /** Every module function that threw or returned an unusable value, in evaluation order. */
   readonly errors: readonly FunctionError[];
@@ -91,8 +95,6 @@ export interface ExecutionRiskTrace {
   readonly applied_factors: readonly string[];
   /** Reported conditions the scenario declares no factor for: they cost nothing. */
   readonly ignored_conditions: readonly string[];
-  /** weight × the sum of the applied factors; subtracted from every eligible action's score. */
-  readonly penalty: number;
 }
 
 export interface ObjectiveScore {
@@ -110,6 +112,13 @@ export interface ActionScore {
   readonly objectives: readonly ObjectiveScore[];
   /** Σ contributions; null when an objective failed. */
   readonly objective_total: number | null;
+  /**
+   * The applied factors this candidate is exposed to: a condition that takes the model away
+   * (model-conditions.ts) only when its skill is an LLM skill and the mode is skill_enhanced,
+   * any other factor always.
+   */
+  readonly execution_risk_factors: readonly string[];
+  /** weight × the sum of its factors. */
   readonly execution_risk_penalty: number;
   /** objective_total − penalty, rounded to 9 decimal places (what ranking compares). */
   readonly final_score: number | null;

@@ -15,7 +15,7 @@ import { apiError, type ApiError } from './api-error.js';
 import type { Caller } from './auth/index.js';
 import { readDecideRequest, REQUEST_ID, type DecideRequest } from './decide-request.js';
 import { adjudicationEntry, requestHashOf, storedDecisionView, type AdjudicationPayload } from './decision-record.js';
-import { jsonDifferences, type Difference } from './json-diff.js';
+import { jsonDifferences, type Difference } from '@adec/engine';
 import { TenantRateLimits, type RateLimit } from './tenant-rate-limits.js';
 
 export interface DecisionServiceOptions {

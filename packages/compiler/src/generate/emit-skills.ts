@@ -60,6 +60,9 @@ function skillData(skill: CheckedSkill, t: SkillTypeNames, emitter: ExprEmitter)
     entry('timeout_ms', String(skill.timeoutMs)),
     entry('hard_limit_ms', String(skill.hardLimitMs)),
     entry('fallback', skill.fallback === undefined ? 'null' : stringLiteral(skill.fallback)),
+    // The SEC input envelope holds only what the skill declares it reads (no raw user data).
+    entry('action_metadata_fields', jsonCode(skill.actionMetadata.map((f) => f.name))),
+    entry('user_state_fields', jsonCode(skill.userState.map((f) => f.name))),
     entry('output_schema', jsonCode(schemaJson(objectSchema(skill.output)))),
     entry(
       'prohibitions',

@@ -1,0 +1,48 @@
+/**
+ * Stage 9's deterministic re-execution: a recorded trace's request is run again through the
+ * whole cycle with the same decision id, timestamp and module, and with the model's recorded
+ * outcome instead of a new call, then compared with what was recorded. Timings are the only
+ * part of a trace that may differ; everything else must be identical.
+ */
+import type { LoadedModule } from '@adec/runtime';
+import { jsonDifferences, type Difference } from '../json-differences.js';
+import type { ValidationFailure } from '../skills/validate-output.js';
+import type { AddressedTrace } from './reasoning-trace.js';
+import { runCycle, type CycleRequest } from './run-cycle.js';
+import type { SelectionError } from '../selection-error.js';
+
+export interface ReplayOptions {
+  readonly competitorNames?: readonly string[];
+  readonly timeLimitMs?: number;
+  readonly onAuthorityViolation?: (failures: readonly ValidationFailure[], skillId: string) => void;
+}
+
+export type ReplayResult =
+  | { readonly ok: true; readonly identical: boolean; readonly differences: readonly Difference[]; readonly replayed: AddressedTrace }
+  | { readonly ok: false; readonly error: SelectionError | { readonly code: 'MODULE_CHANGED'; readonly message: string } };
+
+export async function replayCycle(module: LoadedModule, recorded: AddressedTrace, options: ReplayOptions = {}): Promise<ReplayResult> {
+  if (module.moduleHash !== recorded.scenario_hash) {
+    return { ok: false, error: { code: 'MODULE_CHANGED', message: `decision ${recorded.decision_id} was made by module ${recorded.scenario_hash}, not ${module.moduleHash}` } };
+  }
+  const modelOutcome = recorded.stages.execute_skill?.model_outcome ?? undefined;
+  const replayed = await runCycle(module, recorded.stages.ingest.raw_request as CycleRequest, {
+    ...options,
+    decisionId: recorded.decision_id,
+    timestamp: recorded.timestamp,
+    // An LLM skill is replayed from its recorded outcome, so it needs an executor to stand for
+    // the one that was available then; it is never called.
+    executors: modelOutcome === undefined ? [] : [{ id: recorded.stages.execute_skill!.executor_id, type: 'llm_stub', isAvailable: () => true, complete: async () => ({ ok: false, message: 'a replay never asks the model' }) }],
+    ...(modelOutcome !== undefined && { recordedModelOutcome: modelOutcome }),
+  });
+  if (!replayed.ok) return replayed;
+  const differences = jsonDifferences(withoutTimings(recorded), withoutTimings(replayed.trace));
+  return { ok: true, identical: differences.length === 0, differences, replayed: replayed.trace };
+}
+
+const TIMING_KEYS = new Set(['duration_ms', 'total_duration_ms', 'timings', 'content_address']);
+
+/** The trace as JSON, without the keys that measure time (and the address that covers them). */
+function withoutTimings(trace: AddressedTrace): unknown {
+  return JSON.parse(JSON.stringify(trace), (key, value: unknown) => (TIMING_KEYS.has(key) ? undefined : value));
+}

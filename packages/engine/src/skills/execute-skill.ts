@@ -1,0 +1,138 @@
+/**
+ * Stage 6 (seed 000; SEC §5): run the resolved skill within its time limit. A deterministic
+ * skill renders its first applicable template in the isolate; an LLM skill renders its prompt
+ * in the isolate and asks its executor, which is given up at the limit whatever it does. A
+ * timeout or an executor error is an outcome here, never a failure of the decision: stage 8
+ * falls back. The model's reply is recorded exactly as received, so a replay can feed the
+ * same reply through the same validation without asking the model again.
+ */
+import { createHash } from 'node:crypto';
+import type { LoadedModule } from '@adec/runtime';
+import type { LlmExecutor } from './executors/llm-executor.js';
+import type { SkillContract } from './skill-catalog.js';
+import type { ExecutionMode } from '../selection-request.js';
+import type { SkillInput } from './skill-input.js';
+
+/** SEC §5 hard limits: no contract can give a skill more. */
+export const DETERMINISTIC_HARD_LIMIT_MS = 50;
+export const LLM_HARD_LIMIT_MS = 500;
+
+/** What the model did, as recorded for replay. */
+export type ModelOutcome =
+  | { readonly kind: 'reply'; readonly text: string; readonly token_count: number | null }
+  | { readonly kind: 'error'; readonly message: string }
+  | { readonly kind: 'timeout' };
+
+export type ExecutionStatus = 'completed' | 'timeout' | 'executor_error';
+
+export interface SkillExecution {
+  readonly skill_bundle_id: string;
+  readonly skill_version: string;
+  readonly execution_mode: ExecutionMode;
+  readonly executor_id: string;
+  readonly status: ExecutionStatus;
+  /** Why it did not complete; null when it did. */
+  readonly message: string | null;
+  /** The deterministic template used. */
+  readonly template: string | null;
+  /** The rendered prompt an LLM skill sent. */
+  readonly prompt: string | null;
+  readonly model_outcome: ModelOutcome | null;
+  /** The output: a parsed JSON value, or the model's text when it was not JSON; null when none. */
+  readonly payload: unknown;
+  readonly payload_hash: string | null;
+  readonly time_limit_ms: number;
+  readonly duration_ms: number;
+}
+
+export interface ExecutionRequest {
+  readonly module: LoadedModule;
+  readonly skill: SkillContract;
+  readonly input: SkillInput;
+  readonly mode: ExecutionMode;
+  /** The LLM executor; null runs the skill's templates. */
+  readonly executor: LlmExecutor | null;
+  /** Replay: the model outcome recorded by the original decision, used instead of a call. */
+  readonly recordedOutcome?: ModelOutcome;
+}
+
+export function timeLimitOf(skill: SkillContract): number {
+  return skill.type === 'llm' ? Math.min(skill.timeoutMs, skill.hardLimitMs, LLM_HARD_LIMIT_MS) : Math.min(skill.timeoutMs, DETERMINISTIC_HARD_LIMIT_MS);
+}
+
+export async function executeSkill(request: ExecutionRequest): Promise<SkillExecution> {
+  const started = performance.now();
+  const limit = timeLimitOf(request.skill);
+  const base = { skill_bundle_id: request.skill.id, skill_version: request.skill.version, execution_mode: request.mode, time_limit_ms: limit };
+  const finished = (rest: Omit<SkillExecution, keyof typeof base | 'duration_ms' | 'payload_hash'>): SkillExecution => ({
+    ...base,
+    ...rest,
+    payload_hash: rest.payload === null ? null : hashOf(rest.payload),
+    duration_ms: performance.now() - started,
+  });
+  if (request.executor === null) {
+    const rendered = await crossInto(request, '__adec_skill_render', limit);
+    const common = { executor_id: 'deterministic', prompt: null, model_outcome: null };
+    if (!rendered.ok) return finished({ ...common, status: rendered.status, message: rendered.message, template: rendered.template, payload: null });
+    return finished({ ...common, status: 'completed', message: null, template: rendered.template, payload: rendered.payload });
+  }
+  const prompt = await crossInto(request, '__adec_skill_prompt', DETERMINISTIC_HARD_LIMIT_MS);
+  const common = { executor_id: request.executor.id, template: null };
+  if (!prompt.ok) return finished({ ...common, status: 'executor_error', message: `the prompt could not be rendered: ${prompt.message}`, prompt: null, model_outcome: null, payload: null });
+  const outcome = request.recordedOutcome ?? (await askModel(request, request.executor, prompt.prompt, limit));
+  switch (outcome.kind) {
+    case 'timeout':
+      return finished({ ...common, status: 'timeout', message: `the model did not answer within ${limit} ms`, prompt: prompt.prompt, model_outcome: outcome, payload: null });
+    case 'error':
+      return finished({ ...common, status: 'executor_error', message: outcome.message, prompt: prompt.prompt, model_outcome: outcome, payload: null });
+    case 'reply':
+      return finished({ ...common, status: 'completed', message: null, prompt: prompt.prompt, model_outcome: outcome, payload: parseReply(outcome.text) });
+  }
+}
+
+/** The model's call, abandoned at `limit` even if the executor ignores its abort signal. */
+async function askModel(request: ExecutionRequest, executor: LlmExecutor, prompt: string, limit: number): Promise<ModelOutcome> {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<ModelOutcome>((resolve) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      resolve({ kind: 'timeout' });
+    }, limit);
+  });
+  const call = { skillId: request.skill.id, skillVersion: request.skill.version, prompt, input: request.input, outputSchema: request.skill.outputSchema, timeoutMs: limit };
+  const replied = executor.complete(call, controller.signal).then(
+    (reply): ModelOutcome => (reply.ok ? { kind: 'reply', text: reply.text, token_count: reply.tokenCount } : { kind: 'error', message: reply.message }),
+    (error: unknown): ModelOutcome => ({ kind: 'error', message: `the executor threw: ${error instanceof Error ? error.message : String(error)}` }),
+  );
+  try {
+    return await Promise.race([replied, timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A reply is JSON text; anything else stays text, which the schema check then refuses. */
+function parseReply(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+type Rendered =
+  | { readonly ok: true; readonly template: string | null; readonly payload: unknown; readonly prompt: string }
+  | { readonly ok: false; readonly status: ExecutionStatus; readonly template: string | null; readonly message: string };
+
+async function crossInto(request: ExecutionRequest, entry: '__adec_skill_render' | '__adec_skill_prompt', limit: number): Promise<Rendered> {
+  const crossing = await request.module.evaluator.call(entry, [request.skill.id, JSON.stringify(request.input)], limit);
+  if (!crossing.ok) return { ok: false, status: crossing.kind === 'timeout' ? 'timeout' : 'executor_error', template: null, message: `${crossing.kind}: ${crossing.message}` };
+  const answer = JSON.parse(crossing.value) as { ok: boolean; template?: string | null; payload?: unknown; prompt?: string; message?: string };
+  if (!answer.ok) return { ok: false, status: 'executor_error', template: answer.template ?? null, message: answer.message ?? 'failed' };
+  return { ok: true, template: answer.template ?? null, payload: answer.payload ?? null, prompt: answer.prompt ?? '' };
+}
+
+export function hashOf(value: unknown): string {
+  return `sha256:${createHash('sha256').update(JSON.stringify(value) ?? 'null').digest('hex')}`;
+}

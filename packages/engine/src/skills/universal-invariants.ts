@@ -1,0 +1,71 @@
+/**
+ * SEC §3's universal invariants INV-001..006, which hold for every skill's payload whatever
+ * its contract says. INV-001..003 guard the authority boundary by field name (at any depth of
+ * the payload); INV-004 and INV-005 by content; INV-006 by the declared length limits, which
+ * every string of the payload must have and respect.
+ */
+
+export interface InvariantFailure {
+  readonly id: string;
+  /** JSON path in the payload, e.g. `payload.display_parameters.score`. */
+  readonly path: string;
+  readonly message: string;
+}
+
+const ACTION_FIELDS = new Set(['selected_action', 'recommended_action', 'action_id']);
+const SCORING_FIELDS = new Set(['score', 'scores', 'ranking', 'rank', 'probability']);
+const STATE_FIELDS = new Set(['state', 'update_state']);
+const GUARDRAIL_BYPASS = /\b(?:bypass|override|ignore|disable|skip|circumvent|get around)\b[^.!?]{0,40}\b(?:guardrails?|rules?|limits?|safety|restrictions?|constraints?|caps?)\b/i;
+const EXTERNAL_REFERENCE = /\bhttps?:\/\/|\bwww\.|\b[a-z0-9-]+\.(?:com|org|net|io|app|co)\b|\b(?:see|read|learn) more\b|\bclick here\b/i;
+
+export function universalInvariantFailures(payload: unknown, schema: Readonly<Record<string, unknown>>): InvariantFailure[] {
+  const failures: InvariantFailure[] = [];
+  visit(payload, 'payload', (key, value, path) => {
+    if (key !== null) {
+      if (ACTION_FIELDS.has(key)) failures.push({ id: 'INV-001', path, message: `the payload names the action selection in field \`${key}\`` });
+      if (SCORING_FIELDS.has(key)) failures.push({ id: 'INV-002', path, message: `the payload holds scoring data in field \`${key}\`` });
+      if (STATE_FIELDS.has(key) || key.startsWith('set_')) failures.push({ id: 'INV-003', path, message: `the payload tries to change state in field \`${key}\`` });
+    }
+    if (typeof value === 'string') {
+      if (GUARDRAIL_BYPASS.test(value)) failures.push({ id: 'INV-004', path, message: 'the text suggests bypassing a guardrail' });
+      if (EXTERNAL_REFERENCE.test(value)) failures.push({ id: 'INV-005', path, message: 'the text is not self-contained (a link or a "see more")' });
+    }
+  });
+  for (const problem of lengthProblems(payload, schema, 'payload')) failures.push({ id: 'INV-006', ...problem });
+  return failures;
+}
+
+/** Calls `each` for every value under `value` (with the key that holds it), depth first. */
+function visit(value: unknown, path: string, each: (key: string | null, value: unknown, path: string) => void, key: string | null = null): void {
+  each(key, value, path);
+  if (Array.isArray(value)) value.forEach((item, i) => visit(item, `${path}[${i}]`, each));
+  else if (value !== null && typeof value === 'object') {
+    for (const [name, item] of Object.entries(value)) visit(item, `${path}.${name}`, each, name);
+  }
+}
+
+/**
+ * Every string of `value` has a `maxLength` in the schema that describes it, and respects it.
+ * A value the schema does not describe is the schema check's business (it fails there).
+ */
+function lengthProblems(value: unknown, schema: Readonly<Record<string, unknown>> | undefined, path: string): { path: string; message: string }[] {
+  if (schema === undefined) return [];
+  const variants = Array.isArray(schema['anyOf']) ? (schema['anyOf'] as Record<string, unknown>[]) : [schema];
+  if (typeof value === 'string') {
+    const limits = variants.map((variant) => variant['maxLength']).filter((limit): limit is number => typeof limit === 'number');
+    if (limits.length === 0) return [{ path, message: 'the contract declares no maximum length for this string' }];
+    const limit = Math.max(...limits);
+    return [...value].length > limit ? [{ path, message: `the text is ${[...value].length} characters, over its limit of ${limit}` }] : [];
+  }
+  const problems: { path: string; message: string }[] = [];
+  if (Array.isArray(value)) {
+    const items = variants.map((variant) => variant['items']).find((item) => item !== undefined) as Record<string, unknown> | undefined;
+    value.forEach((item, i) => problems.push(...lengthProblems(item, items, `${path}[${i}]`)));
+  } else if (value !== null && typeof value === 'object') {
+    const properties = variants.map((variant) => variant['properties']).find((props) => props !== undefined) as Record<string, Record<string, unknown>> | undefined;
+    for (const [name, item] of Object.entries(value)) {
+      if (properties !== undefined && Object.hasOwn(properties, name)) problems.push(...lengthProblems(item, properties[name], `${path}.${name}`));
+    }
+  }
+  return problems;
+}
