@@ -341,3 +341,31 @@ describe('stage 9: response, trace and replay', () => {
     expect(result).toMatchObject({ ok: false, error: { code: 'INVALID_REQUEST', problems: [{ path: 'execution_mode_override' }] } });
   });
 });
+
+describe('stage 2: short-term memory', () => {
+  const request = { scenario: FITNESS, signals: { sessions_last_7d: 0, rest_days_last_7d: 2 }, actions: [HIIT, RUN], execution_mode_override: 'deterministic_only' as const };
+
+  test('a remembered signal the request does not supply is used before its default, and the selection follows it', async () => {
+    const fresh = await decided(fitness, request);
+    expect(fresh.response.decision.selected_action).toBe('hiit-20');
+    const remembered = await decided(fitness, request, { memory: { status: 'read', values: { consecutive_high_intensity: 2 }, outcome_ids: ['o-1'] } });
+    // Two hard sessions in a row, remembered: the intensity cap now blocks the third.
+    expect(remembered.response.decision.selected_action).toBe('run-40');
+    expect(remembered.response.state).toMatchObject({ memory_applied: ['consecutive_high_intensity'], memory_status: 'read', defaults_applied: [] });
+    expect(remembered.trace.stages.derive_state.memory).toEqual({ status: 'read', values: { consecutive_high_intensity: 2 }, outcome_ids: ['o-1'], applied: ['consecutive_high_intensity'] });
+    expect(remembered.response.state.inputs_hash).not.toBe(fresh.response.state.inputs_hash);
+  });
+
+  test('the request wins over memory; a remembered value that no longer fits its signal is passed over', async () => {
+    const result = await decided(fitness, { ...request, signals: { ...request.signals, consecutive_high_intensity: 0 } }, { memory: { status: 'read', values: { consecutive_high_intensity: 5, sessions_last_7d: 'many' }, outcome_ids: [] } });
+    expect(result.response.decision.selected_action).toBe('hiit-20');
+    expect(result.response.state.memory_applied).toEqual([]);
+  });
+
+  test('memory that cannot be read: cold-start defaults, flagged', async () => {
+    const result = await decided(fitness, { ...request, signals: {}, actions: [HIIT, RUN, REST] }, { memory: { status: 'unavailable', values: {}, outcome_ids: [] } });
+    // No rest day on record in a cold start: the rest-day guardrail decides.
+    expect(result.response.decision.selected_action).toBe('rest');
+    expect(result.response.state).toMatchObject({ memory_status: 'unavailable', defaults_applied: ['sessions_last_7d', 'rest_days_last_7d', 'consecutive_high_intensity'] });
+  });
+});

@@ -13,7 +13,7 @@ export { MODEL_CONDITIONS } from './model-conditions.js';
 export type { SelectionRequest, CandidateAction, ExecutionMode, NormalizedRequest } from './selection-request.js';
 export type { SelectionError, SelectionErrorCode, RequestProblem } from './selection-error.js';
 export type * from './selection-trace.js';
-export { runCycle, type CycleRequest, type CycleOptions, type CycleResult } from './cycle/run-cycle.js';
+export { runCycle, type CycleRequest, type CycleOptions, type CycleResult, type MemoryInput } from './cycle/run-cycle.js';
 export { replayCycle, type ReplayOptions, type ReplayResult } from './cycle/replay-cycle.js';
 export { API_VERSION, type DecisionResponse } from './cycle/decision-response.js';
 export { decodeReplayToken, encodeReplayToken, TRACE_VERSION, type AddressedTrace, type CycleOutcome, type ReasoningTrace, type ReplayToken } from './cycle/reasoning-trace.js';

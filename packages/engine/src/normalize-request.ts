@@ -19,29 +19,39 @@ import type { CandidateAction, ExecutionMode, NormalizedRequest, SelectionReques
 
 export type NormalizeResult = { readonly ok: true; readonly request: NormalizedRequest } | { readonly ok: false; readonly problems: readonly RequestProblem[] };
 
-export function normalizeRequest(scenario: ScenarioSpec, request: SelectionRequest): NormalizeResult {
+/**
+ * `memory` (the user's short-term memory, wire form) fills a signal the request does not
+ * supply, before its default; a remembered value that no longer fits the signal's type is
+ * passed over (the scenario changed since it was recorded), never blamed on the request.
+ */
+export function normalizeRequest(scenario: ScenarioSpec, request: SelectionRequest, memory: Readonly<Record<string, unknown>> = {}): NormalizeResult {
   const problems: RequestProblem[] = [];
-  const { signals, defaultsApplied } = normalizeSignals(scenario, request.signals, problems);
+  const { signals, defaultsApplied, memoryApplied } = normalizeSignals(scenario, request.signals, memory, problems);
   const actions = normalizeActions(scenario, request.actions, problems);
   const conditions = normalizeConditions(request.conditions, problems);
   const mode = normalizeMode(request.execution_mode_override, problems) ?? scenario.defaultMode;
   if (problems.length > 0) return { ok: false, problems };
-  return { ok: true, request: { scenario: scenario.id, signals, defaults_applied: defaultsApplied, actions, conditions, execution_mode: mode } };
+  return { ok: true, request: { scenario: scenario.id, signals, defaults_applied: defaultsApplied, memory_applied: memoryApplied, actions, conditions, execution_mode: mode } };
 }
 
-function normalizeSignals(scenario: ScenarioSpec, supplied: unknown, problems: RequestProblem[]) {
+function normalizeSignals(scenario: ScenarioSpec, supplied: unknown, memory: Readonly<Record<string, unknown>>, problems: RequestProblem[]) {
   const signals: Record<string, unknown> = {};
   const defaultsApplied: string[] = [];
+  const memoryApplied: string[] = [];
   const given = supplied === undefined ? {} : supplied;
   if (!isPlainObject(given)) {
     problems.push({ path: 'signals', message: `expected an object, found ${describe(given)}` });
-    return { signals, defaultsApplied };
+    return { signals, defaultsApplied, memoryApplied };
   }
   for (const signal of scenario.signals) {
     const path = `signals.${signal.name}`;
     const value = Object.hasOwn(given, signal.name) ? given[signal.name] : undefined;
+    const remembered = Object.hasOwn(memory, signal.name) ? rememberedValue(signal, memory[signal.name]) : undefined;
     if (value !== undefined) {
       signals[signal.name] = signal.convert(value, path, problems);
+    } else if (remembered !== undefined) {
+      signals[signal.name] = remembered.value;
+      memoryApplied.push(signal.name);
     } else if (signal.hasDefault || signal.optional) {
       signals[signal.name] = signal.hasDefault ? signal.convert(signal.defaultValue, path, problems) : null;
       defaultsApplied.push(signal.name);
@@ -54,7 +64,14 @@ function normalizeSignals(scenario: ScenarioSpec, supplied: unknown, problems: R
       problems.push({ path: `signals.${name}`, message: `\`${name}\` is not a signal of scenario \`${scenario.id}\`` });
     }
   }
-  return { signals, defaultsApplied };
+  return { signals, defaultsApplied, memoryApplied };
+}
+
+/** A remembered wire value converted for `signal`, or undefined when it does not fit. */
+function rememberedValue(signal: ScenarioSpec['signals'][number], value: unknown): { readonly value: unknown } | undefined {
+  const problems: RequestProblem[] = [];
+  const converted = signal.convert(value, `memory.${signal.name}`, problems);
+  return problems.length === 0 ? { value: converted } : undefined;
 }
 
 function normalizeActions(scenario: ScenarioSpec, actions: unknown, problems: RequestProblem[]): CandidateAction[] {

@@ -31,7 +31,7 @@ export interface IngestedRequest {
   readonly request: NormalizedRequest;
 }
 
-export async function ingest(module: LoadedModule, request: SelectionRequest, timeLimitMs = DEFAULT_SELECTION_TIME_LIMIT_MS): Promise<{ readonly ok: true; readonly ingested: IngestedRequest } | { readonly ok: false; readonly error: SelectionError }> {
+export async function ingest(module: LoadedModule, request: SelectionRequest, timeLimitMs = DEFAULT_SELECTION_TIME_LIMIT_MS, memory: Readonly<Record<string, unknown>> = {}): Promise<{ readonly ok: true; readonly ingested: IngestedRequest } | { readonly ok: false; readonly error: SelectionError }> {
   const catalog = await scenarioCatalog(module, timeLimitMs);
   if (!catalog.ok) return catalog;
   const scenario = catalog.catalog.get(request.scenario);
@@ -40,7 +40,7 @@ export async function ingest(module: LoadedModule, request: SelectionRequest, ti
     const known = [...catalog.catalog.keys()].join(', ') || 'none';
     return failure('UNKNOWN_SCENARIO', `module ${world}@${version} has no scenario \`${request.scenario}\` (scenarios: ${known})`);
   }
-  const normalized = normalizeRequest(scenario, request);
+  const normalized = normalizeRequest(scenario, request, memory);
   if (!normalized.ok) {
     const [first, ...more] = normalized.problems;
     const rest = more.length === 0 ? '' : ` (and ${more.length} more problem${more.length === 1 ? '' : 's'})`;

@@ -30,6 +30,8 @@ export interface NormalizedRequest {
   /** Every signal of the scenario, timestamps and durations in ms. */
   readonly signals: Readonly<Record<string, unknown>>;
   readonly defaults_applied: readonly string[];
+  /** Signals the request did not supply, taken from the user's short-term memory. */
+  readonly memory_applied: readonly string[];
   readonly actions: readonly CandidateAction[];
   /** Without duplicates, in the order given. */
   readonly conditions: readonly string[];

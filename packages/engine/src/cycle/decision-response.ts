@@ -18,6 +18,10 @@ export interface DecisionResponse {
   readonly state: {
     readonly values: Readonly<Record<string, unknown>>;
     readonly defaults_applied: readonly string[];
+    /** Signals taken from the user's short-term memory. */
+    readonly memory_applied: readonly string[];
+    /** `unavailable`: the memory could not be read and cold-start defaults were used (flagged). */
+    readonly memory_status: 'read' | 'unavailable' | 'none';
     /** The state values whose derivation failed (their readers failed too: see the trace). */
     readonly failed_state: readonly string[];
     readonly inputs_hash: string;

@@ -12,6 +12,7 @@ import type { FallbackStage } from '../skills/fallback.js';
 import type { SkillResolution } from '../skills/resolve-skill.js';
 import type { ValidationResult } from '../skills/validate-output.js';
 import type { DecisionResponse } from './decision-response.js';
+import type { MemoryInput } from './run-cycle.js';
 
 export const TRACE_VERSION = '1.0.0';
 
@@ -32,7 +33,7 @@ export interface ReasoningTrace {
   readonly stages: {
     /** The request as received (what a replay runs again) and as normalized against the scenario. */
     readonly ingest: { readonly input_hash: string; readonly raw_request: unknown; readonly request: NormalizedRequest };
-    readonly derive_state: DeriveStateStage & { readonly inputs_hash: string };
+    readonly derive_state: DeriveStateStage & { readonly inputs_hash: string; readonly memory: MemoryInput & { readonly applied: readonly string[] } };
     readonly evaluate_guardrails: GuardrailStage;
     readonly score_and_rank: ScoreAndRankStage & { readonly status: SelectionStatus; readonly selected_action: string | null; readonly selection_locked: boolean };
     readonly resolve_skills: SkillResolution | null;

@@ -30,6 +30,7 @@ export async function replayCycle(module: LoadedModule, recorded: AddressedTrace
     ...options,
     decisionId: recorded.decision_id,
     timestamp: recorded.timestamp,
+    memory: { status: recorded.stages.derive_state.memory.status, values: recorded.stages.derive_state.memory.values, outcome_ids: recorded.stages.derive_state.memory.outcome_ids },
     // An LLM skill is replayed from its recorded outcome, so it needs an executor to stand for
     // the one that was available then; it is never called.
     executors: modelOutcome === undefined ? [] : [{ id: recorded.stages.execute_skill!.executor_id, type: 'llm_stub', isAvailable: () => true, complete: async () => ({ ok: false, message: 'a replay never asks the model' }) }],

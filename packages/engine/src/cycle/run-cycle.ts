@@ -42,11 +42,27 @@ export interface CycleOptions {
   readonly competitorNames?: readonly string[];
   /** Bound on the stages 2–4 crossing. */
   readonly timeLimitMs?: number;
+  /**
+   * The user's short-term memory as the caller read it (seed 000 stage 2): it fills signals the
+   * request does not supply, before their defaults. `unavailable`: the store could not be read,
+   * so the selection goes on from cold-start defaults, flagged. Absent: no memory (`none`).
+   */
+  readonly memory?: MemoryInput;
   /** Replay: what the model did in the recorded decision, used instead of asking again. */
   readonly recordedModelOutcome?: ModelOutcome;
   /** Called for every skill output that tried to cross the authority boundary (to log it). */
   readonly onAuthorityViolation?: (failures: readonly ValidationFailure[], skillId: string) => void;
 }
+
+export interface MemoryInput {
+  readonly status: 'read' | 'unavailable' | 'none';
+  /** Signal values in wire form. */
+  readonly values: Readonly<Record<string, unknown>>;
+  /** The execution outcomes that set them, newest first. */
+  readonly outcome_ids: readonly string[];
+}
+
+const NO_MEMORY: MemoryInput = { status: 'none', values: {}, outcome_ids: [] };
 
 export type CycleResult =
   | { readonly ok: true; readonly outcome: CycleOutcome; readonly response: DecisionResponse | null; readonly trace: AddressedTrace }
@@ -55,7 +71,8 @@ export type CycleResult =
 export async function runCycle(module: LoadedModule, request: CycleRequest, options: CycleOptions): Promise<CycleResult> {
   const started = performance.now();
   const timeLimitMs = options.timeLimitMs ?? DEFAULT_SELECTION_TIME_LIMIT_MS;
-  const ingested = await ingest(module, request, timeLimitMs);
+  const memory = options.memory ?? NO_MEMORY;
+  const ingested = await ingest(module, request, timeLimitMs, memory.values);
   if (!ingested.ok) return ingested;
   const ingestedAt = performance.now();
   const selected = await selectIngested(module, ingested.ingested, timeLimitMs);
@@ -71,6 +88,7 @@ export async function runCycle(module: LoadedModule, request: CycleRequest, opti
     rawRequest: request,
     inputHash: digest(request),
     inputsHash,
+    memory,
     selection,
     normalized,
     timings: { ingest_ms: ingestedAt - started, derive_guardrails_score_ms: selectedAt - ingestedAt },
@@ -92,6 +110,7 @@ interface Envelope {
   readonly rawRequest: CycleRequest;
   readonly inputHash: string;
   readonly inputsHash: string;
+  readonly memory: MemoryInput;
   readonly selection: Selection;
   readonly normalized: NormalizedRequest;
   readonly timings: { readonly ingest_ms: number; readonly derive_guardrails_score_ms: number };
@@ -162,7 +181,7 @@ function finish(envelope: Envelope, outcome: CycleOutcome, decided: (SkillStages
     outcome,
     stages: {
       ingest: { input_hash: envelope.inputHash, raw_request: envelope.rawRequest, request: envelope.normalized },
-      derive_state: { ...selection.stages.derive_state, inputs_hash: envelope.inputsHash },
+      derive_state: { ...selection.stages.derive_state, inputs_hash: envelope.inputsHash, memory: { ...envelope.memory, applied: envelope.normalized.memory_applied } },
       evaluate_guardrails: selection.stages.evaluate_guardrails,
       score_and_rank: { ...selection.stages.score_and_rank, status: selection.status, selected_action: selection.selected_action, selection_locked: selection.selected_action !== null },
       resolve_skills: decided?.resolved.resolution ?? null,
@@ -199,6 +218,8 @@ function assembleResponse(envelope: Envelope, stages: SkillStages & { readonly l
     state: {
       values: selection.stages.derive_state.state,
       defaults_applied: selection.stages.derive_state.defaults_applied,
+      memory_applied: envelope.normalized.memory_applied,
+      memory_status: envelope.memory.status,
       failed_state: selection.stages.derive_state.failed_state,
       inputs_hash: envelope.inputsHash,
     },
