@@ -5,9 +5,9 @@
  *   ```adec                      a whole world: checks with no diagnostics (and its tests pass)
  *   ```adec fragment             part of a world, shown for reading: not checked on its own
  *   ```adec reports=ADEC3007     a world that `adec check` reports these codes for (comma-separated)
- *   ```adec file=refunds/world.adec     tutorial only: the reader writes this file here
+ *   ```adec file=refunds/world.adec     tutorial only: the reader writes this file here (any language)
  *   ```adec excerpt=refunds/world.adec  tutorial only: this text is part of that file
- *   ```sh                        tutorial: commands the reader runs, in order
+ *   ```sh                        tutorial: commands the reader runs, in order (`sh exit=1`: expected to fail)
  *   ```output                    tutorial: what the sh block before it prints (`…` elides)
  *
  * The first word is the language; the others are flags or `key=value` attributes.
