@@ -22,9 +22,13 @@ const MAX_REPLY_BYTES = 256 * 1024;
 
 /** `ADEC_LLM_URL`, `ADEC_LLM_MODEL`, `ADEC_LLM_API_KEY`; undefined when no URL is set. */
 export function cloudLlmFromEnvironment(env: NodeJS.ProcessEnv = process.env): CloudLlmOptions | undefined {
-  const baseUrl = env['ADEC_LLM_URL'];
-  if (baseUrl === undefined || baseUrl === '') return undefined;
-  return { baseUrl, model: env['ADEC_LLM_MODEL'] ?? 'gpt-4o-mini', ...(env['ADEC_LLM_API_KEY'] !== undefined && { apiKey: env['ADEC_LLM_API_KEY'] }) };
+  // A variable set to nothing (`ADEC_LLM_API_KEY=` in a service file) is not set: an empty
+  // key would send `Bearer ` and an empty model would be refused by every endpoint.
+  const setting = (name: string) => (env[name] === undefined || env[name] === '' ? undefined : env[name]);
+  const baseUrl = setting('ADEC_LLM_URL');
+  if (baseUrl === undefined) return undefined;
+  const apiKey = setting('ADEC_LLM_API_KEY');
+  return { baseUrl, model: setting('ADEC_LLM_MODEL') ?? 'gpt-4o-mini', ...(apiKey !== undefined && { apiKey }) };
 }
 
 export function cloudLlmExecutor(options: CloudLlmOptions): LlmExecutor {
@@ -34,19 +38,21 @@ export function cloudLlmExecutor(options: CloudLlmOptions): LlmExecutor {
     type: 'cloud_llm',
     isAvailable: () => true,
     async complete(call, signal): Promise<LlmReply> {
+      let response: Response;
       try {
-        const response = await fetch(url, {
+        response = await fetch(url, {
           method: 'POST',
           signal,
           headers: { 'content-type': 'application/json', ...(options.apiKey !== undefined && { authorization: `Bearer ${options.apiKey}` }) },
           body: JSON.stringify(chatRequest(options, call)),
         });
-        const text = await readLimited(response);
-        if (!response.ok) return { ok: false, message: `the model endpoint answered HTTP ${response.status}: ${text.slice(0, 200)}` };
-        return replyOf(text);
       } catch (error) {
-        return { ok: false, message: signal.aborted ? 'aborted at the time limit' : `the model endpoint could not be reached: ${error instanceof Error ? error.message : String(error)}` };
+        return { ok: false, message: signal.aborted ? 'aborted at the time limit' : `the model endpoint could not be reached: ${failureOf(error)}` };
       }
+      const body = await readLimited(response);
+      if (!body.ok) return { ok: false, message: signal.aborted ? 'aborted at the time limit' : body.message };
+      if (!response.ok) return { ok: false, message: `the model endpoint answered HTTP ${response.status}: ${body.text.slice(0, 200)}` };
+      return replyOf(body.text);
     },
   };
 }
@@ -77,27 +83,40 @@ function replyOf(body: string): LlmReply {
   } catch {
     return { ok: false, message: 'the model endpoint answered with a body that is not JSON' };
   }
-  const choice = (parsed as { choices?: { message?: { content?: unknown } }[] }).choices?.[0];
-  const content = choice?.message?.content;
+  // Any JSON may come back (`null`, a list, a number): read it as an unknown shape.
+  const reply = (parsed ?? {}) as { choices?: { message?: { content?: unknown } }[]; usage?: { completion_tokens?: unknown } };
+  const content = Array.isArray(reply.choices) ? reply.choices[0]?.message?.content : undefined;
   if (typeof content !== 'string') return { ok: false, message: 'the model endpoint answered without `choices[0].message.content`' };
-  const usage = (parsed as { usage?: { completion_tokens?: unknown } }).usage?.completion_tokens;
+  const usage = reply.usage?.completion_tokens;
   return { ok: true, text: content, tokenCount: typeof usage === 'number' && Number.isInteger(usage) ? usage : null };
 }
 
-async function readLimited(response: Response): Promise<string> {
+/** The body's text, read no further than MAX_REPLY_BYTES. */
+async function readLimited(response: Response): Promise<{ readonly ok: true; readonly text: string } | { readonly ok: false; readonly message: string }> {
   const reader = response.body?.getReader();
-  if (reader === undefined) return '';
+  if (reader === undefined) return { ok: true, text: '' };
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_REPLY_BYTES) {
-      await reader.cancel();
-      throw new Error(`the reply is larger than ${MAX_REPLY_BYTES} bytes`);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > MAX_REPLY_BYTES) {
+        await reader.cancel();
+        return { ok: false, message: `the model endpoint answered with a body larger than ${MAX_REPLY_BYTES} bytes` };
+      }
+      chunks.push(value);
     }
-    chunks.push(value);
+  } catch (error) {
+    return { ok: false, message: `the model endpoint's answer could not be read: ${failureOf(error)}` };
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return { ok: true, text: Buffer.concat(chunks).toString('utf8') };
+}
+
+/** An error's message with its cause's: fetch says only "fetch failed", its cause says why (ECONNREFUSED …). */
+function failureOf(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? error.cause.message : undefined;
+  return cause === undefined || cause === '' ? error.message : `${error.message} (${cause})`;
 }
