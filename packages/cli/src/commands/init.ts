@@ -17,7 +17,7 @@ not exist yet:
 /** The scaffold, shipped beside the code (`templates/init/`, in the package's `files`). */
 const TEMPLATES = new URL('../../templates/init/', import.meta.url);
 const TEMPLATE_FILES = [
-  { name: 'world.adec', summary: 'the world: its header, action issue_refund and four rules' },
+  { name: 'world.adec', summary: 'the world: its header, one action and its rules' },
   { name: 'world.tests.adec', summary: 'a golden test for every rule' },
   { name: 'README.md', summary: 'what the files are, and the commands to run next' },
 ] as const;
