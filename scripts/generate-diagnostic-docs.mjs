@@ -34,7 +34,7 @@ const PHASES = {
   2: 'names',
   3: 'types',
   4: 'semantics',
-  5: 'warnings',
+  5: 'analysis',
   9: 'internal compiler errors',
 };
 
