@@ -213,14 +213,15 @@ describe('limits', () => {
   });
 
   it('a tenant over its rate limit gets 429 with Retry-After; other tenants do not', async () => {
-    const limited = await startService({ rateLimit: { perSecond: 1, burst: 3 } });
+    // A slow refill: the first decision loads the module, which must not earn a token back.
+    const limited = await startService({ rateLimit: { perSecond: 0.01, burst: 3 } });
     try {
       const statuses = [];
       for (let i = 0; i < 5; i++) statuses.push((await limited.post('/v1/decide', addDependent(CHILD))).status);
       expect(statuses).toEqual([200, 200, 200, 429, 429]);
       const refused = await limited.post('/v1/decide', addDependent(CHILD));
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-      await expectError(refused, 429, 'RATE_LIMITED', /org acme is over its rate limit of 1 decisions per second/);
+      await expectError(refused, 429, 'RATE_LIMITED', /org acme is over its rate limit of 0.01 decisions per second/);
       const other = await limited.post('/v1/decide', addDependent(CHILD), await limited.issuer.token({ org_id: 'globex' }));
       expect(other.status).toBe(404);
     } finally {

@@ -69,11 +69,13 @@ describe('over Streamable HTTP (POST /v1/mcp)', () => {
     return client;
   }
 
-  it('lists one tool, `decide`, with the decide request as input and the decision as output', async () => {
+  it('lists two tools: `decide`, with the decide request as input and the decision as output, and `select`, with the select request and seed 000\'s DecisionResponse', async () => {
     const client = await connect();
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(['decide']);
-    const [tool] = tools;
+    expect(tools.map((tool) => tool.name)).toEqual(['decide', 'select']);
+    const [tool, select] = tools;
+    expect(select!.inputSchema).toEqual(JSON.parse(JSON.stringify(OPENAPI_DOCUMENT.components.schemas.SelectRequest)));
+    expect(select!.outputSchema).toEqual(JSON.parse(JSON.stringify(OPENAPI_DOCUMENT.components.schemas.DecisionResponse)));
     expect(tool!.inputSchema).toEqual(JSON.parse(JSON.stringify(OPENAPI_DOCUMENT.components.schemas.DecideRequest)));
     expect(tool!.inputSchema.required).toEqual(['domain', 'action', 'world_model_version', 'context']);
     expect(tool!.outputSchema).toEqual(JSON.parse(JSON.stringify(OPENAPI_DOCUMENT.components.schemas.Decision)));
@@ -169,12 +171,13 @@ describe('over Streamable HTTP (POST /v1/mcp)', () => {
   });
 
   it("shares the org's rate limit with POST /v1/decide, and says when to retry", async () => {
-    const limited = await startService({ rateLimit: { perSecond: 1, burst: 2 } });
+    // A slow refill: the first decision loads the module, which must not earn a token back.
+    const limited = await startService({ rateLimit: { perSecond: 0.01, burst: 2 } });
     try {
       const client = await connect(undefined, limited);
       expect((await limited.post('/v1/decide', addDependent(BY_STATUS.GREEN))).status).toBe(200);
       decisionOf(await decide(client, addDependent(BY_STATUS.GREEN)));
-      expect(refusalOf(await decide(client, addDependent(BY_STATUS.GREEN)))).toMatch(/^RATE_LIMITED: org acme is over its rate limit of 1 decisions per second\nretry after \d+ s$/);
+      expect(refusalOf(await decide(client, addDependent(BY_STATUS.GREEN)))).toMatch(/^RATE_LIMITED: org acme is over its rate limit of 0.01 decisions per second\nretry after \d+ s$/);
     } finally {
       await limited.close();
     }
@@ -184,7 +187,7 @@ describe('over Streamable HTTP (POST /v1/mcp)', () => {
 describe("adec mcp's caller: the token, verified again before each call", () => {
   it('a token that expires while the agent runs turns each later call into a TOKEN_EXPIRED error result', async () => {
     const verifier = new TokenVerifier({ issuer: ISSUER, audience: AUDIENCE, keys: [service.issuer.jwk] });
-    const server = decideToolServer(service.host.service, tokenCaller(verifier, await service.issuer.token({}, { expiresIn: '5m' })));
+    const server = decideToolServer({ decide: (who, body) => service.host.service.decide(who, body), select: (who, body) => service.host.selections.select(who, body) }, tokenCaller(verifier, await service.issuer.token({}, { expiresIn: '5m' })));
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
     const client = new Client({ name: 'adec-test-agent', version: '1.0.0' });
@@ -219,7 +222,7 @@ describe('over stdio (adec mcp)', () => {
     transport.stderr!.on('data', (chunk) => (logs += chunk));
     const client = new Client({ name: 'adec-test-agent', version: '1.0.0' });
     await client.connect(transport);
-    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['decide']);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['decide', 'select']);
     const body = addDependent(BY_STATUS.YELLOW, { request_id: 'stdio-1' });
     const decision = decisionOf(await decide(client, body));
     expect(decision['status']).toBe('YELLOW');

@@ -10,6 +10,7 @@
 export { SELECTION_EXTENSION } from './selection-extension.js';
 export { select, ingest, selectIngested, DEFAULT_SELECTION_TIME_LIMIT_MS, type SelectResult, type IngestedRequest } from './select.js';
 export { MODEL_CONDITIONS } from './model-conditions.js';
+export { rememberedSignalProblems, type ObservedEffect } from './remembered-signals.js';
 export type { SelectionRequest, CandidateAction, ExecutionMode, NormalizedRequest } from './selection-request.js';
 export type { SelectionError, SelectionErrorCode, RequestProblem } from './selection-error.js';
 export type * from './selection-trace.js';

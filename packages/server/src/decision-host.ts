@@ -6,10 +6,14 @@
  * flushes the audit queue and closes the store, and only then stops the sandbox processes.
  */
 import { DEFAULT_RETENTION_DAYS, openAuditStore, type AuditStore } from '@adec/audit';
+import { cloudLlmExecutor, cloudLlmFromEnvironment, SELECTION_EXTENSION, type CloudLlmOptions, type LlmExecutor } from '@adec/engine';
 import { DEFAULT_REQUEST_LIMITS, DirectoryModuleStore, ModuleLoader, type RequestLimits, type SandboxOptions, type TrustConfig } from '@adec/runtime';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { TokenVerifier, type AuthConfig } from './auth/index.js';
+import { Admission } from './admission.js';
 import { DecisionService } from './decision-service.js';
+import { FeedbackService } from './feedback-service.js';
+import { SelectionService } from './selection-service.js';
 import { createApp } from './http/create-app.js';
 import { DEFAULT_MODULE_SCAN_MS, watchModules } from './module-watch.js';
 import { ServiceMetrics } from './service-metrics.js';
@@ -34,6 +38,15 @@ export interface DecisionHostConfig {
   readonly sandbox?: SandboxOptions;
   /** How often the bundle directory is scanned for new, replaced and expired modules (default 10 s). */
   readonly moduleScanMs?: number;
+  /**
+   * The model behind LLM skills: an OpenAI-compatible endpoint (default: `ADEC_LLM_URL`,
+   * `ADEC_LLM_MODEL`, `ADEC_LLM_API_KEY`; none set: LLM skills run their deterministic fallback,
+   * flagged). `executors` replaces it entirely (tests pass a scripted llm_stub).
+   */
+  readonly llm?: CloudLlmOptions | null;
+  readonly executors?: readonly LlmExecutor[];
+  /** Names no skill output may mention (SEC §4). */
+  readonly competitorNames?: readonly string[];
   /** Audit records older than this are purged at start and then daily (default 90). */
   readonly retentionDays?: number;
   readonly logger?: FastifyServerOptions['logger'];
@@ -51,6 +64,8 @@ export interface DecisionHost {
   readonly app: FastifyInstance;
   /** The decide operation every transport shares: the HTTP routes and the MCP tool. */
   readonly service: DecisionService;
+  /** The select operation (the ADE cycle), shared the same way. */
+  readonly selections: SelectionService;
   readonly store: AuditStore;
   readonly loader: ModuleLoader;
   /** Scans the bundle directory now (as the host does every `moduleScanMs`). */
@@ -67,18 +82,28 @@ export async function startDecisionHost(config: DecisionHostConfig): Promise<Sta
   if (!opened.ok) return opened;
   const store = opened.store;
   const modules = new DirectoryModuleStore(config.modules);
-  const loader = new ModuleLoader({ store: modules, trust: config.trust, sandbox: config.sandbox });
+  // Every module can select as well as decide: the engine's stages run inside its isolate.
+  const loader = new ModuleLoader({ store: modules, trust: config.trust, sandbox: { ...config.sandbox, extensions: [...(config.sandbox?.extensions ?? []), SELECTION_EXTENSION] } });
   metrics.watch(loader, store);
-  const service = new DecisionService({
+  const admission = new Admission(config.rateLimit ?? DEFAULT_RATE_LIMIT, config.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
+  let log: FastifyInstance['log'] | undefined;
+  const selections = new SelectionService({
     loader,
     store,
-    observer: metrics,
-    rateLimit: config.rateLimit ?? DEFAULT_RATE_LIMIT,
-    maxInFlight: config.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT,
-    decisionTimeoutMs: config.decisionTimeoutMs ?? DEFAULT_DECISION_TIMEOUT_MS,
+    admission,
+    executors: config.executors ?? executorsFor(config.llm === undefined ? cloudLlmFromEnvironment() : config.llm),
+    ...(config.competitorNames !== undefined && { competitorNames: config.competitorNames }),
+    observer: {
+      selected: (outcome, seconds) => metrics.selected(outcome, seconds),
+      refused: (code) => metrics.refused(code),
+      authorityViolation: (tenant, skill, failures) => log?.warn({ tenant, skill, failures }, 'a skill output tried to cross the authority boundary; it was rejected and the fallback answered'),
+    },
   });
+  const service = new DecisionService({ loader, store, admission, selections, observer: metrics, decisionTimeoutMs: config.decisionTimeoutMs ?? DEFAULT_DECISION_TIMEOUT_MS });
   let ready = false;
-  const app = createApp({ service, verifier: new TokenVerifier(config.auth), metrics, requestLimits: config.requestLimits ?? DEFAULT_REQUEST_LIMITS, isReady: () => ready, logger: config.logger });
+  const feedback = new FeedbackService({ loader, store, admission, onRefused: (code) => metrics.refused(code) });
+  const app = createApp({ service, selections, feedback, verifier: new TokenVerifier(config.auth), metrics, requestLimits: config.requestLimits ?? DEFAULT_REQUEST_LIMITS, isReady: () => ready, logger: config.logger });
+  log = app.log;
   try {
     await loader.ready();
     const watch = watchModules(loader, modules, app.log, config.moduleScanMs ?? DEFAULT_MODULE_SCAN_MS);
@@ -95,13 +120,17 @@ export async function startDecisionHost(config: DecisionHostConfig): Promise<Sta
       await store.close();
       await loader.close();
     })());
-    return { ok: true, host: { url, app, service, store, loader, scanModules: watch.scan, close } };
+    return { ok: true, host: { url, app, service, selections, store, loader, scanModules: watch.scan, close } };
   } catch (error) {
     await app.close();
     await store.close();
     await loader.close();
     return { ok: false, code: 'LISTEN_FAILED', message: `the service could not listen on ${config.host ?? '127.0.0.1'}:${config.port ?? 0}: ${error instanceof Error ? error.message : String(error)}` };
   }
+}
+
+function executorsFor(llm: CloudLlmOptions | null | undefined): LlmExecutor[] {
+  return llm === null || llm === undefined ? [] : [cloudLlmExecutor(llm)];
 }
 
 /** Purges records older than `retentionMs` now and once a day; each purge is logged. */

@@ -21,15 +21,22 @@ export interface AdjudicationPayload {
   };
   /** The system-generated values the decision was made with: a replay uses the same. */
   readonly entry: { readonly request_id: string; readonly request_time: number; readonly authenticated_caller: string };
-  readonly caller: {
-    readonly subject: string;
-    readonly token_id: string | null;
-    /** RFC 8693 `act` chain, current actor first. */
-    readonly delegation: readonly { readonly subject: string; readonly issuer: string | null; readonly client_id: string | null }[];
-  };
+  readonly caller: CallerRecord;
   readonly module_hash: string;
   readonly inputs_hash: string;
   readonly response: Decision;
+}
+
+/** Who asked, as every record keeps it. */
+export interface CallerRecord {
+  readonly subject: string;
+  readonly token_id: string | null;
+  /** RFC 8693 `act` chain, current actor first. */
+  readonly delegation: readonly { readonly subject: string; readonly issuer: string | null; readonly client_id: string | null }[];
+}
+
+export function callerRecord(caller: Caller): CallerRecord {
+  return { subject: caller.subject, token_id: caller.tokenId, delegation: caller.delegation.map((actor) => ({ subject: actor.subject, issuer: actor.issuer, client_id: actor.clientId })) };
 }
 
 /** What makes two decide requests "the same request" for an idempotent retry. */
@@ -41,7 +48,7 @@ export function adjudicationEntry(caller: Caller, request: DecideRequest, entry:
   const payload: AdjudicationPayload = {
     request: { domain: request.domain, action: request.action, world_model_version: request.worldModelVersion, context: request.context, request_id: request.requestId },
     entry: { request_id: entry.requestId, request_time: entry.requestTime, authenticated_caller: entry.authenticatedCaller ?? caller.subject },
-    caller: { subject: caller.subject, token_id: caller.tokenId, delegation: caller.delegation.map((actor) => ({ subject: actor.subject, issuer: actor.issuer, client_id: actor.clientId })) },
+    caller: callerRecord(caller),
     module_hash: decision.decision_metadata.module.module_hash,
     inputs_hash: digestOf(request.context),
     response: decision,

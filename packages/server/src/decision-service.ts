@@ -13,17 +13,19 @@ import type { AuditRecord, AuditStore } from '@adec/audit';
 import { decide, type Decision, type LoadErrorCode, type ModuleLoader } from '@adec/runtime';
 import { apiError, type ApiError } from './api-error.js';
 import type { Caller } from './auth/index.js';
-import { readDecideRequest, REQUEST_ID, type DecideRequest } from './decide-request.js';
+import { readDecideRequest, type DecideRequest } from './decide-request.js';
+import { REQUEST_ID } from './request-fields.js';
 import { adjudicationEntry, requestHashOf, storedDecisionView, type AdjudicationPayload } from './decision-record.js';
 import { jsonDifferences, type Difference } from '@adec/engine';
-import { TenantRateLimits, type RateLimit } from './tenant-rate-limits.js';
+import type { Admission } from './admission.js';
 
 export interface DecisionServiceOptions {
   readonly loader: ModuleLoader;
   readonly store: AuditStore;
-  readonly rateLimit: RateLimit;
-  /** Decisions being made at once, all tenants together; beyond it, 503 (bounded memory). */
-  readonly maxInFlight: number;
+  /** Rate limits and the in-flight bound, shared with the other operations of the service. */
+  readonly admission: Admission;
+  /** Views and replays stored selections (their records share the store and the routes). */
+  readonly selections?: StoredSelections;
   /** A decision unfinished after this long is a YELLOW DEADLINE_EXCEEDED. */
   readonly decisionTimeoutMs: number;
   readonly observer?: ServiceObserver;
@@ -46,6 +48,12 @@ export interface DecideOutcome {
   readonly idempotentReplay: boolean;
 }
 
+/** What the service needs to show and replay a stored selection (selection-service.ts). */
+export interface StoredSelections {
+  view(record: AuditRecord): unknown;
+  replay(caller: Caller, record: AuditRecord): Promise<ServiceResult<ReplayReport>>;
+}
+
 export interface ReplayReport {
   readonly decision_id: string;
   readonly identical: boolean;
@@ -54,26 +62,21 @@ export interface ReplayReport {
 }
 
 export class DecisionService {
-  readonly #rateLimits: TenantRateLimits;
   readonly #now: () => number;
-  #inFlight = 0;
 
   constructor(private readonly options: DecisionServiceOptions) {
-    this.#rateLimits = new TenantRateLimits(options.rateLimit);
     this.#now = options.now ?? Date.now;
   }
 
   get inFlight(): number {
-    return this.#inFlight;
+    return this.options.admission.inFlight;
   }
 
   async decide(caller: Caller, body: unknown): Promise<ServiceResult<DecideOutcome>> {
     const started = performance.now();
     const receivedAt = this.#now();
-    const limited = this.#rateLimits.take(caller.tenant, receivedAt);
-    if (!limited.allowed) return this.#refuse(apiError(429, 'RATE_LIMITED', `org ${caller.tenant} is over its rate limit of ${this.options.rateLimit.perSecond} decisions per second`, [], limited.retryAfterSeconds));
-    if (this.#inFlight >= this.options.maxInFlight) return this.#refuse(apiError(503, 'OVERLOADED', `the service is at its limit of ${this.options.maxInFlight} decisions in flight`, [], 1));
-    this.#inFlight += 1;
+    const admitted = this.options.admission.admit(caller.tenant, receivedAt);
+    if (!admitted.ok) return this.#refuse(admitted.error);
     try {
       const read = readDecideRequest(body);
       if (!read.ok) return this.#refuse(read.error);
@@ -96,14 +99,15 @@ export class DecisionService {
       this.options.observer?.decided(decided.decision, (performance.now() - started) / 1000);
       return { ok: true, value: { decision: decided.decision, decisionId: decided.entry.requestId, idempotentReplay: false } };
     } finally {
-      this.#inFlight -= 1;
+      admitted.release();
     }
   }
 
   /** The caller's stored decision `decisionId`; another tenant's is as unknown as a missing one. */
-  async find(caller: Caller, decisionId: string): Promise<ServiceResult<ReturnType<typeof storedDecisionView>>> {
+  async find(caller: Caller, decisionId: string): Promise<ServiceResult<unknown>> {
     const found = await this.#existing(caller, decisionId);
-    return found.ok ? { ok: true, value: storedDecisionView(found.value) } : found;
+    if (!found.ok) return found;
+    return { ok: true, value: found.value.kind === 'selection' ? this.options.selections!.view(found.value) : storedDecisionView(found.value) };
   }
 
   /**
@@ -113,6 +117,7 @@ export class DecisionService {
   async replay(caller: Caller, decisionId: string): Promise<ServiceResult<ReplayReport>> {
     const found = await this.#existing(caller, decisionId);
     if (!found.ok) return found;
+    if (found.value.kind === 'selection') return this.options.selections!.replay(caller, found.value);
     const payload = found.value.payload as unknown as AdjudicationPayload;
     const { request, entry } = payload;
     const module = await this.options.loader.get({ org: caller.tenant, domain: request.domain, action: request.action, version: request.world_model_version });
@@ -150,7 +155,8 @@ export class DecisionService {
     if (!REQUEST_ID.test(decisionId)) return { ok: false, error: apiError(404, 'DECISION_NOT_FOUND', 'no such decision: a decision id is 1–128 letters, digits, `.`, `_`, `:` or `-`') };
     const found = await this.#stored(caller.tenant, decisionId);
     if (!found.ok) return found;
-    if (found.value === null || found.value.kind !== 'adjudication') return { ok: false, error: apiError(404, 'DECISION_NOT_FOUND', `org ${caller.tenant} has no decision ${decisionId}`) };
+    const kinds = this.options.selections === undefined ? ['adjudication'] : ['adjudication', 'selection'];
+    if (found.value === null || !kinds.includes(found.value.kind)) return { ok: false, error: apiError(404, 'DECISION_NOT_FOUND', `org ${caller.tenant} has no decision ${decisionId}`) };
     return { ok: true, value: found.value };
   }
 
@@ -166,7 +172,7 @@ export class DecisionService {
 }
 
 /** How a module that cannot be served is answered: missing is 404, everything else 503. */
-function loadError(code: LoadErrorCode, message: string): ApiError {
+export function loadError(code: LoadErrorCode, message: string): ApiError {
   if (code === 'MODULE_NOT_FOUND' || code === 'UNKNOWN_ACTION') return apiError(404, code, message);
   if (code === 'ROUTING_KEY_INVALID') return apiError(400, code, message);
   return apiError(503, code === 'HOST_AT_CAPACITY' ? 'OVERLOADED' : 'MODULE_UNAVAILABLE', message, [], 1);

@@ -7,6 +7,8 @@
  */
 export { startDecisionHost, DEFAULT_DECISION_TIMEOUT_MS, DEFAULT_MAX_IN_FLIGHT, DEFAULT_RATE_LIMIT, type DecisionHost, type DecisionHostConfig, type StartedHost } from './decision-host.js';
 export { DecisionService, type DecideOutcome, type DecisionServiceOptions, type ReplayReport, type ServiceObserver, type ServiceResult } from './decision-service.js';
+export { SelectionService, type SelectOutcome, type SelectionObserver, type SelectionServiceOptions } from './selection-service.js';
+export { Admission } from './admission.js';
 export type { ApiError, ErrorDetail } from './api-error.js';
 export type { RateLimit } from './tenant-rate-limits.js';
 export { OPENAPI_DOCUMENT } from './openapi.js';

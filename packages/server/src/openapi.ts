@@ -3,6 +3,8 @@
  * the routes the application registers, and that real responses match its schemas.
  */
 
+import { decisionResponse, executionOutcome, feedbackReceipt, selectRequest, storedSelection } from './openapi-selection.js';
+
 const error = {
   type: 'object',
   required: ['error'],
@@ -144,12 +146,50 @@ export const OPENAPI_DOCUMENT = {
         },
       },
     },
+    '/v1/select': {
+      post: {
+        operationId: 'select',
+        summary: 'Select one of the candidate actions through the whole ADE cycle (the org comes from the token)',
+        requestBody: { required: true, content: json('SelectRequest') },
+        responses: {
+          '200': { description: "Seed 000's DecisionResponse; its trace committed to the audit store", headers: { Location: { schema: { type: 'string' } }, 'Idempotent-Replayed': { schema: { type: 'string' } } }, content: json('DecisionResponse') },
+          '400': errorResponse('Invalid body, or a request that does not fit the scenario (each problem with its JSON path)'),
+          '401': errorResponse('Missing, malformed, expired or otherwise invalid token'),
+          '403': errorResponse("The body names another org than the token's"),
+          '404': errorResponse('No such module or scenario for this org'),
+          '409': errorResponse('The request_id was used for a different request'),
+          '413': errorResponse('The body is too large'),
+          '415': errorResponse('The body is not application/json'),
+          '422': { ...errorResponse('NO_ELIGIBLE_ACTIONS: the guardrails left no candidate; the trace is stored (see Location)'), headers: { Location: { schema: { type: 'string' } } } },
+          '429': { ...errorResponse("Over the org's rate limit"), headers: retryAfter },
+          '500': { ...errorResponse('SCORING_FAILED: an objective or tie-break failed; the trace is stored (see Location)'), headers: { Location: { schema: { type: 'string' } } } },
+          '503': { ...errorResponse('Overloaded, module unavailable, sandbox failure, or audit store unavailable'), headers: retryAfter },
+        },
+      },
+    },
+    '/v1/feedback': {
+      post: {
+        operationId: 'recordOutcome',
+        summary: "Record what became of a selected action (seed 003's Execution Outcome Package); its observed effects become the user's short-term memory",
+        requestBody: { required: true, content: json('ExecutionOutcome') },
+        responses: {
+          '201': { description: 'Recorded in the audit chain; the effects remembered', content: json('FeedbackReceipt') },
+          '200': { description: 'The same outcome again (idempotent): the stored receipt, the memory written again', content: json('FeedbackReceipt') },
+          '400': errorResponse('Invalid body, an effect that is not a signal of the scenario or does not fit its type, or an action that was not selected'),
+          '401': errorResponse('Missing, malformed, expired or otherwise invalid token'),
+          '404': errorResponse('No such selection for this org'),
+          '409': errorResponse('The outcome_id was used for a different record, or the selection selected nothing'),
+          '429': { ...errorResponse("Over the org's rate limit"), headers: retryAfter },
+          '503': { ...errorResponse('Audit store or memory unavailable'), headers: retryAfter },
+        },
+      },
+    },
     '/v1/decisions/{id}': {
       get: {
         operationId: 'getDecision',
-        summary: "One of the org's stored decisions",
+        summary: "One of the org's stored decisions: an adjudication or a selection",
         parameters: [decisionId],
-        responses: { '200': { description: 'The stored decision', content: json('StoredDecision') }, '401': errorResponse('Invalid token'), '404': errorResponse('No such decision for this org') },
+        responses: { '200': { description: 'The stored decision', content: { 'application/json': { schema: { oneOf: [{ $ref: '#/components/schemas/StoredDecision' }, { $ref: '#/components/schemas/StoredSelection' }] } } } }, '401': errorResponse('Invalid token'), '404': errorResponse('No such decision for this org') },
       },
     },
     '/v1/decisions/{id}/replay': {
@@ -191,6 +231,17 @@ export const OPENAPI_DOCUMENT = {
   },
   components: {
     securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
-    schemas: { Error: error, Decision: decision, DecideRequest: decideRequest, StoredDecision: storedDecision, ReplayReport: replayReport },
+    schemas: {
+      Error: error,
+      Decision: decision,
+      DecideRequest: decideRequest,
+      StoredDecision: storedDecision,
+      ReplayReport: replayReport,
+      SelectRequest: selectRequest,
+      DecisionResponse: decisionResponse,
+      StoredSelection: storedSelection,
+      ExecutionOutcome: executionOutcome,
+      FeedbackReceipt: feedbackReceipt,
+    },
   },
 } as const;

@@ -6,6 +6,7 @@
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { AuditStore, CommitObserver } from '@adec/audit';
+import type { CycleOutcome } from '@adec/engine';
 import type { Decision, ModuleLoader } from '@adec/runtime';
 import type { ServiceObserver } from './decision-service.js';
 
@@ -15,6 +16,7 @@ export class ServiceMetrics implements ServiceObserver {
   readonly registry = new Registry();
   readonly #decisions = new Counter({ name: 'adec_decisions_total', help: 'Decisions answered, by status', labelNames: ['status'] as const, registers: [this.registry] });
   readonly #latency = new Histogram({ name: 'adec_decision_duration_seconds', help: 'From receipt to committed record, per answered decision', buckets: LATENCY_BUCKETS, registers: [this.registry] });
+  readonly #selections = new Counter({ name: 'adec_selections_total', help: 'Selections answered or stored, by outcome (decided, no_eligible_actions, scoring_failed)', labelNames: ['outcome'] as const, registers: [this.registry] });
   readonly #refusals = new Counter({ name: 'adec_refusals_total', help: 'Requests refused, by error code', labelNames: ['code'] as const, registers: [this.registry] });
   readonly #faults = new Counter({ name: 'adec_predicate_faults_total', help: 'Predicates that failed in the sandbox, by kind (exception, timeout, memory, crash, not_run)', labelNames: ['kind'] as const, registers: [this.registry] });
   readonly #commitLatency = new Histogram({ name: 'adec_audit_commit_duration_seconds', help: 'Group commit latency', buckets: LATENCY_BUCKETS, registers: [this.registry] });
@@ -46,6 +48,11 @@ export class ServiceMetrics implements ServiceObserver {
     this.#decisions.inc({ status: decision.status });
     this.#latency.observe(seconds);
     for (const errored of decision.decision_metadata.errored_predicates) this.#faults.inc({ kind: errored.kind });
+  }
+
+  selected(outcome: CycleOutcome, seconds: number): void {
+    this.#selections.inc({ outcome });
+    this.#latency.observe(seconds);
   }
 
   refused(code: string): void {

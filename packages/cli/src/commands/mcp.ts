@@ -36,7 +36,7 @@ export async function run(args: readonly string[], io: CliIo, signals: NodeJS.Ev
   const started = await startDecisionHost({ ...hostConfig(settings, deployment), listen: false, logger: { level: settings.logLevel, stream: process.stderr } });
   if (!started.ok) return fail(io, `${started.code}: ${started.message}`);
   const { host } = started;
-  const tool = await serveDecideToolOverStdio({ service: host.service, caller });
+  const tool = await serveDecideToolOverStdio({ service: { decide: (who, body) => host.service.decide(who, body), select: (who, body) => host.selections.select(who, body) }, caller });
   host.app.log.info({ org: verified.value.tenant, subject: verified.value.subject, modules: settings.modules, audit: shownLocation(settings.audit) }, 'adec mcp is ready');
   const stop = (signal: string) => {
     host.app.log.info({ signal }, 'adec mcp is stopping: recording the decisions in flight and flushing the audit store');

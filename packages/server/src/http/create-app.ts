@@ -6,6 +6,8 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import type { RequestLimits } from '@adec/runtime';
 import type { TokenVerifier } from '../auth/index.js';
 import type { DecisionService } from '../decision-service.js';
+import type { FeedbackService } from '../feedback-service.js';
+import type { SelectionService } from '../selection-service.js';
 import { mcpRoutes } from '../mcp/mcp-http.js';
 import type { ServiceMetrics } from '../service-metrics.js';
 import { authenticate } from './authenticate.js';
@@ -13,9 +15,12 @@ import { decisionRoutes } from './decision-routes.js';
 import { installErrorHandling } from './error-handling.js';
 import { acceptStrictJson } from './json-body.js';
 import { operationsRoutes } from './operations-routes.js';
+import { selectionRoutes } from './selection-routes.js';
 
 export interface AppOptions {
   readonly service: DecisionService;
+  readonly selections: SelectionService;
+  readonly feedback: FeedbackService;
   readonly verifier: TokenVerifier;
   readonly metrics: ServiceMetrics;
   readonly requestLimits: RequestLimits;
@@ -42,7 +47,8 @@ export function createApp(options: AppOptions): FastifyInstance {
   void app.register(async (v1) => {
     v1.addHook('onRequest', authenticate(options.verifier, (code) => options.metrics.refused(code)));
     decisionRoutes(v1, options.service);
-    mcpRoutes(v1, options.service, options.requestLimits);
+    selectionRoutes(v1, options.selections, options.feedback);
+    mcpRoutes(v1, { decide: (caller, body) => options.service.decide(caller, body), select: (caller, body) => options.selections.select(caller, body) }, options.requestLimits);
   });
   return app;
 }

@@ -20,12 +20,17 @@ import type { ApiError } from '../api-error.js';
 import type { Caller } from '../auth/index.js';
 import type { DecisionService, ServiceResult } from '../decision-service.js';
 import { OPENAPI_DOCUMENT } from '../openapi.js';
+import type { SelectionService } from '../selection-service.js';
+import { SELECT_TOOL, selectionResult } from './select-tool.js';
 
 /** Who makes one tool call: fixed for an HTTP request, the token verified again for each stdio call. */
 export type CallerOfCall = () => Promise<ServiceResult<Caller>>;
 
-/** What the tool needs of the service: only the decide operation. */
-export type DecideOperation = Pick<DecisionService, 'decide'>;
+/** What the tools need of the service: the decide and select operations. */
+export interface DecisionOperations {
+  readonly decide: DecisionService['decide'];
+  readonly select: SelectionService['select'];
+}
 
 const DESCRIPTION = `Ask adec whether you may perform an action, before you perform it. adec decides with your organisation's signed, approved decision module for \`domain\`@\`world_model_version\` and records the decision in its audit trail before answering. Your organisation comes from your credentials, not from these arguments.
 
@@ -58,15 +63,17 @@ export const DECIDE_TOOL: Tool = {
  */
 const SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
 
-/** An MCP server (name `adec`, the API's version) that offers the decide tool to `callerOfCall`. */
-export function decideToolServer(service: DecideOperation, callerOfCall: CallerOfCall): McpServer {
+/** An MCP server (name `adec`, the API's version) that offers the decide and select tools to `callerOfCall`. */
+export function decideToolServer(service: DecisionOperations, callerOfCall: CallerOfCall): McpServer {
   const mcp = new McpServer({ name: 'adec', version: OPENAPI_DOCUMENT.info.version }, { capabilities: { tools: {} }, jsonSchemaValidator: SCHEMA_VALIDATOR });
-  mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [DECIDE_TOOL] }));
+  mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [DECIDE_TOOL, SELECT_TOOL] }));
   mcp.server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const { name } = request.params;
     // An unknown tool is a protocol error (JSON-RPC -32602), not a result the agent should read.
-    if (request.params.name !== DECIDE_TOOL.name) throw new McpError(ErrorCode.InvalidParams, `unknown tool \`${request.params.name}\`: this server has one tool, \`${DECIDE_TOOL.name}\``);
+    if (name !== DECIDE_TOOL.name && name !== SELECT_TOOL.name) throw new McpError(ErrorCode.InvalidParams, `unknown tool \`${name}\`: this server has the tools \`${DECIDE_TOOL.name}\` and \`${SELECT_TOOL.name}\``);
     const caller = await callerOfCall();
     if (!caller.ok) return refusal(caller.error);
+    if (name === SELECT_TOOL.name) return selectionResult(await service.select(caller.value, request.params.arguments), refusal);
     const decided = await service.decide(caller.value, request.params.arguments);
     return decided.ok ? answer(decided.value.decision) : refusal(decided.error);
   });

@@ -12,7 +12,7 @@
 import type { RequestLimits } from '@adec/runtime';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { apiError, errorBody } from '../api-error.js';
-import type { DecisionService } from '../decision-service.js';
+import type { DecisionOperations } from './decide-tool.js';
 import { callerOf } from '../http/authenticate.js';
 import { sendError } from '../http/error-handling.js';
 import { acceptStrictJson } from '../http/json-body.js';
@@ -28,7 +28,7 @@ let sdkLoading: Promise<[typeof import('./decide-tool.js'), typeof import('@mode
 const loadSdk = () => (sdkLoading ??= Promise.all([import('./decide-tool.js'), import('@modelcontextprotocol/sdk/server/streamableHttp.js')]));
 
 /** Registers the MCP routes on `v1`, the authenticated scope. */
-export function mcpRoutes(v1: FastifyInstance, service: DecisionService, limits: RequestLimits): void {
+export function mcpRoutes(v1: FastifyInstance, service: DecisionOperations, limits: RequestLimits): void {
   void v1.register(async (mcp) => {
     // The JSON-RPC envelope holds the context two levels deeper than /v1/decide's body does
     // (`params.arguments.context`): this scope's parser allows for it, so a context has the
@@ -42,7 +42,7 @@ export function mcpRoutes(v1: FastifyInstance, service: DecisionService, limits:
 }
 
 /** One JSON-RPC exchange: the transport writes the response, so Fastify is told not to. */
-async function exchange(request: FastifyRequest, reply: FastifyReply, service: DecisionService): Promise<void> {
+async function exchange(request: FastifyRequest, reply: FastifyReply, service: DecisionOperations): Promise<void> {
   const caller = callerOf(request);
   const [{ decideToolServer }, { StreamableHTTPServerTransport }] = await loadSdk();
   const server = decideToolServer(service, async () => ({ ok: true, value: caller }));

@@ -8,8 +8,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { apiError } from '../api-error.js';
 import type { TokenVerifier } from '../auth/index.js';
-import type { DecideOutcome, ServiceResult } from '../decision-service.js';
-import type { CallerOfCall, DecideOperation } from './decide-tool.js';
+import type { CallerOfCall, DecisionOperations } from './decide-tool.js';
 
 /** The holder of `token`, verified by `verifier` each time it is asked; a refusal is a 401 with the token's code. */
 export function tokenCaller(verifier: TokenVerifier, token: string): CallerOfCall {
@@ -20,7 +19,7 @@ export function tokenCaller(verifier: TokenVerifier, token: string): CallerOfCal
 }
 
 export interface StdioToolOptions {
-  readonly service: DecideOperation;
+  readonly service: DecisionOperations;
   readonly caller: CallerOfCall;
   /** Default: the process's standard input and output. */
   readonly input?: Readable;
@@ -39,15 +38,16 @@ export async function serveDecideToolOverStdio(options: StdioToolOptions): Promi
   const input = options.input ?? process.stdin;
   // The decisions still being made when the agent goes away: the host's audit store must not be
   // closed under them (over HTTP, Fastify's close waits for their requests instead).
-  const inFlight = new Set<Promise<ServiceResult<DecideOutcome>>>();
-  const tracked: DecideOperation = {
-    decide(caller, body) {
-      const decided = options.service.decide(caller, body);
-      inFlight.add(decided);
-      const settled = () => inFlight.delete(decided);
-      void decided.then(settled, settled);
-      return decided;
-    },
+  const inFlight = new Set<Promise<unknown>>();
+  const track = <T>(operation: Promise<T>): Promise<T> => {
+    inFlight.add(operation);
+    const settled = () => inFlight.delete(operation);
+    void operation.then(settled, settled);
+    return operation;
+  };
+  const tracked: DecisionOperations = {
+    decide: (caller, body) => track(options.service.decide(caller, body)),
+    select: (caller, body) => track(options.service.select(caller, body)),
   };
   const server = decideToolServer(tracked, options.caller);
   const transportClosed = new Promise<void>((resolve) => (server.server.onclose = resolve));

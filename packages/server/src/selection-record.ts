@@ -1,0 +1,58 @@
+/**
+ * What the service stores for a selection (seed 000 stage 9: the full trace, committed before
+ * the response): the request as routed, the caller and delegation chain, and the engine's
+ * content-addressed trace, which holds every stage's artifact and the response itself. The
+ * record is kept whatever the outcome, so a 422 or a 500 can be looked up and replayed too.
+ */
+import type { AuditEntry, AuditRecord } from '@adec/audit';
+import type { AddressedTrace, CycleOutcome } from '@adec/engine';
+import type { Caller } from './auth/index.js';
+import { digestOf } from './canonical-json.js';
+import { callerRecord, type CallerRecord } from './decision-record.js';
+import type { SelectRequest } from './select-request.js';
+
+export interface SelectionPayload {
+  readonly request: {
+    readonly domain: string;
+    readonly world_model_version: string;
+    readonly user_id: string | null;
+    readonly request_id: string | null;
+  };
+  readonly caller: CallerRecord;
+  readonly module_hash: string;
+  readonly outcome: CycleOutcome;
+  readonly trace: AddressedTrace;
+}
+
+/** What makes two select requests "the same request" for an idempotent retry. */
+export function selectionRequestHash(tenant: string, request: SelectRequest): string {
+  return digestOf({ org: tenant, domain: request.domain, world_model_version: request.worldModelVersion, user_id: request.userId, cycle: request.cycle });
+}
+
+export function selectionEntry(caller: Caller, request: SelectRequest, outcome: CycleOutcome, trace: AddressedTrace): AuditEntry {
+  const payload: SelectionPayload = {
+    request: { domain: request.domain, world_model_version: request.worldModelVersion, user_id: request.userId, request_id: request.requestId },
+    caller: callerRecord(caller),
+    module_hash: trace.scenario_hash,
+    outcome,
+    trace,
+  };
+  return { tenant: caller.tenant, decisionId: trace.decision_id, kind: 'selection', requestHash: selectionRequestHash(caller.tenant, request), payload: payload as unknown as Record<string, unknown> };
+}
+
+/** A stored selection as `GET /v1/decisions/{id}` shows it. */
+export function storedSelectionView(record: AuditRecord) {
+  const payload = record.payload as unknown as SelectionPayload;
+  return {
+    decision_id: record.decisionId,
+    kind: record.kind,
+    recorded_at: record.recordedAt,
+    chain: { seq: record.seq, hash: record.hash, prev_hash: record.prevHash },
+    request: payload.request,
+    caller: payload.caller,
+    module_hash: payload.module_hash,
+    outcome: payload.outcome,
+    response: payload.trace.final_decision,
+    trace: payload.trace,
+  };
+}
