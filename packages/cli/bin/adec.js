@@ -7,7 +7,7 @@
 // and trust commands) start without it.
 import { spawn } from 'node:child_process';
 
-const SANDBOX_COMMANDS = new Set(['eval', 'test', 'serve', 'mcp']);
+const SANDBOX_COMMANDS = new Set(['eval', 'select', 'test', 'serve', 'mcp']);
 const FLAG = '--no-node-snapshot';
 const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 

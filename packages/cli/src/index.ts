@@ -63,6 +63,10 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'decide one request against a bundle and print the decision as JSON',
     load: () => import('./commands/eval.js'),
   },
+  select: {
+    summary: 'run the ADE selection cycle on a bundle and print the DecisionResponse as JSON',
+    load: () => import('./commands/select.js'),
+  },
   serve: {
     summary: 'run the decision service (HTTP, JWT auth, durable hash-chained audit)',
     load: () => import('./commands/serve.js'),

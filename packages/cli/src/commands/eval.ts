@@ -1,8 +1,8 @@
-import { resolve } from 'node:path';
-import { checkModuleBinding, decide, DEFAULT_REQUEST_LIMITS, loadModule, loadTrustConfig, parseRequestJson, readBundleFiles, readRegularFile, timestampMs, verifyBundle, type BundleToLoad, type Isolation, type RequestJsonProblemCode } from '@adec/runtime';
+import { decide, loadModule, timestampMs, type Isolation } from '@adec/runtime';
 import { choiceOption, parseBundleCommand, requiredOption } from '../bundle-command.js';
 import { EXIT, type CliIo, type ExitCode } from '../io.js';
 import { UsageError } from '../usage-error.js';
+import { readJsonInput, readVerifiedBundle } from '../bundle-input.js';
 
 export const usage = `usage: adec eval <bundle> --action <action> --context <file|-> [options]
 
@@ -41,9 +41,9 @@ export async function run(args: readonly string[], io: CliIo): Promise<ExitCode>
     return EXIT.inputErrors;
   };
 
-  const bundle = await readVerifiedBundle(dir, typeof values['trust'] === 'string' ? values['trust'] : undefined, io);
+  const bundle = await readVerifiedBundle(dir, typeof values['trust'] === 'string' ? values['trust'] : undefined, io, 'eval');
   if (!bundle.ok) return fail(bundle.message);
-  const context = await readContext(contextSource, io);
+  const context = await readJsonInput(contextSource, '--context', 'the context', io);
   if (!context.ok) return fail(context.message);
 
   const loaded = await loadModule(bundle.bundle, { isolation });
@@ -61,55 +61,6 @@ export async function run(args: readonly string[], io: CliIo): Promise<ExitCode>
     await loaded.module.evaluator.dispose();
   }
 }
-
-type Read<T> = { ok: true } & T | { ok: false; message: string };
-
-async function readVerifiedBundle(dir: string, trustPath: string | undefined, io: CliIo): Promise<Read<{ bundle: BundleToLoad }>> {
-  const files = await readBundleFiles(dir, io.cwd);
-  if (!files.ok) return { ok: false, message: `${files.failure.code}: ${files.failure.message}` };
-  if (trustPath === undefined) {
-    const bound = checkModuleBinding(files.files.manifest, files.files.bundle);
-    if (!bound.ok) return { ok: false, message: `${bound.failure.code}: ${bound.failure.message}` };
-    io.stderr.write('adec eval: note: the bundle was not verified against a trust configuration (pass --trust to verify it)\n');
-    return { ok: true, bundle: bound.module };
-  }
-  const trust = await loadTrustConfig(trustPath, io.cwd);
-  if (!trust.ok) return { ok: false, message: trust.message };
-  const verified = verifyBundle(files.files, trust.trust);
-  return verified.ok ? { ok: true, bundle: verified.bundle } : { ok: false, message: `${verified.failure.code}: ${verified.failure.message}` };
-}
-
-/**
- * The context, read as a host reads a request's text: a regular file (or standard input) of at
- * most `maxRequestBytes`, strict JSON (runtime README "Reading a request's text"), refused with
- * the position of invalid UTF-8, a repeated key or a syntax error.
- */
-async function readContext(source: string, io: CliIo): Promise<Read<{ value: unknown }>> {
-  const name = source === '-' ? 'standard input' : source;
-  let bytes: Uint8Array;
-  if (source === '-') {
-    if (io.readStdin === undefined) return { ok: false, message: 'standard input is not available' };
-    try {
-      bytes = await io.readStdin();
-    } catch (error) {
-      return { ok: false, message: `cannot read standard input: ${(error as Error).message}` };
-    }
-  } else {
-    const file = await readRegularFile(resolve(io.cwd, source), { maxBytes: DEFAULT_REQUEST_LIMITS.maxRequestBytes, followSymlinks: true });
-    if (file.ok) bytes = file.bytes;
-    else if (file.code === 'FILE_TOO_LARGE') return { ok: false, message: `the context in ${name} is over a request limit: it ${file.problem} (maxRequestBytes)` };
-    else return { ok: false, message: `cannot read --context ${source}: it ${file.problem}` };
-  }
-  const parsed = parseRequestJson(bytes);
-  return parsed.ok ? { ok: true, value: parsed.value } : { ok: false, message: `the context in ${name} ${REFUSAL[parsed.problem.code]}: ${parsed.problem.message}` };
-}
-
-const REFUSAL: Readonly<Record<RequestJsonProblemCode, string>> = {
-  REQUEST_LIMIT: 'is over a request limit',
-  NOT_UTF8: 'is not UTF-8',
-  NOT_JSON: 'is not JSON',
-  DUPLICATE_KEY: 'repeats a key',
-};
 
 function parseRequestTime(value: string | boolean | undefined): number | undefined {
   if (typeof value !== 'string') return undefined;

@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import { cloudLlmExecutor, cloudLlmFromEnvironment, runCycle, SELECTION_EXTENSION, type CycleRequest } from '@adec/engine';
+import { loadModule, timestampMs, type Isolation } from '@adec/runtime';
+import { readJsonInput, readVerifiedBundle } from '../bundle-input.js';
+import { choiceOption, parseBundleCommand, requiredOption } from '../bundle-command.js';
+import { EXIT, type CliIo, type ExitCode } from '../io.js';
+import { UsageError } from '../usage-error.js';
+
+export const usage = `usage: adec select <bundle> --request <file|-> [options]
+
+Runs the whole ADE selection cycle (seed 000: state, guardrails, score and rank, then the
+skill under its Skill Execution Contract, validation and fallback) against a built bundle, and
+prints seed 000's DecisionResponse as JSON. The request is a JSON object read from <file> or,
+with \`-\`, from standard input: { scenario, signals?, actions, conditions?,
+execution_mode_override? }, the same as the body of POST /v1/select without the routing key.
+LLM skills ask the model configured by ADEC_LLM_URL, ADEC_LLM_MODEL and ADEC_LLM_API_KEY; with
+none, they run their deterministic fallback (flagged in \`execution\`).
+
+options:
+  --trust <trust.json>       verify signature and approval as a host does
+  --trace                    print the full trace (every stage's artifact) instead
+  --decision-id <id>         the decision id (default: a fresh UUID), to replay a decision
+  --timestamp <RFC 3339>     the decision's timestamp (default: now)
+  --isolation process|in-process   where the sandbox runs (default: process)
+Exit 0 with a selection; when no candidate is eligible (or scoring failed) the trace is
+printed, the reason goes to standard error, and the exit code is 1; 2 on usage errors.`;
+
+/** `adec select <bundle>`: one selection, exactly as the decision service would make it. */
+export async function run(args: readonly string[], io: CliIo): Promise<ExitCode> {
+  const { bundle: dir, values } = parseBundleCommand(args, usage, {
+    request: { type: 'string' },
+    trust: { type: 'string' },
+    trace: { type: 'boolean' },
+    'decision-id': { type: 'string' },
+    timestamp: { type: 'string' },
+    isolation: { type: 'string', default: 'process' },
+  });
+  const source = requiredOption(values, 'request', usage);
+  const isolation = choiceOption<Isolation>(values, 'isolation', ['process', 'in-process'], usage);
+  const timestamp = parseTimestamp(values['timestamp']);
+  const fail = (message: string): ExitCode => {
+    io.stderr.write(`adec select: ${message}\n`);
+    return EXIT.inputErrors;
+  };
+
+  const bundle = await readVerifiedBundle(dir, typeof values['trust'] === 'string' ? values['trust'] : undefined, io, 'select');
+  if (!bundle.ok) return fail(bundle.message);
+  const request = await readJsonInput(source, '--request', 'the request', io);
+  if (!request.ok) return fail(request.message);
+  if (request.value === null || typeof request.value !== 'object' || Array.isArray(request.value)) return fail('the request must be a JSON object: { scenario, signals?, actions, conditions?, execution_mode_override? }');
+
+  const loaded = await loadModule(bundle.bundle, { isolation, extensions: [SELECTION_EXTENSION] });
+  if (!loaded.ok) return fail(`${loaded.code}: ${loaded.message}`);
+  try {
+    const llm = cloudLlmFromEnvironment();
+    const result = await runCycle(loaded.module, request.value as CycleRequest, {
+      decisionId: typeof values['decision-id'] === 'string' ? values['decision-id'] : randomUUID(),
+      timestamp,
+      executors: llm === undefined ? [] : [cloudLlmExecutor(llm)],
+    });
+    if (!result.ok) {
+      const problems = result.error.problems.map((problem) => `\n  ${problem.path}: ${problem.message}`).join('');
+      return fail(`${result.error.code}: ${result.error.message}${problems}`);
+    }
+    const shown = values['trace'] === true || result.response === null ? result.trace : result.response;
+    io.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
+    if (result.outcome === 'decided') return EXIT.ok;
+    io.stderr.write(`adec select: ${result.outcome === 'no_eligible_actions' ? 'NO_ELIGIBLE_ACTIONS: no candidate passed every guardrail' : 'SCORING_FAILED: an objective or tie-break failed (see the trace\'s errors)'}\n`);
+    return EXIT.inputErrors;
+  } finally {
+    await loaded.module.evaluator.dispose();
+  }
+}
+
+function parseTimestamp(value: string | boolean | undefined): string {
+  if (typeof value !== 'string') return new Date().toISOString();
+  const ms = timestampMs(value);
+  if (ms === undefined) throw new UsageError(`invalid --timestamp \`${value}\`: expected an RFC 3339 timestamp such as 2026-03-01T09:00:00Z\n\n${usage}`);
+  return new Date(ms).toISOString();
+}
