@@ -243,7 +243,7 @@ describe.each(backends)('retention on %s', (_name, makeBackend) => {
       for (let i = 1; i <= 3; i++) await committed(store, entry('keep', `new${i}`));
       await committed(store, entry('all-old', 'x'));
       const purged = await store.purge(cutoff);
-      expect(purged).toEqual({ ok: true, value: [{ tenant: 'all-old', removed: 0, anchorSeq: 0 }, { tenant: 'keep', removed: 5, anchorSeq: 5 }] });
+      expect(purged).toEqual({ ok: true, value: [{ tenant: 'all-old', removed: 0, anchorSeq: 0, memoryRemoved: 0 }, { tenant: 'keep', removed: 5, anchorSeq: 5, memoryRemoved: 0 }] });
       expect(await store.get('keep', 'old3')).toEqual({ ok: true, value: null });
       expect((await store.get('keep', 'new1')).ok).toBe(true);
       const retention = (await store.readChain('keep', 8, 10));

@@ -7,8 +7,12 @@
  * never changed, removed or reordered without `verify` noticing.
  */
 
-/** What a decision record is about. `retention` records mark a purge inside the chain itself. */
-export type RecordKind = 'adjudication' | 'selection' | 'retention';
+/**
+ * What a decision record is about. `feedback` records are execution outcomes reported after a
+ * selection (their observed effects also set the user's memory: user-memory.ts); `retention`
+ * records mark a purge inside the chain itself.
+ */
+export type RecordKind = 'adjudication' | 'selection' | 'feedback' | 'retention';
 
 /** A record as the host hands it to the store. */
 export interface AuditEntry {

@@ -5,9 +5,10 @@
  * caller (503) instead of crashing.
  */
 import type { AuditEntry, AuditRecord, ChainState, StoredRecord } from './audit-record.js';
+import type { UserMemory } from './user-memory.js';
 
 export type AuditFailureCode =
-  /** The entry cannot be stored as given (a tenant or id that is not a short plain string, a payload that is not JSON). */
+  /** The entry cannot be stored as given (a tenant or id that is not a short plain string, a payload or memory value that is not JSON). */
   | 'INVALID_ENTRY'
   /** The database failed the operation (disk full, I/O error, locked for too long, gone). */
   | 'STORE_UNAVAILABLE'
@@ -30,13 +31,15 @@ export type AppendResult =
 
 export type Lookup<T> = { readonly ok: true; readonly value: T } | AuditFailure;
 
-/** What a retention purge did to one tenant's chain. */
+/** What a retention purge did to one tenant's chain and memory. */
 export interface PurgeReport {
   readonly tenant: string;
   /** How many records were removed (0: nothing was older than the cutoff). */
   readonly removed: number;
-  /** The chain now starts after this record (its hash is the chain's anchor). */
+  /** The chain now starts after this record (its hash is the chain's anchor; 0 for a tenant without records). */
   readonly anchorSeq: number;
+  /** How many of the tenant's memory entries (one signal of one user in one scenario) were forgotten. */
+  readonly memoryRemoved: number;
 }
 
 export interface AuditStats {
@@ -65,9 +68,12 @@ export interface AuditStore {
   /**
    * Removes, per tenant, the longest prefix of records committed before `cutoff` (ms since the
    * epoch), keeps the last removed record's hash as the chain's anchor, and appends a
-   * `retention` record saying so: the rest of the chain still verifies.
+   * `retention` record saying so: the rest of the chain still verifies. Forgets, too, every memory
+   * entry not written since `cutoff`: memory is short-term. One report per tenant, in tenant order.
    */
   purge(cutoff: number): Promise<Lookup<readonly PurgeReport[]>>;
+  /** Each user's short-term memory (user-memory.ts), in the same database as the records. */
+  readonly memory: UserMemory;
   stats(): AuditStats;
   /** Commits what is queued, then closes the database. Appends after this fail with CLOSED. */
   close(): Promise<void>;

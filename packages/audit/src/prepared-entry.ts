@@ -35,7 +35,12 @@ export function prepareEntry(entry: AuditEntry): { readonly ok: true; readonly p
   return { ok: true, prepared: { entry, payloadJson } };
 }
 
-function textProblem(value: unknown, minLength: number): string | undefined {
+/**
+ * Why `value` cannot be a key of the store (a tenant, an id), or undefined when it can: keys are
+ * short plain strings, since PostgreSQL refuses a NUL byte in a text column and a lone surrogate
+ * has no UTF-8 form for either database to store.
+ */
+export function textProblem(value: unknown, minLength = 1): string | undefined {
   if (typeof value !== 'string') return `must be a string, found ${value === null ? 'null' : typeof value}`;
   if (value.length < minLength) return 'must not be empty';
   if (value.length > MAX_KEY_LENGTH) return `is longer than ${MAX_KEY_LENGTH} characters`;

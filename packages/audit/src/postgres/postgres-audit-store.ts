@@ -8,7 +8,8 @@
  * and read the records already holding its ids go out together, and so do the write and COMMIT.
  * Locking the heads `FOR UPDATE`, in tenant order so that two hosts never deadlock, is what keeps
  * every chain valid when hosts append to the same tenants. Durability is PostgreSQL's: COMMIT
- * returns once the WAL is flushed (synchronous_commit, on by default).
+ * returns once the WAL is flushed (synchronous_commit, on by default). User memory goes through
+ * the same pool (postgres-user-memory.ts).
  */
 import pg from 'pg';
 import type { PoolClient } from 'pg';
@@ -18,9 +19,10 @@ import { AppendQueue } from '../append-queue.js';
 import { GENESIS_HASH, recordOf, type ChainHead } from '../chain.js';
 import { linkBatch, recordKey, type LinkedBatch } from '../link-batch.js';
 import type { PreparedEntry } from '../prepared-entry.js';
-import { purgeThrough, retentionEntry } from '../retention.js';
+import { purgeReports, purgeThrough, retentionEntry, type ChainPurge } from '../retention.js';
 import { closedFailure, describeError, storeFailure, type OpenedStore, type StoreOptions } from '../store-options.js';
 import { migratePostgres } from './postgres-schema.js';
+import { PostgresUserMemory } from './postgres-user-memory.js';
 
 const ROW_COLUMNS = 'tenant, seq, decision_id AS "decisionId", kind, recorded_at AS "recordedAt", request_hash AS "requestHash", body, prev_hash AS "prevHash", hash';
 const CHAIN_COLUMNS = 'tenant, head_seq AS "headSeq", head_hash AS "headHash", anchor_seq AS "anchorSeq", anchor_hash AS "anchorHash"';
@@ -130,10 +132,12 @@ export async function openPostgresAuditStore(location: string, options: StoreOpt
 
 class PostgresAuditStore implements AuditStore {
   readonly backend = 'postgres';
+  readonly memory: PostgresUserMemory;
   readonly #appends: AppendQueue;
   #closing: Promise<void> | undefined;
 
   constructor(private readonly pool: pg.Pool, options: StoreOptions) {
+    this.memory = new PostgresUserMemory(pool, (run) => this.#read(run));
     this.#appends = new AppendQueue((entries) => inPooledTransaction(pool, (client) => appendBatch(client, entries)), options, MAX_BATCH);
   }
 
@@ -158,13 +162,16 @@ class PostgresAuditStore implements AuditStore {
 
   async purge(cutoff: number): Promise<Lookup<readonly PurgeReport[]>> {
     return this.#read(async () => {
+      // Memory first, in a statement of its own: it is not chained, so it needs no marker, and
+      // forgetting it does not wait for a chain's purge.
+      const forgotten = await this.memory.forgetBefore(new Date(cutoff).toISOString());
       const { rows } = await this.pool.query<{ tenant: string }>('SELECT tenant FROM chains ORDER BY tenant');
-      const reports: PurgeReport[] = [];
+      const chains: ChainPurge[] = [];
       // One transaction per tenant, not one for all: appends to the other tenants go on while a
       // long chain is purged, and a purge that fails part way has left every chain whole (each
       // moved its anchor, removed its records and appended its retention record together).
-      for (const { tenant } of rows) reports.push(await inPooledTransaction(this.pool, (client) => purgeChain(client, tenant, cutoff)));
-      return reports;
+      for (const { tenant } of rows) chains.push(await inPooledTransaction(this.pool, (client) => purgeChain(client, tenant, cutoff)));
+      return purgeReports(chains, forgotten);
     });
   }
 
@@ -177,7 +184,7 @@ class PostgresAuditStore implements AuditStore {
     return this.#closing;
   }
 
-  /** Runs a read (or a purge) and turns a database error into a failure value. */
+  /** Runs a read (or a purge, or a memory write) and turns a database error into a failure value. */
   async #read<T>(run: () => Promise<T>): Promise<Lookup<T>> {
     if (this.#appends.closed) return closedFailure();
     try {
@@ -237,7 +244,7 @@ function writeLinked(client: PoolClient, { rows, heads }: LinkedBatch): Promise<
  * to the record before it, then the records up to it are removed (the delete trigger allows
  * only that), then a retention record vouching for the anchor is appended.
  */
-async function purgeChain(client: PoolClient, tenant: string, cutoff: number): Promise<PurgeReport> {
+async function purgeChain(client: PoolClient, tenant: string, cutoff: number): Promise<ChainPurge> {
   const [, locked] = await Promise.all([client.query('BEGIN'), client.query<ChainState>(LOCK_CHAIN, [tenant])]);
   // Chain rows are never deleted: the tenant listed before this transaction still has one.
   const chain = locked.rows[0]!;

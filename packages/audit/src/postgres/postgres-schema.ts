@@ -17,6 +17,11 @@
  * retention purge moves (first the anchor, then the delete). TRUNCATE, which skips row triggers,
  * is refused too. They guard against a bug or a stray script, not an attacker with the database:
  * that is what verification is for.
+ *
+ * user_memory (version 2) is each user's short-term memory (user-memory.ts): mutable, one row per
+ * signal. `value_json` is TEXT, not jsonb, which refuses a string holding \u0000 that JSON allows.
+ * `write_seq` comes from a sequence, so it orders writes across hosts, even two in one millisecond;
+ * the index on `updated_at` serves the purge that forgets what was not written since its cutoff.
  */
 import type { ClientBase } from 'pg';
 import { GENESIS_HASH } from '../chain.js';
@@ -64,6 +69,25 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
         FOR EACH STATEMENT EXECUTE FUNCTION decision_records_refuse_change();
       CREATE TRIGGER decision_records_no_delete BEFORE DELETE ON decision_records
         FOR EACH ROW EXECUTE FUNCTION decision_records_refuse_delete();
+    `,
+  },
+  {
+    version: 2,
+    name: 'per-user short-term memory',
+    sql: `
+      CREATE SEQUENCE user_memory_write_seq;
+      CREATE TABLE user_memory (
+        tenant      TEXT COLLATE "C" NOT NULL,
+        user_id     TEXT COLLATE "C" NOT NULL,
+        scenario    TEXT COLLATE "C" NOT NULL,
+        signal      TEXT COLLATE "C" NOT NULL,
+        value_json  TEXT             NOT NULL,
+        outcome_id  TEXT             NOT NULL,
+        updated_at  TEXT COLLATE "C" NOT NULL,
+        write_seq   BIGINT           NOT NULL,
+        PRIMARY KEY (tenant, user_id, scenario, signal)
+      );
+      CREATE INDEX user_memory_updated_at ON user_memory (updated_at);
     `,
   },
 ];

@@ -6,7 +6,8 @@
  * for one record, 2.2 ms for 64 records of 4 KB). Appends are committed on a writer thread
  * (writer-thread.ts), reads on the event loop through the store's own connection (WAL lets them
  * run beside a write). Several processes may share the file: every write is a `BEGIN IMMEDIATE`
- * transaction that reads the chain heads it extends inside the transaction.
+ * transaction that reads the chain heads it extends inside the transaction. User memory is
+ * written on the writer thread too, and read on the store's connection (sqlite-user-memory.ts).
  */
 import Database from 'better-sqlite3';
 import type { AuditEntry, AuditRecord, ChainState, StoredRecord } from '../audit-record.js';
@@ -16,7 +17,10 @@ import { recordOf } from '../chain.js';
 import { CREATE_MIGRATIONS_TABLE, pendingMigrations } from '../migration.js';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.js';
 import { closedFailure, describeError, storeFailure, type OpenedStore, type StoreOptions } from '../store-options.js';
+import { purgeReports } from '../retention.js';
 import { CHAIN_COLUMNS, ROW_COLUMNS, SqliteChainWriter } from './sqlite-chain-writer.js';
+import { SqliteMemoryWriter } from './sqlite-memory-writer.js';
+import { SqliteUserMemory } from './sqlite-user-memory.js';
 import { WriterThread } from './writer-thread.js';
 
 export function openSqliteAuditStore(path: string, options: StoreOptions = {}): OpenedStore {
@@ -54,15 +58,24 @@ function migrate(db: Database.Database): string | undefined {
 
 class SqliteAuditStore implements AuditStore {
   readonly backend = 'sqlite';
+  readonly memory: SqliteUserMemory;
   readonly #appends: AppendQueue;
   /** Purges, on the store's own connection (they are rare and short). */
   readonly #writer: SqliteChainWriter;
+  readonly #purge;
   readonly #recordById;
   readonly #allChains;
   readonly #chainPage;
 
   constructor(private readonly db: Database.Database, private readonly thread: WriterThread, options: StoreOptions) {
     this.#writer = new SqliteChainWriter(db);
+    this.memory = new SqliteUserMemory(db, thread, (run) => this.#read(run), options);
+    const memoryWriter = new SqliteMemoryWriter(db);
+    // One transaction: the chains' purge (a savepoint inside it) and the memory's.
+    this.#purge = db.transaction((cutoff: number) => {
+      const forgotten = memoryWriter.forgetBefore(new Date(cutoff).toISOString());
+      return purgeReports(this.#writer.purge(cutoff), forgotten);
+    });
     this.#recordById = db.prepare<[string, string], StoredRecord>(`SELECT ${ROW_COLUMNS} FROM decision_records WHERE tenant = ? AND decision_id = ?`);
     this.#allChains = db.prepare<[], ChainState>(`SELECT ${CHAIN_COLUMNS} FROM chains ORDER BY tenant`);
     this.#chainPage = db.prepare<[string, number, number], StoredRecord>(`SELECT ${ROW_COLUMNS} FROM decision_records WHERE tenant = ? AND seq > ? ORDER BY seq LIMIT ?`);
@@ -89,7 +102,7 @@ class SqliteAuditStore implements AuditStore {
   }
 
   async purge(cutoff: number): Promise<Lookup<readonly PurgeReport[]>> {
-    return this.#read(() => this.#writer.purge(cutoff));
+    return this.#read(() => this.#purge.immediate(cutoff));
   }
 
   stats(): AuditStats {
@@ -98,7 +111,7 @@ class SqliteAuditStore implements AuditStore {
 
   async close(): Promise<void> {
     if (this.#appends.closed) return;
-    await this.#appends.close();
+    await Promise.all([this.#appends.close(), this.memory.close()]);
     await this.thread.close();
     this.db.close();
   }

@@ -7,11 +7,11 @@
  */
 import type Database from 'better-sqlite3';
 import type { ChainState, StoredRecord } from '../audit-record.js';
-import type { AppendResult, PurgeReport } from '../audit-store.js';
+import type { AppendResult } from '../audit-store.js';
 import type { ChainHead } from '../chain.js';
 import { linkBatch, recordKey } from '../link-batch.js';
 import type { PreparedEntry } from '../prepared-entry.js';
-import { purgeThrough, retentionEntry } from '../retention.js';
+import { purgeThrough, retentionEntry, type ChainPurge } from '../retention.js';
 
 export const ROW_COLUMNS = 'tenant, seq, decision_id AS decisionId, kind, recorded_at AS recordedAt, request_hash AS requestHash, body, prev_hash AS prevHash, hash';
 export const CHAIN_COLUMNS = 'tenant, head_seq AS headSeq, head_hash AS headHash, anchor_seq AS anchorSeq, anchor_hash AS anchorHash';
@@ -51,7 +51,7 @@ export class SqliteChainWriter {
   }
 
   /** Purges every chain up to `cutoff` in one transaction (see AuditStore.purge). */
-  purge(cutoff: number): PurgeReport[] {
+  purge(cutoff: number): ChainPurge[] {
     return this.#purgeChains.immediate(cutoff);
   }
 
@@ -73,7 +73,7 @@ export class SqliteChainWriter {
     return [...linked.results];
   }
 
-  #purgeAll(cutoff: number): PurgeReport[] {
+  #purgeAll(cutoff: number): ChainPurge[] {
     const before = new Date(cutoff).toISOString();
     return this.#allChains.all().map((chain) => {
       const throughSeq = purgeThrough(chain, this.#firstKept.get(chain.tenant, chain.anchorSeq, before)?.seq);

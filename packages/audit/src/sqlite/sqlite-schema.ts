@@ -5,6 +5,10 @@
  * a delete only for records at or before the chain's anchor, which only a retention purge moves
  * (first the anchor, then the delete). They guard against a bug or a stray script, not an
  * attacker with the file: that is what verification is for.
+ *
+ * user_memory (version 2) is each user's short-term memory (user-memory.ts): mutable, one row per
+ * signal, the value as JSON text. `write_seq` orders a user's writes, even two in one millisecond;
+ * the index on `updated_at` serves the purge that forgets what was not written since its cutoff.
  */
 import { GENESIS_HASH } from '../chain.js';
 import type { Migration } from '../migration.js';
@@ -39,6 +43,24 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
       CREATE TRIGGER decision_records_no_delete BEFORE DELETE ON decision_records
       WHEN OLD.seq > (SELECT anchor_seq FROM chains WHERE tenant = OLD.tenant)
       BEGIN SELECT RAISE(ABORT, 'decision records are append-only: only a retention purge removes them'); END;
+    `,
+  },
+  {
+    version: 2,
+    name: 'per-user short-term memory',
+    sql: `
+      CREATE TABLE user_memory (
+        tenant      TEXT    NOT NULL,
+        user_id     TEXT    NOT NULL,
+        scenario    TEXT    NOT NULL,
+        signal      TEXT    NOT NULL,
+        value_json  TEXT    NOT NULL,
+        outcome_id  TEXT    NOT NULL,
+        updated_at  TEXT    NOT NULL,
+        write_seq   INTEGER NOT NULL,
+        PRIMARY KEY (tenant, user_id, scenario, signal)
+      );
+      CREATE INDEX user_memory_updated_at ON user_memory (updated_at);
     `,
   },
 ];

@@ -3,18 +3,22 @@
  * own connection to the file, so the insert and the fsync of a batch run beside the event loop
  * that serves requests, not on it. Each message is one group commit; the answer carries only
  * what the main thread does not already have (seq, time and hashes), not the payloads back.
+ * User memory writes come the same way, in group commits of their own (sqlite-user-memory.ts
+ * says why).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { PreparedEntry } from '../prepared-entry.js';
 import { describeError } from '../store-options.js';
 import { SqliteChainWriter } from './sqlite-chain-writer.js';
+import { SqliteMemoryWriter } from './sqlite-memory-writer.js';
 import { compactResults, type WriterRequest, type WriterResponse } from './writer-protocol.js';
 
 const { path, busyTimeoutMs } = workerData as { path: string; busyTimeoutMs: number };
 const db = new Database(path, { timeout: busyTimeoutMs });
 db.pragma('synchronous = FULL');
 const writer = new SqliteChainWriter(db);
+const memory = new SqliteMemoryWriter(db);
 
 parentPort!.on('message', (request: WriterRequest) => {
   if (request.close) {
@@ -24,7 +28,9 @@ parentPort!.on('message', (request: WriterRequest) => {
   }
   let response: WriterResponse;
   try {
-    response = { id: request.id, results: compactResults(writer.append(request.entries as PreparedEntry[])) };
+    response = 'memory' in request
+      ? { id: request.id, written: memory.write(request.memory) }
+      : { id: request.id, results: compactResults(writer.append(request.entries as PreparedEntry[])) };
   } catch (error) {
     response = { id: request.id, error: describeError(error) };
   }

@@ -5,20 +5,22 @@
  * service's time goes"). On a worker thread the next batch gathers while one is written.
  *
  * A thread that dies fails the batches it held (their decisions get 503s, none is answered
- * unrecorded) and is started again for the next batch.
+ * unrecorded) and is started again for the next batch. User memory writes go through it too,
+ * between batches (sqlite-user-memory.ts).
  */
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { AppendResult } from '../audit-store.js';
 import type { PreparedEntry } from '../prepared-entry.js';
+import type { PreparedMemoryWrite } from '../prepared-memory-write.js';
 import { expandResults, type WriterRequest, type WriterResponse } from './writer-protocol.js';
 
 /** Compiled code runs in the thread: the tests, which run the TypeScript sources, use dist too. */
 const ENTRY = fileURLToPath(new URL('../../dist/sqlite/sqlite-writer-thread.js', import.meta.url));
 
 interface Pending {
-  readonly entries: readonly PreparedEntry[];
-  readonly resolve: (results: AppendResult[]) => void;
+  /** Settles the request's promise from the thread's answer (an error answer rejects it). */
+  readonly answer: (response: WriterResponse) => void;
   readonly reject: (error: Error) => void;
 }
 
@@ -30,13 +32,36 @@ export class WriterThread {
   constructor(private readonly path: string, private readonly busyTimeoutMs: number) {}
 
   append(entries: readonly PreparedEntry[]): Promise<AppendResult[]> {
+    return this.#request((id) => ({ id, entries }), (response) => {
+      if (!('results' in response)) throw new Error('the audit writer thread answered a batch with no results');
+      return expandResults(entries, response.results);
+    });
+  }
+
+  /** Commits user memory writes in one transaction: how many signal values each set. */
+  writeMemory(memory: readonly PreparedMemoryWrite[]): Promise<readonly number[]> {
+    return this.#request((id) => ({ id, memory }), (response) => {
+      if (!('written' in response)) throw new Error('the audit writer thread answered memory writes with no counts');
+      return response.written;
+    });
+  }
+
+  #request<T>(message: (id: number) => WriterRequest, result: (response: WriterResponse) => T): Promise<T> {
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
-      this.#pending.set(id, { entries, resolve, reject });
+      const answer = (response: WriterResponse) => {
+        try {
+          if ('error' in response) throw new Error(response.error);
+          resolve(result(response));
+        } catch (error) {
+          reject(error as Error);
+        }
+      };
+      this.#pending.set(id, { answer, reject });
       const thread = this.#thread();
-      // Held while it holds batches (a caller awaiting a commit keeps the process alive), let go when idle.
+      // Held while it holds requests (a caller awaiting a commit keeps the process alive), let go when idle.
       if (this.#pending.size === 1) thread.ref();
-      thread.postMessage({ id, entries } satisfies WriterRequest);
+      thread.postMessage(message(id));
     });
   }
 
@@ -60,8 +85,7 @@ export class WriterThread {
       if (pending === undefined) return;
       this.#pending.delete(response.id);
       if (this.#pending.size === 0) worker.unref();
-      if ('error' in response) pending.reject(new Error(response.error));
-      else pending.resolve(expandResults(pending.entries, response.results));
+      pending.answer(response);
     });
     const failAll = (error: Error) => {
       if (this.#worker === worker) this.#worker = undefined;
