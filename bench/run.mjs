@@ -5,7 +5,7 @@
  * without rewriting the report.
  *
  * Sections: warm decide against peer engines, the sandbox host, compile, cold load, decisions
- * over HTTP with durable audit.
+ * over HTTP with durable audit, selections (the ADE cycle).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +15,8 @@ import { HOST_TARGETS, runHostBench } from './runtime/host-bench.mjs';
 import { COLD_LOAD_TARGET_MS, runColdLoadBench } from './runtime/cold-load-bench.mjs';
 import { ADEC_SQLITE, bestRow, CEDAR, HTTP_TARGETS, REFERENCE_CONNECTIONS, rowAt, runHttpBench } from './http/http-bench.mjs';
 import { describeMachine, peerVersions } from './lib/machine.mjs';
+import { runSelectBench } from './select/select-bench.mjs';
+import { selectReport } from './select/select-report.mjs';
 
 const quick = process.argv.includes('--quick');
 const RESULTS = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
@@ -235,6 +237,10 @@ const http = await runHttpBench({ quick });
 const statuses = Object.entries(http.statuses).map(([status, count]) => `${count} ${status}`).join(', ');
 const httpReport = `${httpTable(http)}\n\n${httpRatio(http)}\n\n${httpTargets(http)}`;
 console.log(`\n## HTTP decisions with durable audit\n\n${httpReport}\n`);
+
+const selections = await runSelectBench({ quick });
+const selectionReport = selectReport(selections);
+console.log(`\n## Selections: the ADE cycle\n\n${selectionReport}\n`);
 
 if (!quick) {
   const report = `# adec benchmark results
@@ -532,6 +538,24 @@ decision; for PostgreSQL, keep a second commit in flight while one waits; make t
 smaller (a trace per rule, ~6.5 KB: socket writes and the load generator's parsing grow with it). The 5,000 decisions/s target needs the main thread
 under 200 µs per decision, and less for a p99 under 10 ms, with the load generator taking about
 half a core of the same two.
+
+## Selections: the ADE cycle
+
+The fitness world (\`examples/fitness\`), built, signed and approved, ${selections.requests} varied users and
+candidate sets from a fixed seed (\`bench/select/select-requests.mjs\`), each request with a rest day
+so that one candidate is always eligible. A selection is \`runCycle\` (\`@adec/engine\`): stage 1
+checks the request against the scenario, stages 2–4 run in one crossing into the module's isolate,
+then the skill is resolved, run (its template or prompt rendered in the isolate), validated
+(ajv, INV-001..006, the skill's compiled invariants in the isolate, prohibitions, the authority
+boundary), and the response and its content-addressed trace are assembled. One selection at a
+time through a \`ModuleLoader\` (\`bench/select/select-bench.mjs\`), after a warm-up. In
+\`skill_enhanced\` mode workouts are explained by the fitness world's LLM skill, here answered at
+once by a scripted model (\`bench/select/instant-model.mjs\`), so the difference between the two
+modes is what an LLM skill costs adec itself: rendering the prompt, the call, parsing and
+validating the reply. Over HTTP, the decision service (\`bench/select/adec-select-server.mjs\`,
+process isolation, JWT, the trace committed to SQLite before each answer) under autocannon.
+
+${selectionReport}
 `;
   writeFileSync(RESULTS, report);
   console.error(`wrote ${RESULTS}`);

@@ -19,7 +19,7 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
@@ -45,11 +45,12 @@ const STOP_GRACE_MS = 15_000;
 const entry = (name) => fileURLToPath(new URL(`./${name}`, import.meta.url));
 
 /**
- * A server child process, started with `node --no-node-snapshot [nodeArgs] <file> [args]`;
- * resolves with the JSON of its first stdout line once it listens.
+ * A server child process, started with `node --no-node-snapshot [nodeArgs] <file> [args]`
+ * (`file` in this folder, or an absolute path); resolves with the JSON of its first stdout line
+ * once it listens.
  */
-function startServer(file, args = [], { nodeArgs = [] } = {}) {
-  const child = spawn(process.execPath, ['--no-node-snapshot', ...nodeArgs, entry(file), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+export function startServer(file, args = [], { nodeArgs = [] } = {}) {
+  const child = spawn(process.execPath, ['--no-node-snapshot', ...nodeArgs, isAbsolute(file) ? file : entry(file), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr = (stderr + chunk).slice(-8_000)));
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
@@ -78,7 +79,7 @@ function startServer(file, args = [], { nodeArgs = [] } = {}) {
 }
 
 /** A JWT issuer the adec server trusts: the key pair stays here, the server gets the public JWK. */
-async function tokenIssuer() {
+export async function tokenIssuer() {
   const { publicKey, privateKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
   const jwk = { ...(await exportJWK(publicKey)), kid: 'bench', alg: 'EdDSA' };
   return {

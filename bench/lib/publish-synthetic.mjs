@@ -17,8 +17,17 @@ import { syntheticActionName, syntheticWorld } from './synthetic-world.mjs';
  */
 export async function publishSynthetic(store, ruleCount, { rulesPerAction = 50 } = {}) {
   const world = syntheticWorld(ruleCount, { rulesPerAction });
-  const result = await buildWorld({ root: 'synthetic', files: Object.entries(world.files).map(([path, text]) => ({ path: `synthetic/${path}`, text })) });
-  if (result.artifacts === undefined) throw new Error(`the synthetic world does not build: ${result.diagnostics.map((d) => d.message).join('; ')}`);
+  const published = await publishWorld(store, 'synthetic', world.files);
+  return { ...published, key: { ...published.key, action: syntheticActionName(0) } };
+}
+
+/**
+ * Builds a world from its files (`{ relative path: text }`) and publishes it, signed and
+ * approved, into `store` (emptied first). `key.action` is the first action, if any.
+ */
+export async function publishWorld(store, root, files) {
+  const result = await buildWorld({ root, files: Object.entries(files).map(([path, text]) => ({ path: `${root}/${path}`, text })) });
+  if (result.artifacts === undefined) throw new Error(`the world ${root} does not build: ${result.diagnostics.map((d) => d.message).join('; ')}`);
   const { bundle, manifestJson, manifest } = result.artifacts;
   const signer = generateKeyPairSync('ed25519');
   const approver = generateKeyPairSync('ed25519');
@@ -31,7 +40,7 @@ export async function publishSynthetic(store, ruleCount, { rulesPerAction = 50 }
   writeFileSync(join(dir, 'approval.json'), formatSignatureFile(approveModule({ moduleHash: manifest.module_hash, world: manifest.world }, approver.privateKey)));
   const trust = trustConfig({ signingKeys: [signer.publicKey], approvalKeys: [approver.publicKey] });
   const { org, domain, version } = manifest.world;
-  return { trust, key: { org, domain, version, action: syntheticActionName(0) }, dir, bundleBytes: bundle.length };
+  return { trust, key: { org, domain, version, action: Object.keys(manifest.actions ?? {})[0] ?? null }, dir, bundleBytes: bundle.length };
 }
 
 /**
