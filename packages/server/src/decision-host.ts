@@ -138,7 +138,7 @@ function retainFor(app: FastifyInstance, store: AuditStore, retentionMs: number)
   const purge = async () => {
     const purged = await store.purge(Date.now() - retentionMs);
     if (!purged.ok) app.log.error({ code: purged.code }, `audit retention purge failed: ${purged.message}`);
-    else if (purged.value.some((report) => report.removed > 0)) app.log.info({ purged: purged.value.filter((report) => report.removed > 0) }, 'audit retention purge');
+    else if (purged.value.some((report) => report.removed > 0 || report.memoryRemoved > 0)) app.log.info({ purged: purged.value.filter((report) => report.removed > 0 || report.memoryRemoved > 0) }, 'audit retention purge');
   };
   void purge();
   return setInterval(() => void purge(), DAY_MS).unref();
