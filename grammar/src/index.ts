@@ -7,6 +7,7 @@
  */
 export * from './ast.js';
 export { parseSource, type ParseResult } from './parse-source.js';
+export { sourceTokens, type SourceToken } from './source-tokens.js';
 export { serializedGrammar, syntaxDiagramsHtml } from './diagrams.js';
 export { formatExpr, pathOf } from './print-expr.js';
 export { BINARY_PRECEDENCE, PRECEDENCE } from './precedence.js';

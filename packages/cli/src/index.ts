@@ -35,6 +35,10 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'parse and type-check a world, report diagnostics',
     load: () => import('./commands/check.js'),
   },
+  fmt: {
+    summary: 'rewrite .adec files in the canonical layout (--check for CI)',
+    load: () => import('./commands/fmt.js'),
+  },
   build: {
     summary: 'build a world into a content-hashed bundle + manifest',
     load: () => import('./commands/build.js'),

@@ -7,6 +7,7 @@ export { buildWorld } from './build-world.js';
 export type { BuildArtifacts, BuildOptions, BuildPhase, BuildResult } from './build-world.js';
 export { checkSources } from './check-sources.js';
 export type { CheckResult } from './check-sources.js';
+export { commentTexts, formatSource, MAX_LINE_WIDTH, type FormatResult } from './format/index.js';
 export type { Manifest } from './manifest/index.js';
 export * from './model/index.js';
 export { isWorldLoadError, loadWorld, worldRelativePath } from './sources/load-world.js';
