@@ -10,6 +10,7 @@ import type { DeriveStateStage, FunctionError, GuardrailStage, ModuleReference, 
 import type { SkillExecution } from '../skills/execute-skill.js';
 import type { FallbackStage } from '../skills/fallback.js';
 import type { SkillResolution } from '../skills/resolve-skill.js';
+import type { SandboxFault } from '../skills/skill-crossings.js';
 import type { ValidationResult } from '../skills/validate-output.js';
 import type { DecisionResponse } from './decision-response.js';
 import type { MemoryInput } from './run-cycle.js';
@@ -41,6 +42,11 @@ export interface ReasoningTrace {
     readonly validate_output: ValidationResult | null;
     readonly fallback: FallbackStage | null;
   };
+  /**
+   * Skill crossings of stages 6–8 that failed for the machine's reasons (time, memory, a
+   * crash), with their place in the cycle: a replay reproduces them instead of running them.
+   */
+  readonly sandbox_faults: readonly SandboxFault[];
   /** Module functions that threw in stages 2–4. */
   readonly errors: readonly FunctionError[];
   /** What the skill was not given (SEC §1: only declared fields reach a skill). */

@@ -1,11 +1,13 @@
 /**
  * Stage 9's deterministic re-execution: a recorded trace's request is run again through the
  * whole cycle with the same decision id, timestamp and module, and with the model's recorded
- * outcome instead of a new call, then compared with what was recorded. Timings are the only
- * part of a trace that may differ; everything else must be identical.
+ * outcome instead of a new call, and the recorded sandbox faults (skill-crossings.ts) instead of
+ * the crossings that had them, then compared with what was recorded. Timings are the only part
+ * of a trace that may differ; everything else must be identical.
  */
 import type { LoadedModule } from '@adec/runtime';
 import { jsonDifferences, type Difference } from '../json-differences.js';
+import { DETERMINISTIC_EXECUTOR, NULL_SKILL } from '../skills/resolve-skill.js';
 import type { ValidationFailure } from '../skills/validate-output.js';
 import type { AddressedTrace } from './reasoning-trace.js';
 import { runCycle, type CycleRequest } from './run-cycle.js';
@@ -26,6 +28,10 @@ export async function replayCycle(module: LoadedModule, recorded: AddressedTrace
     return { ok: false, error: { code: 'MODULE_CHANGED', message: `decision ${recorded.decision_id} was made by module ${recorded.scenario_hash}, not ${module.moduleHash}` } };
   }
   const modelOutcome = recorded.stages.execute_skill?.model_outcome ?? undefined;
+  // The executor that stage 5 chose, if it chose a model (it may never have been asked: a
+  // prompt that failed to render is replayed from the sandbox faults).
+  const resolution = recorded.stages.resolve_skills;
+  const modelExecutor = resolution !== null && resolution.executor_id !== DETERMINISTIC_EXECUTOR && resolution.executor_id !== NULL_SKILL ? resolution.executor_id : undefined;
   const replayed = await runCycle(module, recorded.stages.ingest.raw_request as CycleRequest, {
     ...options,
     decisionId: recorded.decision_id,
@@ -33,8 +39,9 @@ export async function replayCycle(module: LoadedModule, recorded: AddressedTrace
     memory: { status: recorded.stages.derive_state.memory.status, values: recorded.stages.derive_state.memory.values, outcome_ids: recorded.stages.derive_state.memory.outcome_ids },
     // An LLM skill is replayed from its recorded outcome, so it needs an executor to stand for
     // the one that was available then; it is never called.
-    executors: modelOutcome === undefined ? [] : [{ id: recorded.stages.execute_skill!.executor_id, type: 'llm_stub', isAvailable: () => true, complete: async () => ({ ok: false, message: 'a replay never asks the model' }) }],
+    executors: modelExecutor === undefined ? [] : [{ id: modelExecutor, type: 'llm_stub', isAvailable: () => true, complete: async () => ({ ok: false, message: 'a replay never asks the model' }) }],
     ...(modelOutcome !== undefined && { recordedModelOutcome: modelOutcome }),
+    recordedSandboxFaults: recorded.sandbox_faults,
   });
   if (!replayed.ok) return replayed;
   const differences = jsonDifferences(withoutTimings(recorded), withoutTimings(replayed.trace));

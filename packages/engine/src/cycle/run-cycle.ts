@@ -21,6 +21,7 @@ import { executeSkill, timeLimitOf, type ModelOutcome, type SkillExecution } fro
 import { fallBack, MINIMAL_SAFE_PAYLOAD, type FallbackStage } from '../skills/fallback.js';
 import { resolveSkill, type ResolvedSkill } from '../skills/resolve-skill.js';
 import { skillCatalog } from '../skills/skill-catalog.js';
+import { SkillCrossings, type SandboxFault } from '../skills/skill-crossings.js';
 import { skillInput, type SkillInput } from '../skills/skill-input.js';
 import { validateOutput, type ValidationFailure, type ValidationResult } from '../skills/validate-output.js';
 import { API_VERSION, type DecisionResponse } from './decision-response.js';
@@ -50,6 +51,8 @@ export interface CycleOptions {
   readonly memory?: MemoryInput;
   /** Replay: what the model did in the recorded decision, used instead of asking again. */
   readonly recordedModelOutcome?: ModelOutcome;
+  /** Replay: the crossings that failed for the machine's reasons in the recorded decision. */
+  readonly recordedSandboxFaults?: readonly SandboxFault[];
   /** Called for every skill output that tried to cross the authority boundary (to log it). */
   readonly onAuthorityViolation?: (failures: readonly ValidationFailure[], skillId: string) => void;
 }
@@ -122,6 +125,8 @@ interface SkillStages {
   readonly execution: SkillExecution | null;
   readonly validation: ValidationResult | null;
   readonly fallback: FallbackStage | null;
+  /** Crossings that failed for the machine's reasons (time, memory, a crash): replayed as recorded. */
+  readonly sandboxFaults: readonly SandboxFault[];
   readonly timings: { readonly resolve_skills_ms: number; readonly execute_skill_ms: number; readonly validate_output_ms: number; readonly fallback_ms: number };
 }
 
@@ -132,23 +137,24 @@ async function runSkillStages(module: LoadedModule, locked: CandidateAction, env
   const mode = envelope.normalized.execution_mode;
   const resolved = resolveSkill({ selectedAction: locked.action_id, mappedSkill, mode, conditions: envelope.normalized.conditions, catalog: catalog.catalog, executors: options.executors ?? [] });
   const t1 = performance.now();
+  const crossings = new SkillCrossings(module, options.recordedSandboxFaults);
   const noSkill = { resolved, input: null, execution: null, validation: null, fallback: null };
-  if (resolved.skill === null) return { ok: true, stages: { ...noSkill, timings: { resolve_skills_ms: t1 - t0, execute_skill_ms: 0, validate_output_ms: 0, fallback_ms: 0 } } };
+  if (resolved.skill === null) return { ok: true, stages: { ...noSkill, sandboxFaults: [], timings: { resolve_skills_ms: t1 - t0, execute_skill_ms: 0, validate_output_ms: 0, fallback_ms: 0 } } };
   const basis = { decisionId: envelope.decisionId, selection: envelope.selection, selected: locked, mode };
   const input = skillInput(resolved.skill, { ...basis, timeoutMs: timeLimitOf(resolved.skill) });
-  const execution = await executeSkill({ module, skill: resolved.skill, input, mode, executor: resolved.executor, ...(options.recordedModelOutcome !== undefined && resolved.executor !== null && { recordedOutcome: options.recordedModelOutcome }) });
+  const execution = await executeSkill({ crossings, skill: resolved.skill, input, mode, executor: resolved.executor, ...(options.recordedModelOutcome !== undefined && resolved.executor !== null && { recordedOutcome: options.recordedModelOutcome }) });
   const t2 = performance.now();
   const validationContext = { candidates: envelope.normalized.actions, competitorNames: options.competitorNames ?? [], timeLimitMs: timeLimitOf(resolved.skill) };
-  const validation = execution.status === 'completed' ? await validateOutput(execution.payload, { ...validationContext, module, skill: resolved.skill, input }) : null;
+  const validation = execution.status === 'completed' ? await validateOutput(execution.payload, { ...validationContext, crossings, skill: resolved.skill, input }) : null;
   const t3 = performance.now();
-  const crossings = validation?.failures.filter((failure) => failure.check === 'authority_boundary_intact' || ['INV-001', 'INV-002', 'INV-003'].includes(failure.id)) ?? [];
-  if (crossings.length > 0) options.onAuthorityViolation?.(crossings, resolved.skill.id);
+  const violations = validation?.failures.filter((failure) => failure.check === 'authority_boundary_intact' || ['INV-001', 'INV-002', 'INV-003'].includes(failure.id)) ?? [];
+  if (violations.length > 0) options.onAuthorityViolation?.(violations, resolved.skill.id);
   const failedReason = execution.status !== 'completed' ? execution.status : validation !== null && !validation.valid ? validation.reason_code : null;
   const fallback =
     failedReason === null
       ? null
       : await fallBack({
-          module,
+          crossings,
           catalog: catalog.catalog,
           fallbackSkillId: resolved.resolution.fallback_skill_id,
           reason: failedReason,
@@ -158,7 +164,7 @@ async function runSkillStages(module: LoadedModule, locked: CandidateAction, env
           validation: validationContext,
         });
   const t4 = performance.now();
-  return { ok: true, stages: { resolved, input, execution, validation, fallback, timings: { resolve_skills_ms: t1 - t0, execute_skill_ms: t2 - t1, validate_output_ms: t3 - t2, fallback_ms: t4 - t3 } } };
+  return { ok: true, stages: { resolved, input, execution, validation, fallback, sandboxFaults: crossings.faults, timings: { resolve_skills_ms: t1 - t0, execute_skill_ms: t2 - t1, validate_output_ms: t3 - t2, fallback_ms: t4 - t3 } } };
 }
 
 function finish(envelope: Envelope, outcome: CycleOutcome, decided: (SkillStages & { readonly locked: CandidateAction }) | null, started: number): CycleResult {
@@ -189,6 +195,7 @@ function finish(envelope: Envelope, outcome: CycleOutcome, decided: (SkillStages
       validate_output: decided?.validation ?? null,
       fallback: decided?.fallback ?? null,
     },
+    sandbox_faults: decided?.sandboxFaults ?? [],
     errors: selection.errors,
     redaction_info:
       decided === null || skill === null

@@ -7,9 +7,9 @@
  * same reply through the same validation without asking the model again.
  */
 import { createHash } from 'node:crypto';
-import type { LoadedModule } from '@adec/runtime';
 import type { LlmExecutor } from './executors/llm-executor.js';
 import type { SkillContract } from './skill-catalog.js';
+import type { SkillCrossings } from './skill-crossings.js';
 import type { ExecutionMode } from '../selection-request.js';
 import type { SkillInput } from './skill-input.js';
 
@@ -46,7 +46,8 @@ export interface SkillExecution {
 }
 
 export interface ExecutionRequest {
-  readonly module: LoadedModule;
+  /** The cycle's crossings into the isolate (recorded and replayed: skill-crossings.ts). */
+  readonly crossings: SkillCrossings;
   readonly skill: SkillContract;
   readonly input: SkillInput;
   readonly mode: ExecutionMode;
@@ -126,7 +127,7 @@ type Rendered =
   | { readonly ok: false; readonly status: ExecutionStatus; readonly template: string | null; readonly message: string };
 
 async function crossInto(request: ExecutionRequest, entry: '__adec_skill_render' | '__adec_skill_prompt', limit: number): Promise<Rendered> {
-  const crossing = await request.module.evaluator.call(entry, [request.skill.id, JSON.stringify(request.input)], limit);
+  const crossing = await request.crossings.call(entry, request.skill.id, JSON.stringify(request.input), limit);
   if (!crossing.ok) return { ok: false, status: crossing.kind === 'timeout' ? 'timeout' : 'executor_error', template: null, message: `${crossing.kind}: ${crossing.message}` };
   const answer = JSON.parse(crossing.value) as { ok: boolean; template?: string | null; payload?: unknown; prompt?: string; message?: string };
   if (!answer.ok) return { ok: false, status: 'executor_error', template: answer.template ?? null, message: answer.message ?? 'failed' };

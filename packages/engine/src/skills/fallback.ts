@@ -5,10 +5,10 @@
  * nothing and so cannot say anything wrong. The selected action is never touched: a fallback
  * changes how the decision is explained, not what it is. Always flagged with its reason.
  */
-import type { LoadedModule } from '@adec/runtime';
 import type { ExecutionMode } from '../selection-request.js';
 import { executeSkill, hashOf, type SkillExecution } from './execute-skill.js';
 import type { SkillCatalog } from './skill-catalog.js';
+import type { SkillCrossings } from './skill-crossings.js';
 import { skillInput, type SkillInputBasis } from './skill-input.js';
 import { validateOutput, type ValidationContext, type ValidationFailure, type ValidationResult } from './validate-output.js';
 
@@ -33,14 +33,14 @@ export interface FallbackStage {
 }
 
 export interface FallbackRequest {
-  readonly module: LoadedModule;
+  readonly crossings: SkillCrossings;
   readonly catalog: SkillCatalog;
   readonly fallbackSkillId: string | null;
   readonly reason: FallbackReason;
   readonly originalErrors: readonly ValidationFailure[];
   readonly basis: Omit<SkillInputBasis, 'timeoutMs'>;
   readonly mode: ExecutionMode;
-  readonly validation: Omit<ValidationContext, 'skill' | 'input' | 'module'>;
+  readonly validation: Omit<ValidationContext, 'skill' | 'input' | 'crossings'>;
 }
 
 export async function fallBack(request: FallbackRequest): Promise<FallbackStage> {
@@ -59,9 +59,9 @@ export async function fallBack(request: FallbackRequest): Promise<FallbackStage>
   const skill = request.fallbackSkillId === null ? undefined : request.catalog.get(request.fallbackSkillId);
   if (skill === undefined) return minimal(null, null, 'the skill has no deterministic fallback');
   const input = skillInput(skill, { ...request.basis, timeoutMs: skill.timeoutMs });
-  const execution = await executeSkill({ module: request.module, skill, input, mode: request.mode, executor: null });
+  const execution = await executeSkill({ crossings: request.crossings, skill, input, mode: request.mode, executor: null });
   if (execution.status !== 'completed') return minimal(execution, null, `the fallback skill did not complete (${execution.status}): ${execution.message}`);
-  const validation = await validateOutput(execution.payload, { ...request.validation, module: request.module, skill, input });
+  const validation = await validateOutput(execution.payload, { ...request.validation, crossings: request.crossings, skill, input });
   if (!validation.valid) return minimal(execution, validation, `the fallback skill's output failed validation: ${validation.failures.map((f) => `${f.id} at ${f.path}`).join(', ')}`);
   return { ...base, tier: 2, execution, validation, tier_2_failure: null, payload: execution.payload, payload_hash: execution.payload_hash ?? hashOf(execution.payload), duration_ms: performance.now() - started };
 }

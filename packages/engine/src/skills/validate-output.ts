@@ -12,9 +12,9 @@
  *   prohibited_fields_absent   the universal prohibitions, the skill's own, and the host's
  *                              competitor names
  */
-import type { LoadedModule } from '@adec/runtime';
 import type { CandidateAction } from '../selection-request.js';
 import type { SkillContract } from './skill-catalog.js';
+import type { SkillCrossings } from './skill-crossings.js';
 import type { SkillInput } from './skill-input.js';
 import { universalInvariantFailures } from './universal-invariants.js';
 import { UNIVERSAL_PROHIBITIONS } from './universal-prohibitions.js';
@@ -39,7 +39,7 @@ export interface ValidationResult {
 }
 
 export interface ValidationContext {
-  readonly module: LoadedModule;
+  readonly crossings: SkillCrossings;
   readonly skill: SkillContract;
   readonly input: SkillInput;
   /** Every candidate of the request: naming any but the selected one crosses the boundary. */
@@ -83,7 +83,7 @@ function schemaFailures(payload: unknown, skill: SkillContract): ValidationFailu
 
 async function compiledInvariantFailures(payload: unknown, context: ValidationContext): Promise<ValidationFailure[]> {
   if (context.skill.invariants.length === 0) return [];
-  const crossing = await context.module.evaluator.call('__adec_skill_invariants', [context.skill.id, JSON.stringify({ ...context.input, payload })], context.timeLimitMs);
+  const crossing = await context.crossings.call('__adec_skill_invariants', context.skill.id, JSON.stringify({ ...context.input, payload }), context.timeLimitMs);
   if (!crossing.ok) return [{ check: 'invariants_satisfied', id: 'SANDBOX', path: 'payload', message: `the skill's invariants could not be evaluated (${crossing.kind}): ${crossing.message}` }];
   const results = JSON.parse(crossing.value) as { id: string; holds: boolean; error: string | null }[];
   return results
