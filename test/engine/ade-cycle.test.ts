@@ -369,3 +369,15 @@ describe('stage 2: short-term memory', () => {
     expect(result.response.state).toMatchObject({ memory_status: 'unavailable', defaults_applied: ['sessions_last_7d', 'rest_days_last_7d', 'consecutive_high_intensity'] });
   });
 });
+
+describe('stage 5 on its own: a skill the module does not have', () => {
+  test('an action type mapped to a skill the module lacks gets null_skill: an empty payload, no execution, the reason recorded', async () => {
+    const { resolveSkill } = await import('../../packages/engine/src/skills/resolve-skill.js');
+    const resolved = resolveSkill({ selectedAction: 'a1', mappedSkill: 'ghost_skill', mode: 'skill_enhanced', conditions: [], catalog: new Map(), executors: [] });
+    expect(resolved).toEqual({
+      resolution: { selected_action: 'a1', mapped_skill_id: 'ghost_skill', skill_bundle_id: 'null_skill', skill_version: null, execution_mode: 'skill_enhanced', executor_id: 'null_skill', fallback_skill_id: null, resolution_reason: 'skill_not_found' },
+      skill: null,
+      executor: null,
+    });
+  });
+});
