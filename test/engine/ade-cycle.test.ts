@@ -381,3 +381,15 @@ describe('stage 5 on its own: a skill the module does not have', () => {
     });
   });
 });
+
+describe('stage durations', () => {
+  test('every stage is timed, stages 2–4 inside the isolate by the host\'s clock, which module code cannot read', async () => {
+    const { trace } = await decided(fitness, { scenario: FITNESS, signals: { sessions_last_7d: 0, rest_days_last_7d: 2 }, actions: [HIIT, RUN], execution_mode_override: 'deterministic_only' });
+    const { timings } = trace;
+    expect(Object.keys(timings)).toEqual(['ingest_ms', 'derive_guardrails_score_ms', 'derive_state_ms', 'evaluate_guardrails_ms', 'score_and_rank_ms', 'resolve_skills_ms', 'execute_skill_ms', 'validate_output_ms', 'fallback_ms', 'total_ms']);
+    for (const ms of Object.values(timings)) expect(ms).toBeGreaterThanOrEqual(0);
+    // The three stages happened inside the crossing that is timed around them.
+    expect(timings.derive_state_ms + timings.evaluate_guardrails_ms + timings.score_and_rank_ms).toBeLessThanOrEqual(timings.derive_guardrails_score_ms);
+    expect(timings.total_ms).toBeGreaterThanOrEqual(timings.derive_guardrails_score_ms + timings.execute_skill_ms);
+  });
+});

@@ -26,6 +26,7 @@ const HOSTILE: readonly (readonly [string, string])[] = [
   ['Date', 'Date.now() % 2 === 0'],
   ['new Date()', 'new Date().getSeconds() % 2 === 0'],
   ['performance', 'performance.now() % 2 > 1'],
+  ["the host's clock given to trusted extensions", '((globalThis.__adec_clock?.applySync(undefined, []) ?? 0) % 2) > 1'],
   ['Math.random', 'Math.random() > 0.5'],
   ['RegExp legacy statics', '(/(\\\\w+)/.test(ctx.relationship), String(RegExp.$1) !== "child" && String(RegExp.lastMatch) !== "child")'],
   ['WeakRef', 'new WeakRef({}).deref() === undefined'],

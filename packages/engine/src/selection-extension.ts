@@ -28,7 +28,7 @@
 import { MODEL_CONDITIONS } from './model-conditions.js';
 
 export const SELECTION_EXTENSION = `"use strict";
-__adec_extend((module, { messageOf }) => {
+__adec_extend((module, { messageOf, now }) => {
   const scenarios = module._SCENARIOS || {};
   const skills = module._SKILLS || {};
   const invariants = module._INVARIANTS || {};
@@ -312,11 +312,17 @@ __adec_extend((module, { messageOf }) => {
     const errors = [];
     const signals = deepFreeze(request.signals);
     const actions = deepFreeze(request.actions);
+    // Stage timings come from the host's clock, which only this trusted extension holds: they
+    // go into the audit trace and never into anything a decision depends on.
+    const started = now();
     const derived = deriveState(scenario, signals, errors);
     const env = snapshot(signals, derived.state);
+    const derivedAt = now();
     const guardrails = evaluateGuardrails(scenario, env, actions, errors);
+    const guardedAt = now();
     const scoring = scoreAndRank(scenario, env, guardrails.eligible, request, errors);
     const status = statusOf(guardrails.eligible, scoring);
+    const scoredAt = now();
     return stringify({
       scenario: request.scenario,
       scenario_version: scenario.version,
@@ -329,6 +335,7 @@ __adec_extend((module, { messageOf }) => {
         score_and_rank: scoring.trace,
       },
       errors,
+      timings: { derive_state_ms: derivedAt - started, evaluate_guardrails_ms: guardedAt - derivedAt, score_and_rank_ms: scoredAt - guardedAt },
     });
   };
 

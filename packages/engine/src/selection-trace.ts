@@ -25,6 +25,11 @@ export interface Selection {
   readonly stages: SelectionStages;
   /** Every module function that threw or returned an unusable value, in evaluation order. */
   readonly errors: readonly FunctionError[];
+  /**
+   * How long each stage took, by the host's clock (the only value of a selection that differs
+   * between two runs of the same request: compare selections without it).
+   */
+  readonly timings: { readonly derive_state_ms: number; readonly evaluate_guardrails_ms: number; readonly score_and_rank_ms: number };
   readonly module: ModuleReference;
 }
 

@@ -52,12 +52,16 @@ export interface ReasoningTrace {
   /** What the skill was not given (SEC §1: only declared fields reach a skill). */
   readonly redaction_info: { readonly withheld_action_fields: readonly string[]; readonly withheld_state: readonly string[] } | null;
   /**
-   * Milliseconds per stage. Stages 2–4 run in one sandbox crossing (the isolate has no clock,
-   * by design), so they are timed together.
+   * Milliseconds per stage. Stages 2–4 run in one sandbox crossing, timed inside it by the
+   * host's clock, which only the trusted selection extension holds (module code has no clock).
    */
   readonly timings: {
     readonly ingest_ms: number;
+    /** Stages 2–4 with their crossing into the isolate. */
     readonly derive_guardrails_score_ms: number;
+    readonly derive_state_ms: number;
+    readonly evaluate_guardrails_ms: number;
+    readonly score_and_rank_ms: number;
     readonly resolve_skills_ms: number;
     readonly execute_skill_ms: number;
     readonly validate_output_ms: number;

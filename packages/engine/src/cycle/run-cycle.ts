@@ -94,7 +94,7 @@ export async function runCycle(module: LoadedModule, request: CycleRequest, opti
     memory,
     selection,
     normalized,
-    timings: { ingest_ms: ingestedAt - started, derive_guardrails_score_ms: selectedAt - ingestedAt },
+    timings: { ingest_ms: ingestedAt - started, derive_guardrails_score_ms: selectedAt - ingestedAt, ...selection.timings },
   };
   if (selection.status !== 'SELECTED' || selection.selected_action === null) {
     return finish(envelope, selection.status === 'NO_ELIGIBLE_ACTIONS' ? 'no_eligible_actions' : 'scoring_failed', null, started);
@@ -116,7 +116,7 @@ interface Envelope {
   readonly memory: MemoryInput;
   readonly selection: Selection;
   readonly normalized: NormalizedRequest;
-  readonly timings: { readonly ingest_ms: number; readonly derive_guardrails_score_ms: number };
+  readonly timings: { readonly ingest_ms: number; readonly derive_guardrails_score_ms: number; readonly derive_state_ms: number; readonly evaluate_guardrails_ms: number; readonly score_and_rank_ms: number };
 }
 
 interface SkillStages {

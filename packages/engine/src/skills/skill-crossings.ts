@@ -22,16 +22,23 @@ export interface SandboxFault {
 
 export type SkillCrossing = { readonly ok: true; readonly value: string } | { readonly ok: false; readonly kind: string; readonly message: string };
 
+/**
+ * A replayed crossing that completed in the recorded decision ran within its limit then; the
+ * replay gives it this much, so a replay on a busy machine does not fail where the decision did
+ * not. A crossing that never ends still ends.
+ */
+export const REPLAY_TIME_LIMIT_MS = 1_000;
+
 export class SkillCrossings {
   readonly #module: LoadedModule;
-  readonly #recorded: ReadonlyMap<number, SandboxFault>;
+  readonly #recorded: ReadonlyMap<number, SandboxFault> | undefined;
   readonly #faults: SandboxFault[] = [];
   #next = 0;
 
-  /** `recorded`: the faults of the decision being replayed. */
-  constructor(module: LoadedModule, recorded: readonly SandboxFault[] = []) {
+  /** `recorded`: the faults of the decision being replayed; undefined for a live decision. */
+  constructor(module: LoadedModule, recorded?: readonly SandboxFault[]) {
     this.#module = module;
-    this.#recorded = new Map(recorded.map((fault) => [fault.index, fault]));
+    this.#recorded = recorded === undefined ? undefined : new Map(recorded.map((fault) => [fault.index, fault]));
   }
 
   /** The faults of this cycle so far, in order. */
@@ -41,12 +48,13 @@ export class SkillCrossings {
 
   async call(entry: SkillEntry, skill: string, inputJson: string, timeLimitMs: number): Promise<SkillCrossing> {
     const index = this.#next++;
-    const recorded = this.#recorded.get(index);
+    const recorded = this.#recorded?.get(index);
     if (recorded !== undefined && recorded.entry === entry && recorded.skill === skill) {
       this.#faults.push(recorded);
       return { ok: false, kind: recorded.kind, message: recorded.message };
     }
-    const crossing = await this.#module.evaluator.call(entry, [skill, inputJson], timeLimitMs);
+    const limit = this.#recorded === undefined ? timeLimitMs : Math.max(timeLimitMs, REPLAY_TIME_LIMIT_MS);
+    const crossing = await this.#module.evaluator.call(entry, [skill, inputJson], limit);
     if (!crossing.ok && crossing.kind !== 'exception') this.#faults.push({ index, entry, skill, kind: crossing.kind, message: crossing.message });
     return crossing;
   }

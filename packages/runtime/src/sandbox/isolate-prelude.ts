@@ -5,7 +5,8 @@
  * code runs, so not even its top level can read a clock or a random source.
  * `EVALUATOR_AFTER_BUNDLE` captures the module and every intrinsic the evaluator uses and installs
  * the entry points the host calls. Trusted extensions may then install more entry points
- * through `__adec_extend(install)`. `SEAL` finally freezes the global object and every intrinsic:
+ * through `__adec_extend(install)`, which hands them the module, the evaluator's helpers and the
+ * host's monotonic clock (never reachable by module code). `SEAL` finally freezes the global object and every intrinsic:
  * a predicate cannot patch `Array.prototype.includes` or `JSON` to change another rule's
  * result, and cannot mutate the context another predicate reads (it is frozen too).
  *
@@ -66,6 +67,12 @@ export const EVALUATOR_AFTER_BUNDLE = `"use strict";
 (() => {
   const module = __adec_module;
   globalThis.__adec_module = undefined; // a var is not deletable; nothing may reach the module afterwards
+  // The host's monotonic clock, set after the bundle ran and taken away here: only trusted
+  // extensions receive it (to time their stages for the audit trace); no module code can read a
+  // clock, so decisions stay deterministic.
+  const clock = globalThis.__adec_clock;
+  delete globalThis.__adec_clock;
+  const now = () => clock.applySync(undefined, []);
   const { parse, stringify } = JSON;
   const { freeze, defineProperty, getOwnPropertyNames, hasOwn, getPrototypeOf } = Object;
   const actions = module._ACTIONS;
@@ -263,7 +270,7 @@ export const EVALUATOR_AFTER_BUNDLE = `"use strict";
 
   // Trusted extensions (e.g. the selection engine) receive the module and the evaluator's
   // helpers, then SEAL removes this hook.
-  globalThis.__adec_extend = (install) => install(module, { messageOf });
+  globalThis.__adec_extend = (install) => install(module, { messageOf, now });
   globalThis.__adec_seal = () => {
     delete globalThis.__adec_extend;
     delete globalThis.__adec_seal;

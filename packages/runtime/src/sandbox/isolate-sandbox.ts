@@ -169,6 +169,8 @@ export class IsolateSandbox {
       const defined = context.evalSync('typeof __adec_module === "object" && __adec_module !== null');
       if (defined !== true) throw new Error('the bundle does not define __adec_module');
       isolate.compileScriptSync(LEGACY_ABI1_SHIM, { filename: 'adec:legacy-abi1-shim' }).runSync(context);
+      // Set only now that the bundle's code has run; the evaluator takes it away at once.
+      context.global.setSync('__adec_clock', new ivm.Reference(() => performance.now()));
       isolate.compileScriptSync(EVALUATOR_AFTER_BUNDLE, { filename: 'adec:evaluator' }).runSync(context);
       (this.options.extensions ?? []).forEach((source, i) => isolate.compileScriptSync(source, { filename: `adec:extension-${i}` }).runSync(context));
       isolate.compileScriptSync(SEAL, { filename: 'adec:seal' }).runSync(context);
