@@ -8,6 +8,7 @@
 import type { LoadedModule } from '@adec/runtime';
 import { jsonDifferences, type Difference } from '../json-differences.js';
 import { DETERMINISTIC_EXECUTOR, NULL_SKILL } from '../skills/resolve-skill.js';
+import { REPLAY_TIME_LIMIT_MS } from '../skills/skill-crossings.js';
 import type { ValidationFailure } from '../skills/validate-output.js';
 import type { AddressedTrace } from './reasoning-trace.js';
 import { runCycle, type CycleRequest } from './run-cycle.js';
@@ -34,6 +35,8 @@ export async function replayCycle(module: LoadedModule, recorded: AddressedTrace
   const modelExecutor = resolution !== null && resolution.executor_id !== DETERMINISTIC_EXECUTOR && resolution.executor_id !== NULL_SKILL ? resolution.executor_id : undefined;
   const replayed = await runCycle(module, recorded.stages.ingest.raw_request as CycleRequest, {
     ...options,
+    // Stages 2–4 completed at decision time (a trace exists): a busy machine must not fail them now.
+    timeLimitMs: options.timeLimitMs ?? REPLAY_TIME_LIMIT_MS,
     decisionId: recorded.decision_id,
     timestamp: recorded.timestamp,
     memory: { status: recorded.stages.derive_state.memory.status, values: recorded.stages.derive_state.memory.values, outcome_ids: recorded.stages.derive_state.memory.outcome_ids },
