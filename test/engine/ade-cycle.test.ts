@@ -3,9 +3,10 @@
  * end to end, and the Skill Execution Contract (seed 001) on the SEC lab world, whose LLM skill
  * uses every operator of SEC Appendix B. Every decision is replayed and must be identical.
  */
-import { beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { LoadedModule } from '@adec/runtime';
 import {
+  cloudLlmExecutor,
   llmStubExecutor,
   replayCycle,
   runCycle,
@@ -14,9 +15,11 @@ import {
   type CycleRequest,
   type DecisionResponse,
   type LlmCall,
+  type LlmExecutor,
   type ScriptedAnswer,
   type ValidationFailure,
 } from '@adec/engine';
+import { startChatCompletionsServer, type ChatCompletionsServer } from '../support/chat-completions-server.js';
 import { loadWorld } from './selection-fixtures.js';
 
 const TIMESTAMP = '2026-11-25T12:00:00.000Z';
@@ -137,15 +140,51 @@ function scripted(answer: ScriptedAnswer | ((call: LlmCall) => ScriptedAnswer)) 
   return { executor, calls };
 }
 
+/** How the model is reached: a scripted llm_stub, or cloud_llm over a real chat-completions server on loopback. */
+interface Model {
+  readonly executorId: string;
+  answer(text: string): { executor: LlmExecutor; calls: () => readonly { prompt: string; input: LlmCall['input'] }[] };
+}
+
+const STUB_MODEL: Model = {
+  executorId: 'llm_stub',
+  answer(text) {
+    const { executor, calls } = scripted({ text });
+    return { executor, calls: () => calls };
+  },
+};
+
+let chat: ChatCompletionsServer;
+function cloudModel(): Model {
+  return {
+    executorId: 'cloud_llm:lab-model',
+    answer(text) {
+      const before = chat.requests.length;
+      chat.answer(() => ({ content: text }));
+      const executor = cloudLlmExecutor({ baseUrl: chat.baseUrl, model: 'lab-model', apiKey: 'lab-key' });
+      const calls = () =>
+        chat.requests.slice(before).map((request) => {
+          const [system, user] = request.body.messages;
+          const inputLine = system!.content.split('\n').find((line) => line.startsWith('Input: '))!;
+          return { prompt: user!.content, input: JSON.parse(inputLine.slice('Input: '.length)) as LlmCall['input'] };
+        });
+      return { executor, calls };
+    },
+  };
+}
+
+/** The model the lab's decisions ask (the blocks below run with each). */
+let model: Model = STUB_MODEL;
+
 /** One lab decision with the model answering `payload` (an object, or raw text). */
 async function labWith(payload: unknown, options: Partial<CycleOptions> = {}) {
   const text = typeof payload === 'string' ? payload : JSON.stringify(payload);
-  const { executor, calls } = scripted({ text });
+  const { executor, calls: callsOf } = model.answer(text);
   const violations: ValidationFailure[][] = [];
   const result = await decided(lab, LAB_REQUEST, { executors: [executor], onAuthorityViolation: (failures) => violations.push([...failures]), ...options });
   // Whatever the skill said, the selection locked at stage 4 stands.
   expect(result.response.decision.selected_action).toBe('note-a');
-  return { ...result, calls, violations };
+  return { ...result, calls: callsOf(), violations };
 }
 
 const idsOf = (failures: readonly ValidationFailure[] | undefined) => [...new Set((failures ?? []).map((f) => f.id))].sort();
@@ -154,7 +193,7 @@ describe("seed 001's skill execution tests", () => {
   test('happy path: a valid output is used as it is, after every check passed', async () => {
     const { response, trace, calls } = await labWith(VALID);
     expect(response.decision.payload).toEqual(VALID);
-    expect(response.execution).toMatchObject({ skill_bundle_id: 'note_writer', executor_id: 'llm_stub', validation_status: 'passed', fallback_used: false, fallback_reason_code: null, fallback_tier: 1 });
+    expect(response.execution).toMatchObject({ skill_bundle_id: 'note_writer', executor_id: model.executorId, validation_status: 'passed', fallback_used: false, fallback_reason_code: null, fallback_tier: 1 });
     expect(trace.stages.validate_output).toMatchObject({ valid: true, checks_passed: ['schema_valid', 'invariants_satisfied', 'authority_boundary_intact', 'prohibited_fields_absent'], checks_failed: [] });
     // The skill got its prompt, rendered in the isolate, and only the fields it declares.
     expect(calls[0]!.prompt).toBe('Write one sentence about weather titled Morning digest.');
@@ -191,73 +230,94 @@ describe("seed 001's skill execution tests", () => {
     expect(trace.stages.fallback).toMatchObject({ trigger_reason: 'validation_failed', tier: 2, fallback_skill_id: 'quiet_template' });
   });
 
-  test.each([
-    ['the skill\'s own prohibition', 'The weather today is perfect for a lottery ticket.', 'LAB-PROHIB-001'],
-    ['PROHIB-001, a decision override', 'You should check the weather today.', 'PROHIB-001'],
-    ['PROHIB-002, a medical claim', 'The weather today will cure your cold.', 'PROHIB-002'],
-    ['PROHIB-003, urgency', 'Act now: the weather today is great.', 'PROHIB-003'],
-    ['PROHIB-004, negative framing', 'You failed to check the weather today.', 'PROHIB-004'],
-    ['PROHIB-005, personal data', 'The weather today, for jane@example.org.', 'PROHIB-005'],
-  ])('prohibited content (%s) is rejected as prohibited_content', async (_, text, id) => {
-    const { response, trace } = await labWith({ ...VALID, text });
-    expect(idsOf(trace.stages.validate_output!.failures.filter((f) => f.check === 'prohibited_fields_absent'))).toContain(id);
-    expect(response.execution.fallback_used).toBe(true);
-    expect(response.execution.fallback_reason_code).toBe(trace.stages.validate_output!.checks_failed.length === 1 ? 'prohibited_content' : 'validation_failed');
-    expect(response.decision.payload).toEqual(FALLBACK_PAYLOAD);
-  });
-
   test('a competitor the host names is prohibited too', async () => {
     const { trace } = await labWith({ ...VALID, text: 'The weather today is better on Stravix.' }, { competitorNames: ['Stravix'] });
     expect(trace.stages.validate_output!.failures).toContainEqual(expect.objectContaining({ id: 'PROHIB-COMPETITOR', check: 'prohibited_fields_absent' }));
   });
 });
 
-describe('the universal invariants, one case each', () => {
-  test.each([
-    ['INV-001', { ...VALID, action_id: 'quiet-1' }],
-    ['INV-002', { ...VALID, score: 0.9 }],
-    ['INV-003', { ...VALID, set_mood: 'busy' }],
-    ['INV-004', { ...VALID, text: 'The weather today lets you ignore the usual limits.' }],
-    ['INV-005', { ...VALID, text: 'The weather today: see more at www.example.com' }],
-    ['INV-006', { ...VALID, text: `The weather today ${'is lovely '.repeat(12)}` }],
-  ])('%s', async (id, output) => {
-    const { response, trace } = await labWith(output);
-    expect(idsOf(trace.stages.validate_output!.failures.filter((f) => f.check === 'invariants_satisfied'))).toContain(id);
-    expect(response.execution).toMatchObject({ fallback_used: true, fallback_reason_code: 'validation_failed', fallback_tier: 2 });
+// The checks of stage 7, with the model reached each way: scripted in this process, and over
+// HTTP as cloud_llm against a real chat-completions server on loopback.
+describe.each([
+  ['a scripted llm_stub', () => STUB_MODEL],
+  ['cloud_llm over a chat-completions server on loopback', () => cloudModel()],
+])('stage 7 with %s', (_, modelOf) => {
+  beforeAll(async () => {
+    chat = await startChatCompletionsServer();
+    model = modelOf();
+    // One decision first, so that the connection to the server is open before the skill's 100 ms
+    // limit counts (a first connection on a busy machine can take longer than that).
+    await runCycle(lab, LAB_REQUEST, { decisionId: 'warm-up', timestamp: TIMESTAMP, executors: [model.answer(JSON.stringify(VALID)).executor] });
   });
-});
-
-describe('the compiled invariants, one per SEC Appendix B operator', () => {
-  test.each([
-    ['CONTAINS', 'LAB-CONTAINS', { ...VALID, text: 'Sunny skies today.' }],
-    ['CONTAINS_ANY', 'LAB-CONTAINS-ANY', { ...VALID, text: 'The weather is bright.' }],
-    ['NOT CONTAINS', 'LAB-NOT-CONTAINS', { ...VALID, text: 'The weather today is not forbidden.' }],
-    ['NOT CONTAINS_ANY', 'LAB-NOT-CONTAINS-ANY', { ...VALID, text: 'The weather today is maybe bright.' }],
-    ['MATCHES', 'LAB-MATCHES', { ...VALID, text: 'the weather is bright today.' }],
-    ['NOT MATCHES', 'LAB-NOT-MATCHES', { ...VALID, text: 'The weather today: 90% sun.' }],
-    ['IS NULL / EQUALS', 'LAB-IS-NULL-EQUALS', { ...VALID, tone: 'cold' }],
-    ['IS NOT NULL', 'LAB-IS-NOT-NULL', { text: VALID.text }],
-    ['LENGTH <', 'LAB-LENGTH', { ...VALID, text: `The weather today ${'x'.repeat(90)}.` }],
-  ])('%s', async (_, id, output) => {
-    const { response, trace } = await labWith(output);
-    expect(idsOf(trace.stages.validate_output!.failures)).toEqual([id]);
-    expect(trace.stages.validate_output!.failures[0]!.message).toContain('does not hold');
-    expect(response.execution).toMatchObject({ fallback_used: true, fallback_reason_code: 'validation_failed' });
+  afterAll(async () => {
+    model = STUB_MODEL;
+    await chat.close();
   });
-});
 
-describe('the authority boundary: the selection locks at stage 4', () => {
-  test.each([
-    ['names another action by id', { ...VALID, text: 'The weather today beats quiet-1.' }, 'NAMES_OTHER_ACTION'],
-    ['names another action by its title', { ...VALID, text: 'The weather today, unlike Quiet hour.' }, 'NAMES_OTHER_ACTION'],
-    ['re-ranks the options', { ...VALID, text: 'The weather today ranks first of your options.' }, 'RERANKS'],
-    ['claims another selection', { ...VALID, selected_action: 'quiet-1' }, 'INV-001'],
-    ['recommends an action', { ...VALID, recommended_action: 'quiet-1' }, 'INV-001'],
-  ])('a skill output that %s is rejected, logged, and changes nothing', async (_, output, id) => {
-    const { response, trace, violations } = await labWith(output);
-    expect(idsOf(trace.stages.validate_output!.failures)).toContain(id);
-    expect(violations.flat().map((f) => f.id)).toContain(id);
-    expect(response.decision.payload).toEqual(FALLBACK_PAYLOAD);
+  describe('prohibited content', () => {
+    test.each([
+      ['the skill\'s own prohibition', 'The weather today is perfect for a lottery ticket.', 'LAB-PROHIB-001'],
+      ['PROHIB-001, a decision override', 'You should check the weather today.', 'PROHIB-001'],
+      ['PROHIB-002, a medical claim', 'The weather today will cure your cold.', 'PROHIB-002'],
+      ['PROHIB-003, urgency', 'Act now: the weather today is great.', 'PROHIB-003'],
+      ['PROHIB-004, negative framing', 'You failed to check the weather today.', 'PROHIB-004'],
+      ['PROHIB-005, personal data', 'The weather today, for jane@example.org.', 'PROHIB-005'],
+    ])('prohibited content (%s) is rejected as prohibited_content', async (_, text, id) => {
+      const { response, trace } = await labWith({ ...VALID, text });
+      expect(idsOf(trace.stages.validate_output!.failures.filter((f) => f.check === 'prohibited_fields_absent'))).toContain(id);
+      expect(response.execution.fallback_used).toBe(true);
+      expect(response.execution.fallback_reason_code).toBe(trace.stages.validate_output!.checks_failed.length === 1 ? 'prohibited_content' : 'validation_failed');
+      expect(response.decision.payload).toEqual(FALLBACK_PAYLOAD);
+    });
+  });
+
+  describe('the universal invariants, one case each', () => {
+    test.each([
+      ['INV-001', { ...VALID, action_id: 'quiet-1' }],
+      ['INV-002', { ...VALID, score: 0.9 }],
+      ['INV-003', { ...VALID, set_mood: 'busy' }],
+      ['INV-004', { ...VALID, text: 'The weather today lets you ignore the usual limits.' }],
+      ['INV-005', { ...VALID, text: 'The weather today: see more at www.example.com' }],
+      ['INV-006', { ...VALID, text: `The weather today ${'is lovely '.repeat(12)}` }],
+    ])('%s', async (id, output) => {
+      const { response, trace } = await labWith(output);
+      expect(idsOf(trace.stages.validate_output!.failures.filter((f) => f.check === 'invariants_satisfied'))).toContain(id);
+      expect(response.execution).toMatchObject({ fallback_used: true, fallback_reason_code: 'validation_failed', fallback_tier: 2 });
+    });
+  });
+
+  describe('the compiled invariants, one per SEC Appendix B operator', () => {
+    test.each([
+      ['CONTAINS', 'LAB-CONTAINS', { ...VALID, text: 'Sunny skies today.' }],
+      ['CONTAINS_ANY', 'LAB-CONTAINS-ANY', { ...VALID, text: 'The weather is bright.' }],
+      ['NOT CONTAINS', 'LAB-NOT-CONTAINS', { ...VALID, text: 'The weather today is not forbidden.' }],
+      ['NOT CONTAINS_ANY', 'LAB-NOT-CONTAINS-ANY', { ...VALID, text: 'The weather today is maybe bright.' }],
+      ['MATCHES', 'LAB-MATCHES', { ...VALID, text: 'the weather is bright today.' }],
+      ['NOT MATCHES', 'LAB-NOT-MATCHES', { ...VALID, text: 'The weather today: 90% sun.' }],
+      ['IS NULL / EQUALS', 'LAB-IS-NULL-EQUALS', { ...VALID, tone: 'cold' }],
+      ['IS NOT NULL', 'LAB-IS-NOT-NULL', { text: VALID.text }],
+      ['LENGTH <', 'LAB-LENGTH', { ...VALID, text: `The weather today ${'x'.repeat(90)}.` }],
+    ])('%s', async (_, id, output) => {
+      const { response, trace } = await labWith(output);
+      expect(idsOf(trace.stages.validate_output!.failures)).toEqual([id]);
+      expect(trace.stages.validate_output!.failures[0]!.message).toContain('does not hold');
+      expect(response.execution).toMatchObject({ fallback_used: true, fallback_reason_code: 'validation_failed' });
+    });
+  });
+
+  describe('the authority boundary: the selection locks at stage 4', () => {
+    test.each([
+      ['names another action by id', { ...VALID, text: 'The weather today beats quiet-1.' }, 'NAMES_OTHER_ACTION'],
+      ['names another action by its title', { ...VALID, text: 'The weather today, unlike Quiet hour.' }, 'NAMES_OTHER_ACTION'],
+      ['re-ranks the options', { ...VALID, text: 'The weather today ranks first of your options.' }, 'RERANKS'],
+      ['claims another selection', { ...VALID, selected_action: 'quiet-1' }, 'INV-001'],
+      ['recommends an action', { ...VALID, recommended_action: 'quiet-1' }, 'INV-001'],
+    ])('a skill output that %s is rejected, logged, and changes nothing', async (_, output, id) => {
+      const { response, trace, violations } = await labWith(output);
+      expect(idsOf(trace.stages.validate_output!.failures)).toContain(id);
+      expect(violations.flat().map((f) => f.id)).toContain(id);
+      expect(response.decision.payload).toEqual(FALLBACK_PAYLOAD);
+    });
   });
 });
 
