@@ -101,7 +101,8 @@ describe('in-process and process isolation decide alike', () => {
     for (const [index, req] of samples.entries()) {
       const a = await select(pair.inProcess, req, 1_000);
       const b = await select(pair.process, req, 1_000);
-      expect(b, `request ${index}: ${JSON.stringify(req)}`).toEqual(a);
+      // Equal but for how long each stage took (the host's clock, in the trace only).
+      expect(withoutTimings(b), `request ${index}: ${JSON.stringify(req)}`).toEqual(withoutTimings(a));
       selected.add(a.ok ? a.selection.selected_action ?? 'none' : a.error.code);
     }
     expect(selected.size).toBeGreaterThan(2);
@@ -135,3 +136,7 @@ const selectionRequest: fc.Arbitrary<SelectionRequest> = fc.record(
   },
   { requiredKeys: ['scenario', 'actions'] },
 );
+
+function withoutTimings(result: Awaited<ReturnType<typeof select>>) {
+  return result.ok ? { ...result, selection: { ...result.selection, timings: null } } : result;
+}
