@@ -213,9 +213,17 @@ export interface ConditionalExpr {
   readonly span: Span;
 }
 
-/** Placeholder where the parser recovered from a missing expression. Never type-checked. */
+/**
+ * Placeholder where the parser recovered from a missing expression, or for a part nested
+ * deeper than the nesting limit (ADEC1010). Never type-checked.
+ */
 export interface MissingExpr {
   readonly kind: 'MissingExpr';
+  /**
+   * For a part nested too deep: the names written in it. The checker counts them as read,
+   * so that no attribute is reported unused because of the cut.
+   */
+  readonly names?: readonly string[];
   readonly span: Span;
 }
 
@@ -656,6 +664,11 @@ export type Value = ValueScalar | ValueList | ValueRecord;
 export interface ValueScalar {
   readonly kind: 'ValueScalar';
   readonly value: string | number | boolean | null;
+  /**
+   * Set in place of a value nested deeper than the nesting limit (already reported,
+   * ADEC1010; `value` is then null): the checker skips it.
+   */
+  readonly tooDeep?: true;
   readonly span: Span;
 }
 

@@ -82,6 +82,7 @@ export class AstBuilder {
 
   private template(token: IToken | undefined, fallback: number): A.TemplateString {
     if (!token) return { kind: 'TemplateString', parts: [], span: this.lines.point(fallback) };
+    if (token.tokenType === t.TooDeep) return { kind: 'TemplateString', parts: [], span: tokenSpan(token, this.lines) };
     return parseTemplateString(token, this.lines, this.parseInnerExpression, this.diagnostics);
   }
 
@@ -385,7 +386,14 @@ export class AstBuilder {
   private innerType(node: CstNode | undefined, fallback: number): A.TypeExpr {
     const enumType = this.node(node, 'enumType');
     if (enumType) {
-      const members = this.tokens(enumType, 'StringLiteral').map((member) => this.string(member, fallback));
+      const tokens = this.tokens(enumType, 'StringLiteral');
+      const tooDeep = tokens.find((member) => member.tokenType === t.TooDeep);
+      if (tooDeep) {
+        // A type nested deeper than the limit (ADEC1010): an unnamed type, which the checker ignores.
+        const span = tokenSpan(tooDeep, this.lines);
+        return { kind: 'NamedType', name: { kind: 'Identifier', name: '', span }, span };
+      }
+      const members = tokens.map((member) => this.string(member, fallback));
       return { kind: 'EnumType', members, span: this.spanOf(enumType, fallback) };
     }
     const listType = this.node(node, 'listType');
@@ -586,6 +594,7 @@ export class AstBuilder {
     const number = this.node(node, 'signedNumber');
     if (number) return { kind: 'ValueScalar', value: this.signedNumber(number, fallback).value, span };
     const string = this.token(node, 'StringLiteral');
+    if (string?.tokenType === t.TooDeep) return { kind: 'ValueScalar', value: null, tooDeep: true, span };
     if (string) return { kind: 'ValueScalar', value: stringValue(string), span };
     if (this.token(node, 'True')) return { kind: 'ValueScalar', value: true, span };
     if (this.token(node, 'False')) return { kind: 'ValueScalar', value: false, span };
@@ -634,7 +643,7 @@ export class AstBuilder {
 
   /**
    * `operand (operator operand)*` (the `logical` and `arithmetic` rules) → a tree built by
-   * precedence climbing over BINARY_PRECEDENCE.
+   * precedence over BINARY_PRECEDENCE: left-associative, except `??`.
    */
   private binaryChain(
     node: CstNode | undefined,
@@ -658,20 +667,29 @@ export class AstBuilder {
       operands.push(build(operandNodes[i + 1], span.endOffset));
     }
 
-    let next = 0;
-    const climb = (minimum: number): A.Expr => {
-      let left = operands[next]!;
-      while (next < operators.length) {
-        const { operator, span } = operators[next]!;
-        const precedence = BINARY_PRECEDENCE[operator];
-        if (precedence < minimum) break;
-        next += 1;
-        const right = climb(RIGHT_ASSOCIATIVE.has(operator) ? precedence : precedence + 1);
-        left = binary(operator, left, right, span);
-      }
-      return left;
+    // Operator precedence with an explicit stack (shunting-yard), not recursion: a chain can
+    // be 10,000 operands long, and `a ?? b ?? …` nests to the right.
+    const values: A.Expr[] = [first];
+    const pending: { operator: A.BinaryOperator; span: Span; precedence: number }[] = [];
+    const reduce = (): void => {
+      const { operator, span } = pending.pop()!;
+      const right = values.pop()!;
+      const left = values.pop()!;
+      values.push(binary(operator, left, right, span));
     };
-    return climb(0);
+    for (let i = 0; i < operators.length; i++) {
+      const { operator, span } = operators[i]!;
+      const precedence = BINARY_PRECEDENCE[operator];
+      const rightAssociative = RIGHT_ASSOCIATIVE.has(operator);
+      for (let top = pending[pending.length - 1]; top !== undefined; top = pending[pending.length - 1]) {
+        if (top.precedence < precedence || (top.precedence === precedence && rightAssociative)) break;
+        reduce();
+      }
+      pending.push({ operator, span, precedence });
+      values.push(operands[i + 1]!);
+    }
+    while (pending.length > 0) reduce();
+    return values[0]!;
   }
 
   private comparison(node: CstNode | undefined, fallback: number): A.Expr {
@@ -792,6 +810,9 @@ export class AstBuilder {
     if (!token) return this.missing(fallback);
     const span = tokenSpan(token, this.lines);
     switch (token.tokenType) {
+      case t.TooDeep:
+        // Nested deeper than the limit (reported, ADEC1010): never checked.
+        return { kind: 'MissingExpr', names: namesIn(token.image), span };
       case t.NumberToken:
         return numberLiteral(token, span);
       case t.Duration: {
@@ -825,6 +846,11 @@ export class AstBuilder {
 
 
 // ── Helpers ─────────────────────────────────────────────────────────────────
+
+/** The distinct names in `text` that are not field names (after `.`), strings included. */
+function namesIn(text: string): string[] {
+  return [...new Set(text.match(/(?<!\.\s*)(?<!\w)[A-Za-z_]\w*/g))];
+}
 
 function isBinaryOperator(text: string): text is A.BinaryOperator {
   return Object.hasOwn(BINARY_PRECEDENCE, text);

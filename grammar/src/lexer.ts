@@ -47,7 +47,7 @@ export function lex(text: string, lines: LineMap, baseOffset = 0): LexResult {
   for (const error of result.errors) {
     const offset = baseOffset + error.offset;
     const char = String.fromCodePoint(text.codePointAt(error.offset) ?? 0xfffd);
-    const help = UNEXPECTED_CHARACTER_HELP[char];
+    const help = UNEXPECTED_CHARACTER_HELP.get(char);
     diagnostics.push(
       diagnostic('ADEC1001', lines.span(offset, offset + char.length), { char }, help ? { help } : {}),
     );
@@ -80,15 +80,16 @@ export function lex(text: string, lines: LineMap, baseOffset = 0): LexResult {
   return { tokens, diagnostics, unterminatedComment: comments.length > 0 };
 }
 
-const UNEXPECTED_CHARACTER_HELP: Readonly<Record<string, string>> = {
-  '&': 'use `and` to combine conditions',
-  '!': 'use `not` to negate a condition, `!=` to compare',
-  ';': 'declarations and clauses need no separator',
-  '\u201c': 'use a straight double quote `"`',
-  '\u201d': 'use a straight double quote `"`',
-  '\u2018': "use a straight single quote `'`",
-  '\u2019': "use a straight single quote `'`",
-};
+// Maps, not objects: keys come from the world, and `toString` is a key of every object.
+const UNEXPECTED_CHARACTER_HELP: ReadonlyMap<string, string> = new Map([
+  ['&', 'use `and` to combine conditions'],
+  ['!', 'use `not` to negate a condition, `!=` to compare'],
+  [';', 'declarations and clauses need no separator'],
+  ['\u201c', 'use a straight double quote `"`'],
+  ['\u201d', 'use a straight double quote `"`'],
+  ['\u2018', "use a straight single quote `'`"],
+  ['\u2019', "use a straight single quote `'`"],
+]);
 
 function shiftToken(token: IToken, by: number): void {
   token.startOffset += by;
@@ -101,19 +102,19 @@ export function tokenSpan(token: IToken, lines: LineMap) {
 
 // ── Literal values ──────────────────────────────────────────────────────────
 
-const MILLISECONDS_PER_UNIT: Readonly<Record<string, number>> = {
-  ms: 1,
-  s: 1_000,
-  m: 60_000,
-  h: 3_600_000,
-  d: 86_400_000,
-};
+const MILLISECONDS_PER_UNIT: ReadonlyMap<string, number> = new Map([
+  ['ms', 1],
+  ['s', 1_000],
+  ['m', 60_000],
+  ['h', 3_600_000],
+  ['d', 86_400_000],
+]);
 
 /** `18h` → 64800000; `undefined` for an unknown unit (`5y`). */
 export function durationMilliseconds(text: string): number | undefined {
   const match = /^(\d+(?:\.\d+)?)([A-Za-z_][A-Za-z0-9_]*)$/.exec(text);
   if (!match) return undefined;
-  const perUnit = MILLISECONDS_PER_UNIT[match[2]!];
+  const perUnit = MILLISECONDS_PER_UNIT.get(match[2]!);
   return perUnit === undefined ? undefined : Number(match[1]) * perUnit;
 }
 
@@ -138,22 +139,22 @@ function checkDuration(token: IToken, lines: LineMap, diagnostics: Diagnostic[])
   const milliseconds = durationMilliseconds(text);
   if (milliseconds === undefined) {
     const unit = /[A-Za-z_].*$/.exec(text)?.[0] ?? '';
-    const help = DURATION_UNIT_HELP[unit];
+    const help = DURATION_UNIT_HELP.get(unit);
     diagnostics.push(diagnostic('ADEC1005', tokenSpan(token, lines), { text }, help ? { help } : {}));
   } else if (!Number.isSafeInteger(Math.round(milliseconds))) {
     diagnostics.push(diagnostic('ADEC1008', tokenSpan(token, lines), { text }));
   }
 }
 
-const DURATION_UNIT_HELP: Readonly<Record<string, string>> = {
-  y: 'write years in days, e.g. `365d`',
-  w: 'write weeks in days, e.g. `7d`',
-  sec: 'write seconds as `s`',
-  secs: 'write seconds as `s`',
-  min: 'write minutes as `m`',
-  mins: 'write minutes as `m`',
-  hr: 'write hours as `h`',
-  hrs: 'write hours as `h`',
-  ns: 'the smallest unit is `ms`',
-  us: 'the smallest unit is `ms`',
-};
+const DURATION_UNIT_HELP: ReadonlyMap<string, string> = new Map([
+  ['y', 'write years in days, e.g. `365d`'],
+  ['w', 'write weeks in days, e.g. `7d`'],
+  ['sec', 'write seconds as `s`'],
+  ['secs', 'write seconds as `s`'],
+  ['min', 'write minutes as `m`'],
+  ['mins', 'write minutes as `m`'],
+  ['hr', 'write hours as `h`'],
+  ['hrs', 'write hours as `h`'],
+  ['ns', 'the smallest unit is `ms`'],
+  ['us', 'the smallest unit is `ms`'],
+]);

@@ -6,12 +6,13 @@ import type { Expr, SourceFile } from './ast.js';
 import { AstBuilder } from './cst-to-ast.js';
 import { lex } from './lexer.js';
 import { LineMap } from './line-map.js';
+import { limitNesting } from './nesting.js';
 import { WorldParser } from './parser.js';
 import { toDiagnostics } from './syntax-errors.js';
 
 export interface ParseResult {
   readonly file: SourceFile;
-  /** Lexical and syntax diagnostics (ADEC1001–ADEC1009), sorted by position. */
+  /** Lexical and syntax diagnostics (ADEC1001–ADEC1010), sorted by position. */
   readonly diagnostics: Diagnostic[];
 }
 
@@ -45,11 +46,13 @@ function parse(path: string, text: string): ParseResult {
   const lines = new LineMap(path, text);
   const parser = worldParser();
   const lexed = lex(text, lines);
-  parser.input = lexed.tokens;
+  const tooDeep: Diagnostic[] = [];
+  parser.input = limitNesting(lexed.tokens, lines, tooDeep);
   const cst = parser.sourceFile();
   const diagnostics: Diagnostic[] = [
     ...loneSurrogates(text, lines),
     ...lexed.diagnostics,
+    ...tooDeep,
     ...toDiagnostics(parser.errors, lines, lexed.unterminatedComment),
   ];
 
@@ -88,7 +91,7 @@ function parseInterpolation(
   const parser = worldParser();
   const lexed = lex(inner, lines, offset);
   diagnostics.push(...lexed.diagnostics);
-  parser.input = lexed.tokens;
+  parser.input = limitNesting(lexed.tokens, lines, diagnostics);
   const cst = parser.expression();
   const leftover = parser.errors.find((error) => error.name === 'NotAllInputParsedException');
   const errors = toDiagnostics(parser.errors, lines, false);

@@ -3,7 +3,7 @@
  * world (audit records quote it) and the name of a value in messages. The printing is
  * canonical (single spaces, minimal parentheses), not byte-for-byte what the author typed.
  */
-import type { Expr } from './ast.js';
+import type { BinaryExpr, Expr } from './ast.js';
 import { BINARY_PRECEDENCE, PRECEDENCE } from './precedence.js';
 
 
@@ -64,13 +64,8 @@ function printBare(expr: Expr): string {
       return `[${expr.items.map((i) => print(i, 0)).join(', ')}]`;
     case 'UnaryExpr':
       return expr.operator === 'not' ? `not ${print(expr.operand, PRECEDENCE.not)}` : `-${print(expr.operand, PRECEDENCE.negate)}`;
-    case 'BinaryExpr': {
-      const own = BINARY_PRECEDENCE[expr.operator];
-      // `??` is right-associative, the rest left-associative or non-associative.
-      const leftContext = expr.operator === '??' ? own + 1 : own;
-      const rightContext = expr.operator === '??' ? own : own + 1;
-      return `${print(expr.left, leftContext)} ${expr.operator} ${print(expr.right, rightContext)}`;
-    }
+    case 'BinaryExpr':
+      return printBinary(expr);
     case 'NullCheckExpr':
       return `${print(expr.operand, PRECEDENCE.coalesce)} ${expr.negated ? 'IS NOT NULL' : 'IS NULL'}`;
     case 'LengthExpr':
@@ -82,4 +77,37 @@ function printBare(expr: Expr): string {
     case 'MissingExpr':
       return '<missing>';
   }
+}
+
+/**
+ * `??` is right-associative, the other operators left-associative or non-associative. A
+ * chain (`a or b or …`, `x + 1 + 1 …`, `a ?? b ?? …`) is printed in a loop, not by
+ * recursion: it can be 10,000 operands long.
+ */
+function printBinary(expr: BinaryExpr): string {
+  const own = BINARY_PRECEDENCE[expr.operator];
+  if (expr.operator === '??') {
+    const parts: string[] = [];
+    let node: Expr = expr;
+    while (node.kind === 'BinaryExpr' && node.operator === '??') {
+      parts.push(print(node.left, own + 1));
+      node = node.right;
+    }
+    parts.push(print(node, own));
+    return parts.join(' ?? ');
+  }
+  // The left operands that print without parentheses, from `expr` down.
+  const chain: BinaryExpr[] = [expr];
+  for (let node = expr.left; isChainedLeft(node, chain[chain.length - 1]!); node = node.left) chain.push(node);
+  const bottom = chain[chain.length - 1]!;
+  let text = print(bottom.left, BINARY_PRECEDENCE[bottom.operator]);
+  for (let i = chain.length - 1; i >= 0; i--) {
+    const node = chain[i]!;
+    text = `${text} ${node.operator} ${print(node.right, BINARY_PRECEDENCE[node.operator] + 1)}`;
+  }
+  return text;
+}
+
+function isChainedLeft(left: Expr, parent: BinaryExpr): left is BinaryExpr {
+  return left.kind === 'BinaryExpr' && left.operator !== '??' && BINARY_PRECEDENCE[left.operator] >= BINARY_PRECEDENCE[parent.operator];
 }

@@ -72,6 +72,14 @@ export const UnterminatedString = createToken({
 });
 
 /**
+ * Never lexed: nesting.ts puts one in place of a part of a file nested deeper than the limit
+ * (reported there, ADEC1010). It counts as a string, which the grammar accepts wherever an
+ * expression, a test value or a type may stand, so the parser reads on without an error;
+ * cst-to-ast.ts turns it into a placeholder the checker ignores.
+ */
+export const TooDeep = createToken({ name: 'TooDeep', pattern: Lexer.NA, categories: [StringLiteral], label: 'a nested part' });
+
+/**
  * `500ms`, `18h`, `1.5s`: a number with a unit directly attached. Any unit is lexed here so
  * that `5y` is one token reported as an invalid duration (ADEC1005) rather than a number
  * followed by a name. `1e5` is an exponent, not a duration.
@@ -284,6 +292,7 @@ export const allTokens: TokenType[] = [
   Name,
   PropertyName,
   StringLiteral,
+  TooDeep,
 ];
 
 /** Keyword spellings, for messages: `{ World: 'world', If: 'if', … }`. */

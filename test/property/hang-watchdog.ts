@@ -25,7 +25,7 @@ setInterval(() => {
   const source = new TextDecoder().decode(text.slice(0, Atomics.load(state, 1)));
   const file = path.join(os.tmpdir(), 'adec-hang-' + process.pid + '.adec');
   fs.writeFileSync(file, source);
-  fs.writeSync(2, '\\n[adec property test] checkSources has not returned after ' + Math.round(elapsed) +
+  fs.writeSync(2, '\\n[adec property test] ' + workerData.what + ' has not returned after ' + Math.round(elapsed) +
     ' ms (bound ' + workerData.boundMs + ' ms): a hang in adec. The source is saved in ' + file +
     ':\\n\\n' + source.slice(0, 4000) + '\\n\\nKilling the test process.\\n');
   process.kill(process.pid, 'SIGKILL');
@@ -39,10 +39,11 @@ export class HangWatchdog {
   private readonly encoder = new TextEncoder();
   private readonly worker: Worker;
 
-  constructor(boundMs: number) {
+  /** `what` names the watched work in the report: `checkSources`, `buildWorld`. */
+  constructor(boundMs: number, what = 'checkSources') {
     this.worker = new Worker(WATCHDOG, {
       eval: true,
-      workerData: { state: this.state.buffer, started: this.started.buffer, text: this.text.buffer, boundMs },
+      workerData: { state: this.state.buffer, started: this.started.buffer, text: this.text.buffer, boundMs, what },
     });
     this.worker.unref();
   }
@@ -55,6 +56,19 @@ export class HangWatchdog {
     Atomics.store(this.state, 0, 1);
     try {
       return work();
+    } finally {
+      Atomics.store(this.state, 0, 0);
+    }
+  }
+
+  /** `watch` for asynchronous work (a build): the watchdog checks the clock until it settles. */
+  async watchAsync<T>(source: string, work: () => Promise<T>): Promise<T> {
+    const { written } = this.encoder.encodeInto(source, this.text);
+    Atomics.store(this.state, 1, written);
+    this.started[0] = Date.now();
+    Atomics.store(this.state, 0, 1);
+    try {
+      return await work();
     } finally {
       Atomics.store(this.state, 0, 0);
     }

@@ -19,7 +19,9 @@ export interface CheckResult {
 export function checkSources(sources: WorldSources): CheckResult {
   const parsed = sources.files.map((source) => parseSource(source.path, source.text));
   const files = parsed.map((p) => p.file);
-  const checked = checkWorld(files);
+  // The warnings analysis judges conditions: not ones the parser had to patch up.
+  const syntaxErrors = parsed.some((p) => p.diagnostics.some((d) => d.severity === 'error'));
+  const checked = checkWorld(files, { analyze: !syntaxErrors });
   const diagnostics = sortDiagnostics([...parsed.flatMap((p) => p.diagnostics), ...checked.diagnostics]);
   const hasError = diagnostics.some((d) => d.severity === 'error');
   return {

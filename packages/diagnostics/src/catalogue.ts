@@ -27,6 +27,7 @@ export const CATALOGUE = {
   ADEC1007: { severity: 'error', message: 'invalid interpolation in string: {problem}' },
   ADEC1008: { severity: 'error', message: 'number `{text}` is out of range' },
   ADEC1009: { severity: 'error', message: 'lone surrogate `{unit}` is not a character' },
+  ADEC1010: { severity: 'error', message: 'nested deeper than {limit} levels' },
 
   // ── Names ─────────────────────────────────────────────────────────────────
   ADEC2001: { severity: 'error', message: 'unknown name `{name}`' },

@@ -1,13 +1,19 @@
 /**
  * "Did you mean" suggestions: the closest candidate by edit distance, if it is close
  * enough to be a plausible typo (at most a third of the word's length, minimum 1).
+ * Candidates are only compared as strings (never looked up in an object), so a word such
+ * as `constructor` or `__proto__` is just a word. A word longer than MAX_WORD_LENGTH gets no
+ * suggestion: the distance costs the product of the lengths, and nobody mistypes a name that
+ * long.
  */
 export function closestMatch(word: string, candidates: Iterable<string>): string | undefined {
+  if (word.length > MAX_WORD_LENGTH) return undefined;
   const limit = Math.max(1, Math.floor(word.length / 3));
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const candidate of candidates) {
-    if (candidate === word) continue;
+    // The distance is at least the difference in length.
+    if (candidate === word || Math.abs(candidate.length - word.length) > limit) continue;
     const distance = editDistance(word.toLowerCase(), candidate.toLowerCase());
     // A case-only difference (`green` for `GREEN`) is always a good suggestion.
     const effective = distance === 0 ? 0.5 : distance;
@@ -18,6 +24,9 @@ export function closestMatch(word: string, candidates: Iterable<string>): string
   }
   return best;
 }
+
+/** Words longer than this get no suggestion. */
+export const MAX_WORD_LENGTH = 256;
 
 /** Optimal string alignment distance: Levenshtein plus adjacent transpositions (`chlid`). */
 export function editDistance(a: string, b: string): number {

@@ -19,11 +19,13 @@ import {
   compare,
   contains,
   fieldOf,
+  isChainLink,
   isScalar,
   lengthOf,
   matches,
   membership,
   UNKNOWN,
+  type ChainLink,
   type Value,
 } from './evaluate.js';
 
@@ -107,6 +109,7 @@ export function compileExpr(
         };
       }
       case 'logical': {
+        if (isLongChain(e)) return compileChain(e);
         const left = go(e.left);
         const right = go(e.right);
         if (e.operator === 'and') {
@@ -127,14 +130,17 @@ export function compileExpr(
         };
       }
       case 'compare':
+        if (isLongChain(e)) return compileChain(e);
         return compileCompare(e.operator, e.left, e.right);
       case 'arithmetic': {
+        if (isLongChain(e)) return compileChain(e);
         const left = go(e.left);
         const right = go(e.right);
         const operator = e.operator;
         return (slots) => arithmetic(operator, left(slots), right(slots));
       }
       case 'coalesce': {
+        if (e.right.kind === 'coalesce') return compileCoalesceChain(e);
         const left = go(e.left);
         const right = go(e.right);
         return (slots) => {
@@ -191,6 +197,78 @@ export function compileExpr(
     }
   };
 
+  /** Whether `e` heads a chain of at least LONG_CHAIN links the model does not bind. */
+  const isLongChain = (e: ChainLink): boolean => {
+    let links = 1;
+    for (let node = e.left; isChainLink(node) && !bindings.has(node); node = node.left) {
+      if (++links >= LONG_CHAIN) return true;
+    }
+    return false;
+  };
+
+  /**
+   * A long chain (`a or b or …`, `x + 1 + 1 …`) as one closure that runs its links in a loop
+   * from the innermost left operand out: nested closures would recurse once per link when
+   * run, and a chain can be 10,000 operands long.
+   */
+  const compileChain = (e: ChainLink): Evaluator => {
+    const chain: ChainLink[] = [e];
+    for (let node = e.left; isChainLink(node) && !bindings.has(node); node = node.left) chain.push(node);
+    const first = go(chain[chain.length - 1]!.left);
+    const links: Link[] = [];
+    for (let i = chain.length - 1; i >= 0; i--) links.push(compileLink(chain[i]!));
+    return (slots) => {
+      let value = first(slots);
+      for (let i = 0; i < links.length; i++) value = links[i]!(value, slots);
+      return value;
+    };
+  };
+
+  /** One link of a chain: the same semantics as the `logical`, `compare` and `arithmetic` cases. */
+  const compileLink = (e: ChainLink): Link => {
+    const right = go(e.right);
+    switch (e.kind) {
+      case 'logical':
+        if (e.operator === 'and') {
+          return (l, slots) => {
+            if (l === false) return false;
+            const r = right(slots);
+            if (r === false) return false;
+            return typeof l === 'boolean' && typeof r === 'boolean' ? true : UNKNOWN;
+          };
+        }
+        return (l, slots) => {
+          if (l === true) return true;
+          const r = right(slots);
+          if (r === true) return true;
+          return typeof l === 'boolean' && typeof r === 'boolean' ? false : UNKNOWN;
+        };
+      case 'compare': {
+        const operator = e.operator;
+        return (l, slots) => compare(operator, l, right(slots));
+      }
+      case 'arithmetic': {
+        const operator = e.operator;
+        return (l, slots) => arithmetic(operator, l, right(slots));
+      }
+    }
+  };
+
+  /** `a ?? b ?? …` (nested to the right) as one closure trying the operands in a loop. */
+  const compileCoalesceChain = (e: Extract<CheckedExpr, { kind: 'coalesce' }>): Evaluator => {
+    const operands: Evaluator[] = [];
+    let node: CheckedExpr = e;
+    for (; node.kind === 'coalesce' && (node === e || !bindings.has(node)); node = node.right) operands.push(go(node.left));
+    const last = go(node);
+    return (slots) => {
+      for (let i = 0; i < operands.length; i++) {
+        const value = operands[i]!(slots);
+        if (value !== null) return value;
+      }
+      return last(slots);
+    };
+  };
+
   /** `compare(operator, left, right)`, specialised when the right side is a scalar literal. */
   const compileCompare = (
     operator: '==' | '!=' | '<' | '<=' | '>' | '>=',
@@ -224,6 +302,12 @@ export function compileExpr(
 
   return go(expr);
 }
+
+/** A chain of at least this many links is compiled into a loop (below, nested closures are a little faster). */
+const LONG_CHAIN = 32;
+
+/** One link of a compiled chain: the value so far → the value with this link applied. */
+type Link = (left: Value, slots: readonly Value[]) => Value;
 
 function negate(negated: boolean, value: Value): Value {
   if (!negated) return value;

@@ -28,7 +28,21 @@ import { diagnostic, type Diagnostic } from '@adec/diagnostics';
 import type { CheckedExpr } from '../model/index.js';
 import type { Evaluator } from './compile.js';
 import type { Value } from './evaluate.js';
-import { buildInlinedModel, buildModel, NO_DEFINITIONS, type Definitions, type FiniteModel } from './finite-model.js';
+import { buildInlinedModel, buildModel, evaluationCost, expressionSize, NO_DEFINITIONS, type Definitions, type FiniteModel } from './finite-model.js';
+
+/**
+ * A condition with more nodes than this is judged as a whole only, not part by part: its
+ * parts hold up to the square of its size in nodes (a chain `a or b or …` of n operands has
+ * n parts of up to n operands each). No claim is made about the parts.
+ */
+export const MAX_NODES_JUDGED_BY_PART = 2_000;
+
+/**
+ * At most this many node evaluations (assignments × nodes, the derivations a model inlines
+ * included: `evaluationCost`) to decide a condition, or the parts of one together; beyond, no
+ * claim. A 10,000-operand chain over one attribute is decided; over twelve booleans it is not.
+ */
+export const MAX_NODE_EVALUATIONS = 40_000_000;
 
 /** A condition that always has one value. */
 export interface ConstantCondition {
@@ -39,10 +53,12 @@ export interface ConstantCondition {
 /** `true` / `false` when `condition` always has that value, else `undefined`. */
 export function constantValue(condition: CheckedExpr, definitions: Definitions = NO_DEFINITIONS): boolean | undefined {
   const model = buildModel([condition], definitions);
-  return model === undefined ? undefined : valueOnModel(model, condition);
+  return model === undefined ? undefined : valueOnModel(model, condition, definitions);
 }
 
-function valueOnModel(model: FiniteModel, condition: CheckedExpr): boolean | undefined {
+function valueOnModel(model: FiniteModel, condition: CheckedExpr, definitions: Definitions): boolean | undefined {
+  const affordable = Math.floor(MAX_NODE_EVALUATIONS / model.size);
+  if (evaluationCost(condition, definitions, affordable + 1) > affordable) return undefined;
   let seenTrue = false;
   let seenFalse = false;
   model.forEachValue(condition, (_slots, value) => {
@@ -75,17 +91,24 @@ export function constantSubConditions(
   }
   const constant = new Map<CheckedExpr, boolean>();
   for (const condition of conditions) {
-    const value = isJudged(condition) ? valueOnModel(model, condition) : undefined;
+    const value = isJudged(condition) ? valueOnModel(model, condition, definitions) : undefined;
     if (value !== undefined) constant.set(condition, value);
   }
   const values = subConditionValues(
     model,
     conditions.filter((condition) => !constant.has(condition)),
+    definitions,
   );
   return conditions.flatMap((condition) => {
     const value = constant.get(condition);
-    return value === undefined ? largestConstant(subConditions(condition), values) : [{ expr: condition, value }];
+    if (value !== undefined) return [{ expr: condition, value }];
+    return judgedByPart(condition) ? largestConstant(subConditions(condition), values) : [];
   });
+}
+
+/** Whether `condition` is small enough to judge its parts one by one. */
+function judgedByPart(condition: CheckedExpr): boolean {
+  return expressionSize(condition, MAX_NODES_JUDGED_BY_PART + 1) <= MAX_NODES_JUDGED_BY_PART;
 }
 
 /**
@@ -98,6 +121,7 @@ function judgedAlone(condition: CheckedExpr, definitions: Definitions): Constant
     const value = constantValue(condition, definitions);
     if (value !== undefined) return [{ expr: condition, value }];
   }
+  if (!judgedByPart(condition)) return [];
   return subConditions(condition).flatMap((sub) => constantSubConditions([sub], definitions));
 }
 
@@ -118,7 +142,7 @@ function largestConstant(conditions: readonly CheckedExpr[], values: ReadonlyMap
  * The constant value, or undefined, of every judged sub-condition below `conditions`, all
  * decided in one enumeration of `model` (see the module comment).
  */
-function subConditionValues(model: FiniteModel, conditions: readonly CheckedExpr[]): Map<CheckedExpr, boolean | undefined> {
+function subConditionValues(model: FiniteModel, conditions: readonly CheckedExpr[], definitions: Definitions): Map<CheckedExpr, boolean | undefined> {
   const nodes: CheckedExpr[] = [];
   const collect = (expr: CheckedExpr): void => {
     for (const sub of subConditions(expr)) {
@@ -126,7 +150,13 @@ function subConditionValues(model: FiniteModel, conditions: readonly CheckedExpr
       collect(sub);
     }
   };
-  conditions.forEach(collect);
+  conditions.filter(judgedByPart).forEach(collect);
+  // Each part is evaluated on its own: beyond the budget, no claim about any part.
+  let affordable = Math.floor(MAX_NODE_EVALUATIONS / model.size);
+  for (const node of nodes) {
+    affordable -= evaluationCost(node, definitions, affordable + 1);
+    if (affordable < 0) return new Map();
+  }
   const evaluators: Evaluator[] = nodes.map((node) => model.compile(node));
   const seenTrue = new Array<boolean>(nodes.length).fill(false);
   const seenFalse = new Array<boolean>(nodes.length).fill(false);

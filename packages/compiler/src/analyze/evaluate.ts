@@ -52,15 +52,11 @@ export function evaluate(expr: CheckedExpr, env: Environment = EMPTY_ENVIRONMENT
       return typeof operand === 'number' ? -operand : UNKNOWN;
     }
     case 'logical':
-      return logical(expr.operator, expr.left, expr.right, env);
     case 'compare':
-      return compare(expr.operator, evaluate(expr.left, env), evaluate(expr.right, env));
     case 'arithmetic':
-      return arithmetic(expr.operator, evaluate(expr.left, env), evaluate(expr.right, env));
-    case 'coalesce': {
-      const left = evaluate(expr.left, env);
-      return left === null ? evaluate(expr.right, env) : left;
-    }
+      return evaluateChain(expr, env);
+    case 'coalesce':
+      return evaluateCoalesce(expr, env);
     case 'contains':
       return negateIf(expr.negated, contains(expr.mode, expr.any, evaluate(expr.subject, env), evaluate(expr.needle, env)));
     case 'in':
@@ -101,14 +97,48 @@ export function negateIf(negated: boolean, value: Value): Value {
   return negated ? not(value) : value;
 }
 
-function logical(operator: 'and' | 'or', leftExpr: CheckedExpr, rightExpr: CheckedExpr, env: Environment): Value {
+/** A link of a left-associative chain: `a or b or …`, `x + 1 + 1 …`, and a comparison on top. */
+export type ChainLink = Extract<CheckedExpr, { kind: 'logical' | 'compare' | 'arithmetic' }>;
+
+export function isChainLink(expr: CheckedExpr): expr is ChainLink {
+  return expr.kind === 'logical' || expr.kind === 'compare' || expr.kind === 'arithmetic';
+}
+
+/**
+ * A chain, in a loop from its innermost left operand out (a chain can be 10,000 operands
+ * long); a link the environment binds ends it, as it would end recursion.
+ */
+function evaluateChain(expr: ChainLink, env: Environment): Value {
+  const chain: ChainLink[] = [expr];
+  for (let node = expr.left; isChainLink(node) && env.lookup(node) === undefined; node = node.left) chain.push(node);
+  let value = evaluate(chain[chain.length - 1]!.left, env);
+  for (let i = chain.length - 1; i >= 0; i--) {
+    const node = chain[i]!;
+    if (node.kind === 'logical') value = logical(node.operator, value, node.right, env);
+    else if (node.kind === 'compare') value = compare(node.operator, value, evaluate(node.right, env));
+    else value = arithmetic(node.operator, value, evaluate(node.right, env));
+  }
+  return value;
+}
+
+function logical(operator: 'and' | 'or', left: Value, rightExpr: CheckedExpr, env: Environment): Value {
   const decisive = operator === 'or';
-  const left = evaluate(leftExpr, env);
   if (left === decisive) return decisive;
   const right = evaluate(rightExpr, env);
   // Kleene: `UNKNOWN or true` is true whichever value the unknown side has.
   if (right === decisive) return decisive;
   return typeof left === 'boolean' && typeof right === 'boolean' ? !decisive : UNKNOWN;
+}
+
+/** `a ?? b ?? …`: the first operand that is not absent, in a loop. */
+function evaluateCoalesce(expr: Extract<CheckedExpr, { kind: 'coalesce' }>, env: Environment): Value {
+  let node: CheckedExpr = expr;
+  while (node.kind === 'coalesce' && (node === expr || env.lookup(node) === undefined)) {
+    const left = evaluate(node.left, env);
+    if (left !== null) return left;
+    node = node.right;
+  }
+  return evaluate(node, env);
 }
 
 export function isScalar(value: Value): value is boolean | number | string | null {

@@ -42,9 +42,11 @@
  * all of it. `forEachAssignment` / `keyedEnvironment` (environments for the interpreter,
  * evaluate.ts) remain as the reference the tests compare with.
  */
-import type { CheckedExpr, NumericRange, RefExpr, Type } from '../model/index.js';
+import { childExpressions, type CheckedExpr, type NumericRange, type RefExpr, type Type } from '../model/index.js';
 import { compileExpr, type Binding, type Evaluator } from './compile.js';
 import { evaluate, UNKNOWN, type Environment, type Value } from './evaluate.js';
+
+export { childExpressions } from '../model/index.js';
 
 export const MAX_ASSIGNMENTS = 4096;
 
@@ -157,6 +159,11 @@ class ModelBuilder {
   /** Whether a reference's derivation is inlined; decided once per `root:name`. */
   private readonly inlinable = new Map<string, boolean>();
   private readonly expanding = new Set<string>();
+  /**
+   * Derivations already cut into atoms, and the leaves of those that are terms: a derivation
+   * read in many places is walked once (doing it again registers the same atoms).
+   */
+  private readonly inlined = new Map<CheckedExpr, Leaves>();
 
   constructor(private readonly definitions: Definitions) {}
 
@@ -185,9 +192,15 @@ class ModelBuilder {
         return;
       case 'not':
         return this.condition(expr.operand);
-      case 'logical':
-        this.condition(expr.left);
-        return this.condition(expr.right);
+      case 'logical': {
+        // A chain `a or b or …` in a loop (it can be 10,000 operands long), in the order
+        // recursion would take: the innermost left operand, then the right ones outwards.
+        const chain = [expr];
+        for (let node = expr.left; node.kind === 'logical'; node = node.left) chain.push(node);
+        this.condition(chain[chain.length - 1]!.left);
+        for (let i = chain.length - 1; i >= 0; i--) this.condition(chain[i]!.right);
+        return;
+      }
       case 'if':
         this.condition(expr.condition);
         this.condition(expr.consequent);
@@ -232,8 +245,12 @@ class ModelBuilder {
         return this.inlines(expr) || scalarInfo(expr.type) !== undefined;
       case 'field':
         return attributePath(expr) !== undefined && scalarInfo(expr.type) !== undefined;
-      case 'coalesce':
-        return this.modellable(expr.left) && this.modellable(expr.right);
+      case 'coalesce': {
+        // `a ?? b ?? …` nests to the right: its operands in a loop.
+        let node: CheckedExpr = expr;
+        for (; node.kind === 'coalesce' && !isConstant(node); node = node.right) if (!this.modellable(node.left)) return false;
+        return this.modellable(node);
+      }
       case 'call':
         return ORDER_ONLY_BUILTINS.has(expr.name) && expr.args.every((arg) => this.modellable(arg));
       case 'if':
@@ -254,18 +271,30 @@ class ModelBuilder {
         if (this.inlines(expr)) {
           const derivation = this.definitions.get(definitionKey(expr.root, expr.name))!;
           this.bindings.set(expr, { definition: derivation });
-          if (derivation.type.kind === 'bool') {
-            this.condition(derivation);
-            return NO_LEAVES;
+          let leaves = this.inlined.get(derivation);
+          if (leaves === undefined) {
+            if (derivation.type.kind === 'bool') {
+              this.condition(derivation);
+              leaves = NO_LEAVES;
+            } else {
+              leaves = this.leaves(derivation);
+            }
+            this.inlined.set(derivation, leaves);
           }
-          return this.leaves(derivation);
+          return leaves;
         }
         return this.attribute(expr, `${expr.root}.${expr.name}`);
       }
       case 'field':
         return this.attribute(expr, attributePath(expr)!);
-      case 'coalesce':
-        return this.merge(this.leaves(expr.left), this.leaves(expr.right));
+      case 'coalesce': {
+        // `a ?? b ?? …`: the operands' leaves in a loop, in order.
+        const parts: Leaves[] = [];
+        let node: CheckedExpr = expr;
+        for (; node.kind === 'coalesce' && !isConstant(node); node = node.right) parts.push(this.leaves(node.left));
+        parts.push(this.leaves(node));
+        return this.merge(...parts);
+      }
       case 'call':
         return this.merge(...expr.args.map((arg) => this.leaves(arg)));
       case 'if':
@@ -446,31 +475,39 @@ class EnumeratedModel implements FiniteModel {
     }
   }
 
-  /** The operands of `condition`'s top-level `and`s (not bound by the model). */
+  /**
+   * The operands of `condition`'s top-level `and`s (not bound by the model), left to right;
+   * walked with a stack, as a chain `a and b and …` can be 10,000 operands long.
+   */
   private conjuncts(condition: CheckedExpr): CheckedExpr[] {
-    if (condition.kind === 'logical' && condition.operator === 'and' && !this.bindings.has(condition)) {
-      return [...this.conjuncts(condition.left), ...this.conjuncts(condition.right)];
+    const conjuncts: CheckedExpr[] = [];
+    const pending: CheckedExpr[] = [condition];
+    while (pending.length > 0) {
+      const e = pending.pop()!;
+      if (e.kind === 'logical' && e.operator === 'and' && !this.bindings.has(e)) pending.push(e.right, e.left);
+      else conjuncts.push(e);
     }
-    return [condition];
+    return conjuncts;
   }
 
   /** The lowest slot `expr` reads (derivations included); the slot count if none. */
   private lowestSlot(expr: CheckedExpr): number {
     let lowest = this.keys.length;
     const seen = new Set<CheckedExpr>();
-    const visit = (e: CheckedExpr): void => {
+    const pending: CheckedExpr[] = [expr];
+    while (pending.length > 0) {
+      const e = pending.pop()!;
       const binding = this.bindings.get(e);
       if (binding !== undefined) {
         if ('variable' in binding) lowest = Math.min(lowest, binding.variable);
         else if (!seen.has(binding.definition)) {
           seen.add(binding.definition);
-          visit(binding.definition);
+          pending.push(binding.definition);
         }
-        return;
+        continue;
       }
-      for (const child of childExpressions(e)) visit(child);
-    };
-    visit(expr);
+      for (const child of childExpressions(e)) pending.push(child);
+    }
     return lowest;
   }
 
@@ -658,48 +695,63 @@ function isConstant(expr: CheckedExpr): boolean {
 
 const referenceCache = new WeakMap<CheckedExpr, boolean>();
 
+/** Decided every node below `expr` at once, with a stack: a chain can be 10,000 operands long. */
 function containsReference(expr: CheckedExpr): boolean {
-  if (expr.kind === 'ref') return true;
-  if (expr.kind === 'literal') return false;
-  const cached = referenceCache.get(expr);
-  if (cached !== undefined) return cached;
-  const result = childExpressions(expr).some(containsReference);
-  referenceCache.set(expr, result);
-  return result;
+  const known = (e: CheckedExpr): boolean | undefined => (e.kind === 'ref' ? true : e.kind === 'literal' ? false : referenceCache.get(e));
+  const pending: CheckedExpr[] = [expr];
+  while (pending.length > 0) {
+    const e = pending[pending.length - 1]!;
+    if (known(e) !== undefined) {
+      pending.pop();
+      continue;
+    }
+    const children = childExpressions(e);
+    const undecided = children.filter((child) => known(child) === undefined);
+    if (undecided.length > 0) {
+      pending.push(...undecided);
+      continue;
+    }
+    referenceCache.set(e, children.some((child) => known(child)));
+    pending.pop();
+  }
+  return known(expr)!;
 }
 
-export function childExpressions(expr: CheckedExpr): readonly CheckedExpr[] {
-  switch (expr.kind) {
-    case 'literal':
-    case 'ref':
-      return [];
-    case 'field':
-      return [expr.object];
-    case 'call':
-      return expr.args;
-    case 'list':
-      return expr.items;
-    case 'not':
-    case 'negate':
-      return [expr.operand];
-    case 'logical':
-    case 'compare':
-    case 'arithmetic':
-    case 'coalesce':
-      return [expr.left, expr.right];
-    case 'contains':
-      return [expr.subject, expr.needle];
-    case 'in':
-      return [expr.element, expr.list];
-    case 'matches':
-      return [expr.subject];
-    case 'isNull':
-      return [expr.operand];
-    case 'length':
-      return [expr.operand, expr.limit];
-    case 'if':
-      return [expr.condition, expr.consequent, expr.alternate];
+/**
+ * The number of nodes in `expr`, counted up to `limit` (the count stops there): what the
+ * analyses' costs grow with. Counted with a stack, as a chain can be 10,000 operands long.
+ */
+export function expressionSize(expr: CheckedExpr, limit: number = Number.POSITIVE_INFINITY): number {
+  let size = 0;
+  const pending: CheckedExpr[] = [expr];
+  while (pending.length > 0 && size < limit) {
+    const e = pending.pop()!;
+    size++;
+    for (const child of childExpressions(e)) pending.push(child);
   }
+  return size;
+}
+
+/**
+ * What evaluating `expr` costs, in nodes, counted up to `limit`: its own nodes, and for each
+ * reference to a computed attribute or derived state in `definitions` the cost of the
+ * derivation, which a model inlines (a condition reading such a value 10,000 times evaluates
+ * its derivation as often).
+ */
+export function evaluationCost(expr: CheckedExpr, definitions: Definitions, limit: number = Number.POSITIVE_INFINITY): number {
+  let cost = 0;
+  const pending: CheckedExpr[] = [expr];
+  while (pending.length > 0 && cost < limit) {
+    const e = pending.pop()!;
+    cost++;
+    if (e.kind === 'ref') {
+      const derivation = definitions.get(definitionKey(e.root, e.name));
+      if (derivation !== undefined) pending.push(derivation);
+      continue;
+    }
+    for (const child of childExpressions(e)) pending.push(child);
+  }
+  return cost;
 }
 
 const structuralKeys = new WeakMap<CheckedExpr, string>();
@@ -708,10 +760,60 @@ const structuralKeys = new WeakMap<CheckedExpr, string>();
 export function structuralKey(expr: CheckedExpr): string {
   let key = structuralKeys.get(expr);
   if (key === undefined) {
-    key = JSON.stringify(expr, (field, value: unknown) => (field === 'span' || field === 'type' ? undefined : value));
+    try {
+      key = JSON.stringify(expr, (field, value: unknown) => (field === 'span' || field === 'type' ? undefined : value));
+    } catch (error) {
+      // JSON.stringify recurses: a chain of thousands of operands exceeds the stack.
+      if (!(error instanceof RangeError)) throw error;
+      key = jsonWithout(expr, STRUCTURE_ONLY);
+    }
     structuralKeys.set(expr, key);
   }
   return key;
+}
+
+const STRUCTURE_ONLY = new Set(['span', 'type']);
+
+/**
+ * `JSON.stringify(value)` of plain data (objects, arrays, strings, numbers, booleans, null)
+ * without the properties named in `omit`, with a stack instead of recursion: the same text.
+ */
+export function jsonWithout(value: unknown, omit: ReadonlySet<string>): string {
+  const out: string[] = [];
+  const pending: ({ readonly text: string } | { readonly value: unknown })[] = [{ value }];
+  const skipped = (v: unknown): boolean => v === undefined || typeof v === 'function' || typeof v === 'symbol';
+  while (pending.length > 0) {
+    const item = pending.pop()!;
+    if ('text' in item) {
+      out.push(item.text);
+      continue;
+    }
+    const v = item.value;
+    if (v === null || typeof v !== 'object') {
+      out.push(JSON.stringify(v) ?? 'null');
+      continue;
+    }
+    const parts: ({ readonly text: string } | { readonly value: unknown })[] = [];
+    if (Array.isArray(v)) {
+      parts.push({ text: '[' });
+      v.forEach((element: unknown, index) => {
+        if (index > 0) parts.push({ text: ',' });
+        parts.push(skipped(element) ? { text: 'null' } : { value: element });
+      });
+      parts.push({ text: ']' });
+    } else {
+      parts.push({ text: '{' });
+      let first = true;
+      for (const [field, element] of Object.entries(v)) {
+        if (omit.has(field) || skipped(element)) continue;
+        parts.push({ text: `${first ? '' : ','}${JSON.stringify(field)}:` }, { value: element });
+        first = false;
+      }
+      parts.push({ text: '}' });
+    }
+    for (let i = parts.length - 1; i >= 0; i--) pending.push(parts[i]!);
+  }
+  return out.join('');
 }
 
 /**

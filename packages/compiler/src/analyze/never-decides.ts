@@ -42,12 +42,18 @@ import { BOOL, type CheckedAction, type CheckedExpr, type CheckedRule, type Rule
 import { constantValue } from './constant-conditions.js';
 import type { Evaluator } from './compile.js';
 import { UNKNOWN, type Value } from './evaluate.js';
-import { buildModel, NO_DEFINITIONS, type Definitions, type FiniteModel } from './finite-model.js';
+import { buildModel, evaluationCost, NO_DEFINITIONS, type Definitions, type FiniteModel } from './finite-model.js';
 
 /** Assignments evaluated by R ⇒ S checks in one action before it stops comparing. */
 export const MAX_ASSIGNMENTS_PER_ACTION = 2_000_000;
 /** Joint models built for R ⇒ S checks in one action before it stops comparing. */
 export const MAX_PAIR_MODELS_PER_ACTION = 20_000;
+/**
+ * Rules whose condition costs more than this many nodes to evaluate (derivations it reads
+ * included) are not compared, no claim either way: each comparison evaluates them on
+ * thousands of assignments.
+ */
+export const MAX_COMPARED_CONDITION_NODES = 2_000;
 /** Assignments kept per rule on which it is true, to refute R ⇒ S cheaply. */
 const WITNESSES_PER_RULE = 8;
 
@@ -135,7 +141,8 @@ export function checkNeverDecides(
 
 function ruleFacts(rule: CheckedRule, index: number, definitions: Definitions): RuleFacts {
   const condition = effectiveCondition(rule);
-  const model = buildModel([condition], definitions);
+  const tooLarge = evaluationCost(condition, definitions, MAX_COMPARED_CONDITION_NODES + 1) > MAX_COMPARED_CONDITION_NODES;
+  const model = tooLarge ? undefined : buildModel([condition], definitions);
   if (model === undefined) return { rule, index, condition, neverTrue: false, alwaysTrue: false, witnesses: [] };
   let neverTrue = true;
   let alwaysTrue = true;

@@ -10,14 +10,17 @@ import { backtrackingRisk } from './regex/backtracking.js';
 /** Every `MATCHES` / `NOT MATCHES` inside `roots` whose pattern is at risk. */
 export function checkPatterns(roots: readonly CheckedExpr[]): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
-  const visit = (expr: CheckedExpr): void => {
+  // In source order, with a stack: a chain `a or b or …` can be 10,000 operands long.
+  const pending: CheckedExpr[] = [...roots].reverse();
+  while (pending.length > 0) {
+    const expr = pending.pop()!;
     if (expr.kind === 'matches') {
       const problem = backtrackingRisk(expr.source, expr.flags);
       if (problem !== undefined) diagnostics.push(diagnostic('ADEC5004', expr.span, { problem }));
     }
-    childExpressions(expr).forEach(visit);
-  };
-  roots.forEach(visit);
+    const children = childExpressions(expr);
+    for (let i = children.length - 1; i >= 0; i--) pending.push(children[i]!);
+  }
   return diagnostics;
 }
 

@@ -110,7 +110,12 @@ function checkNode(checker: ExprChecker, expr: Expr, narrowed: Narrowed): Checke
     case 'ConditionalExpr':
       return checkConditional(checker, expr, narrowed);
     case 'MissingExpr':
-      // The parser already reported what is missing.
+      // The parser already reported what is missing. Names in a part cut for being nested
+      // too deep count as read: that part is not checked, but it does use them.
+      for (const name of expr.names ?? []) {
+        const binding = checker.scope.lookup(name);
+        if (binding !== undefined) checker.scope.onReference?.(binding);
+      }
       return poisoned(expr);
   }
 }

@@ -13,45 +13,60 @@ import { checkEnumListLiterals, checkEnumLiterals, enumOf } from './enum-literal
 import { presentWhenFalse, presentWhenTrue, union, type Narrowed } from './narrowing.js';
 import { BOOL, DURATION, ERROR, FLOAT, INT, STRING, TIMESTAMP, isError, isNumeric, isText, unwrapOptional } from './type-relations.js';
 
+/**
+ * A binary expression. Chains are checked in a loop, not by recursion (a chain can be 10,000
+ * operands long): the left operands of a left-associative chain (`a or b or …`,
+ * `x + 1 + 1 …`) from the innermost out, the operands of `a ?? b ?? …` from the left.
+ */
 export function checkBinary(checker: ExprChecker, expr: BinaryExpr, narrowed: Narrowed): CheckedExpr {
+  if (expr.operator === '??') return checkCoalesceChain(checker, expr, narrowed);
+  const chain: BinaryExpr[] = [expr];
+  for (let node = expr.left; node.kind === 'BinaryExpr' && node.operator !== '??'; node = node.left) chain.push(node);
+  let left = checker.check(chain[chain.length - 1]!.left, narrowed);
+  for (let i = chain.length - 1; i >= 0; i--) left = checkOperator(checker, chain[i]!, left, narrowed);
+  return left;
+}
+
+/** One operator of a left-associative chain, its left operand already checked. */
+function checkOperator(checker: ExprChecker, expr: BinaryExpr, left: CheckedExpr, narrowed: Narrowed): CheckedExpr {
   switch (expr.operator) {
     case 'and':
     case 'or':
-      return checkLogical(checker, expr, expr.operator, narrowed);
+      return checkLogical(checker, expr, expr.operator, left, narrowed);
     case '==':
     case '!=':
     case 'EQUALS':
-      return checkEquality(checker, expr, narrowed);
+      return checkEquality(checker, expr, left, narrowed);
     case '<':
     case '<=':
     case '>':
     case '>=':
-      return checkOrdering(checker, expr, expr.operator, narrowed);
+      return checkOrdering(checker, expr, expr.operator, left, narrowed);
     case 'in':
-      return checkIn(checker, expr, narrowed);
-    case '??':
-      return checkCoalesce(checker, expr, narrowed);
+      return checkIn(checker, expr, left, narrowed);
     case '+':
     case '-':
     case '*':
     case '/':
     case '%':
-      return checkArithmetic(checker, expr, expr.operator, narrowed);
+      return checkArithmetic(checker, expr, expr.operator, left, narrowed);
     case 'CONTAINS':
     case 'NOT CONTAINS':
-      return checkContains(checker, expr, false, narrowed);
+      return checkContains(checker, expr, false, left, narrowed);
     case 'CONTAINS_ANY':
     case 'NOT CONTAINS_ANY':
-      return checkContains(checker, expr, true, narrowed);
+      return checkContains(checker, expr, true, left, narrowed);
     case 'MATCHES':
     case 'NOT MATCHES':
-      return checkMatches(checker, expr, narrowed);
+      return checkMatches(checker, expr, left, narrowed);
+    case '??':
+      // Not reached from checkBinary (a `??` chain is checkCoalesceChain's): for completeness.
+      return checkCoalesce(checker, expr, left, checker.check(expr.right, narrowed));
   }
 }
 
 /** `a and b` checks `b` knowing `a` holds; `a or b` checks `b` knowing `a` does not. */
-function checkLogical(checker: ExprChecker, expr: BinaryExpr, operator: 'and' | 'or', narrowed: Narrowed): CheckedExpr {
-  const left = checker.check(expr.left, narrowed);
+function checkLogical(checker: ExprChecker, expr: BinaryExpr, operator: 'and' | 'or', left: CheckedExpr, narrowed: Narrowed): CheckedExpr {
   const proven = operator === 'and' ? presentWhenTrue(expr.left) : presentWhenFalse(expr.left);
   const right = checker.check(expr.right, union(narrowed, proven));
   checker.expectBool(left, expr.left);
@@ -63,8 +78,7 @@ function checkLogical(checker: ExprChecker, expr: BinaryExpr, operator: 'and' | 
  * `==`, `!=`, `EQUALS`: operands of one kind (int and float mix; enums and strings mix).
  * Equality is null-safe, so optional operands are allowed here without a guard.
  */
-function checkEquality(checker: ExprChecker, expr: BinaryExpr, narrowed: Narrowed): CheckedExpr {
-  const left = checker.check(expr.left, narrowed);
+function checkEquality(checker: ExprChecker, expr: BinaryExpr, left: CheckedExpr, narrowed: Narrowed): CheckedExpr {
   const right = checker.check(expr.right, narrowed);
   const operator = expr.operator === '!=' ? '!=' : '==';
   const node: CheckedExpr = { kind: 'compare', operator, left, right, type: BOOL, span: expr.span };
@@ -95,8 +109,7 @@ function areEqualityComparable(a: Type, b: Type): boolean {
 }
 
 /** `< <= > >=` order numbers, timestamps, durations and strings; absent values have no order. */
-function checkOrdering(checker: ExprChecker, expr: BinaryExpr, operator: '<' | '<=' | '>' | '>=', narrowed: Narrowed): CheckedExpr {
-  const left = checker.check(expr.left, narrowed);
+function checkOrdering(checker: ExprChecker, expr: BinaryExpr, operator: '<' | '<=' | '>' | '>=', left: CheckedExpr, narrowed: Narrowed): CheckedExpr {
   const right = checker.check(expr.right, narrowed);
   const leftType = checker.presentType(left, expr.left);
   const rightType = checker.presentType(right, expr.right);
@@ -111,8 +124,7 @@ function checkOrdering(checker: ExprChecker, expr: BinaryExpr, operator: '<' | '
 }
 
 /** `x in list`: `x` is a T and the list a list<T>. */
-function checkIn(checker: ExprChecker, expr: BinaryExpr, narrowed: Narrowed): CheckedExpr {
-  const element = checker.check(expr.left, narrowed);
+function checkIn(checker: ExprChecker, expr: BinaryExpr, element: CheckedExpr, narrowed: Narrowed): CheckedExpr {
   const list = checker.check(expr.right, narrowed);
   const elementType = checker.presentType(element, expr.left);
   const listType = checker.presentType(list, expr.right);
@@ -132,10 +144,22 @@ function checkIn(checker: ExprChecker, expr: BinaryExpr, narrowed: Narrowed): Ch
   return node;
 }
 
+/**
+ * `a ?? b ?? …` (right-associative): the operands from the left, then each `??` from the
+ * innermost (rightmost) out.
+ */
+function checkCoalesceChain(checker: ExprChecker, expr: BinaryExpr, narrowed: Narrowed): CheckedExpr {
+  const chain: BinaryExpr[] = [];
+  let node: Expr = expr;
+  for (; node.kind === 'BinaryExpr' && node.operator === '??'; node = node.right) chain.push(node);
+  const lefts = chain.map((link) => checker.check(link.left, narrowed));
+  let right = checker.check(node, narrowed);
+  for (let i = chain.length - 1; i >= 0; i--) right = checkCoalesce(checker, chain[i]!, lefts[i]!, right);
+  return right;
+}
+
 /** `a ?? b`: `a` may be absent, `b` is a value of `a`'s type. */
-function checkCoalesce(checker: ExprChecker, expr: BinaryExpr, narrowed: Narrowed): CheckedExpr {
-  const left = checker.check(expr.left, narrowed);
-  const right = checker.check(expr.right, narrowed);
+function checkCoalesce(checker: ExprChecker, expr: BinaryExpr, left: CheckedExpr, right: CheckedExpr): CheckedExpr {
   warnIfNeverAbsent(checker, left, expr.left, '??');
   const present = { ...left, type: unwrapOptional(left.type) } as CheckedExpr;
   const type = isError(left.type) || isError(right.type) ? ERROR : joinBranches(checker, present, right, expr.right);
@@ -147,8 +171,7 @@ function checkCoalesce(checker: ExprChecker, expr: BinaryExpr, narrowed: Narrowe
  * durations (`timestamp - timestamp` is a duration, `timestamp ± duration` a timestamp) and
  * string concatenation with `+`.
  */
-function checkArithmetic(checker: ExprChecker, expr: BinaryExpr, operator: '+' | '-' | '*' | '/' | '%', narrowed: Narrowed): CheckedExpr {
-  const left = checker.check(expr.left, narrowed);
+function checkArithmetic(checker: ExprChecker, expr: BinaryExpr, operator: '+' | '-' | '*' | '/' | '%', left: CheckedExpr, narrowed: Narrowed): CheckedExpr {
   const right = checker.check(expr.right, narrowed);
   const leftType = checker.presentType(left, expr.left);
   const rightType = checker.presentType(right, expr.right);
@@ -188,8 +211,7 @@ function arithmeticResult(operator: '+' | '-' | '*' | '/' | '%', left: Type, rig
  * SEC `CONTAINS`: a substring of a string, or an element of a list. `CONTAINS_ANY`: any of
  * a list of substrings, or any element of another list.
  */
-function checkContains(checker: ExprChecker, expr: BinaryExpr, any: boolean, narrowed: Narrowed): CheckedExpr {
-  const subject = checker.check(expr.left, narrowed);
+function checkContains(checker: ExprChecker, expr: BinaryExpr, any: boolean, subject: CheckedExpr, narrowed: Narrowed): CheckedExpr {
   const needle = checker.check(expr.right, narrowed);
   const subjectType = checker.presentType(subject, expr.left);
   const needleType = checker.presentType(needle, expr.right);
@@ -223,8 +245,7 @@ function checkContains(checker: ExprChecker, expr: BinaryExpr, any: boolean, nar
 }
 
 /** `subject MATCHES "pattern"`: the pattern is a literal, compiled and validated at build time. */
-function checkMatches(checker: ExprChecker, expr: BinaryExpr, narrowed: Narrowed): CheckedExpr {
-  const subject = checker.check(expr.left, narrowed);
+function checkMatches(checker: ExprChecker, expr: BinaryExpr, subject: CheckedExpr, narrowed: Narrowed): CheckedExpr {
   const subjectType = checker.presentType(subject, expr.left);
   const negated = expr.operator === 'NOT MATCHES';
   if (!isError(subjectType) && !isText(subjectType)) reportOperand(checker, expr.operator, 'string', 'left', subjectType, expr.left);

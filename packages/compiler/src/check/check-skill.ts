@@ -33,16 +33,16 @@ export interface SkillInfo extends SkillSchemas {
  * SEC universal invariants INV-001..003: a payload never names, scores or mutates the
  * selection. Declaring such a field could only ever produce rejected output.
  */
-const FORBIDDEN_OUTPUT_FIELDS: Readonly<Record<string, string>> = {
-  selected_action: 'INV-001',
-  recommended_action: 'INV-001',
-  action_id: 'INV-001',
-  score: 'INV-002',
-  ranking: 'INV-002',
-  probability: 'INV-002',
-  state: 'INV-003',
-  update_state: 'INV-003',
-};
+const FORBIDDEN_OUTPUT_FIELDS: ReadonlyMap<string, string> = new Map([
+  ['selected_action', 'INV-001'],
+  ['recommended_action', 'INV-001'],
+  ['action_id', 'INV-001'],
+  ['score', 'INV-002'],
+  ['ranking', 'INV-002'],
+  ['probability', 'INV-002'],
+  ['state', 'INV-003'],
+  ['update_state', 'INV-003'],
+]);
 
 const SINGLE_MEMBERS: Partial<Record<SkillMember['kind'], string>> = {
   SkillVersion: 'version',
@@ -191,7 +191,7 @@ function reportDuplicateId(kind: string, id: string, span: Span, seen: Map<strin
 function checkOutputFieldNames(fields: readonly FieldDecl[], skill: string, kind: string, sink: DiagnosticSink): void {
   for (const field of fields) {
     const name = field.name.name;
-    const invariant = FORBIDDEN_OUTPUT_FIELDS[name] ?? (name.startsWith('set_') ? 'INV-003' : undefined);
+    const invariant = FORBIDDEN_OUTPUT_FIELDS.get(name) ?? (name.startsWith('set_') ? 'INV-003' : undefined);
     if (invariant !== undefined) {
       sink.report('ADEC4023', field.name.span, { kind, skill, problem: `declares output field \`${name}\`, which SEC universal invariant ${invariant} forbids` });
     }

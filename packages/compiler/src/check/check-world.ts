@@ -27,7 +27,16 @@ export interface CheckWorldResult {
   readonly diagnostics: Diagnostic[];
 }
 
-export function checkWorld(files: readonly SourceFile[]): CheckWorldResult {
+export interface CheckWorldOptions {
+  /**
+   * Run the warnings analysis on a world that checked clean (default true). Off when the
+   * files had syntax errors: the AST holds placeholders where text was missing or nested too
+   * deep, and a condition with a placeholder is no condition to judge.
+   */
+  readonly analyze?: boolean;
+}
+
+export function checkWorld(files: readonly SourceFile[], options: CheckWorldOptions = {}): CheckWorldResult {
   const sink = new DiagnosticSink();
   const declarations = files.flatMap((f) => f.declarations);
   const used = new Set<DeclaredAttribute>();
@@ -58,7 +67,8 @@ export function checkWorld(files: readonly SourceFile[]): CheckWorldResult {
     scenarios,
     tests,
   };
-  return { world, diagnostics: sortDiagnostics([...sink.diagnostics, ...analyzeWorld(world)]) };
+  const warnings = options.analyze === false ? [] : analyzeWorld(world);
+  return { world, diagnostics: sortDiagnostics([...sink.diagnostics, ...warnings]) };
 }
 
 function ofKind<T extends Declaration>(declarations: readonly Declaration[], kind: T['kind']): T[] {

@@ -12,7 +12,7 @@ import { didYouMeanName } from './suggestions.js';
 
 /** Literal data, whichever syntax it was written in. */
 export type LiteralNode =
-  | { readonly kind: 'scalar'; readonly value: string | number | boolean | null; readonly span: Span; readonly durationMs?: number }
+  | { readonly kind: 'scalar'; readonly value: string | number | boolean | null; readonly span: Span; readonly durationMs?: number; readonly tooDeep?: true }
   | { readonly kind: 'list'; readonly items: readonly LiteralNode[]; readonly span: Span }
   | { readonly kind: 'record'; readonly entries: readonly LiteralEntry[]; readonly span: Span };
 
@@ -49,7 +49,7 @@ export function literalFromExpr(expr: Expr): LiteralNode | undefined {
 export function literalFromValue(value: Value): LiteralNode {
   switch (value.kind) {
     case 'ValueScalar':
-      return { kind: 'scalar', value: value.value, span: value.span };
+      return { kind: 'scalar', value: value.value, span: value.span, ...(value.tooDeep && { tooDeep: true }) };
     case 'ValueList':
       return { kind: 'list', items: value.items.map(literalFromValue), span: value.span };
     case 'ValueRecord':
@@ -74,7 +74,8 @@ export interface LiteralCheckOptions {
  * (ADEC3001 wrong kind, ADEC3006 not an enum member, ADEC4021 out of range).
  */
 export function checkLiteral(node: LiteralNode, type: Type, sink: DiagnosticSink, options: LiteralCheckOptions = {}): JsonValue | undefined {
-  if (type.kind === 'error') return undefined;
+  // A value nested deeper than the limit was reported by the parser (ADEC1010).
+  if (type.kind === 'error' || (node.kind === 'scalar' && node.tooDeep)) return undefined;
   if (type.kind === 'optional') {
     return node.kind === 'scalar' && node.value === null ? null : checkLiteral(node, type.inner, sink, options);
   }

@@ -13,18 +13,18 @@ const SCALAR_TYPES = ['bool', 'int', 'float', 'string', 'timestamp', 'duration']
 type ScalarTypeName = (typeof SCALAR_TYPES)[number];
 
 /** Spellings other languages use, which edit distance alone would not suggest. */
-const FAMILIAR_ALIASES: Readonly<Record<string, ScalarTypeName>> = {
-  integer: 'int',
-  number: 'float',
-  double: 'float',
-  decimal: 'float',
-  boolean: 'bool',
-  str: 'string',
-  text: 'string',
-  datetime: 'timestamp',
-  date: 'timestamp',
-  time: 'timestamp',
-};
+const FAMILIAR_ALIASES: ReadonlyMap<string, ScalarTypeName> = new Map([
+  ['integer', 'int'],
+  ['number', 'float'],
+  ['double', 'float'],
+  ['decimal', 'float'],
+  ['boolean', 'bool'],
+  ['str', 'string'],
+  ['text', 'string'],
+  ['datetime', 'timestamp'],
+  ['date', 'timestamp'],
+  ['time', 'timestamp'],
+]);
 
 export function resolveType(typeExpr: TypeExpr, sink: DiagnosticSink): Type {
   switch (typeExpr.kind) {
@@ -79,7 +79,7 @@ function resolveNamedType(typeExpr: NamedType, sink: DiagnosticSink): Type {
   const name = typeExpr.name.name;
   if (!isScalarTypeName(name)) {
     if (name !== '') {
-      const alias = FAMILIAR_ALIASES[name.toLowerCase()];
+      const alias = FAMILIAR_ALIASES.get(name.toLowerCase());
       const help = alias !== undefined ? { help: `did you mean \`${alias}\`?` } : didYouMeanName(name, SCALAR_TYPES);
       sink.report('ADEC2009', typeExpr.name.span, { name }, help);
     }

@@ -55,10 +55,14 @@ function isJsonArray(value: JsonValue): value is readonly JsonValue[] {
   return Array.isArray(value);
 }
 
-/** Renders `code`; continuation lines are indented relative to `indent`. */
-export function renderCode(code: Code, indent = ''): string {
+/**
+ * Renders `code`; continuation lines are indented relative to `indent`. `entryType` is the
+ * type of the entries of the object `code` (for `Readonly<Record<string, T>>`, `T`): see
+ * `entryValue`.
+ */
+export function renderCode(code: Code, indent = '', entryType?: string): string {
   if (typeof code === 'string') return code.split('\n').join(`\n${indent}`);
-  const inline = renderInline(code);
+  const inline = renderInline(code, entryType);
   if (inline !== undefined && inline.length + indent.length <= INLINE_LIMIT) return inline;
   const inner = indent + INDENT;
   if (code.kind === 'array') {
@@ -68,13 +72,28 @@ export function renderCode(code: Code, indent = ''): string {
   if (code.entries.length === 0) return '{}';
   const lines = code.entries.map((e) => {
     const comment = e.comment === undefined ? '' : `${inner}// ${lineCommentText(e.comment)}\n`;
-    return `${comment}${inner}${propertyKey(e.key)}: ${renderCode(e.value, inner)},\n`;
+    return `${comment}${inner}${propertyKey(e.key)}: ${entryValue(e, renderCode(e.value, inner), entryType)},\n`;
   });
   return `{\n${lines.join('')}${indent}}`;
 }
 
+/**
+ * An entry's value. Under a key that names a member of every object (`constructor`,
+ * `toString`, …: an action or rule may be called so), TypeScript types the value by that
+ * member instead of by the record's entry type, so `"RED"` would widen to `string` and fail
+ * the check: such a literal is written `… as const satisfies T`, which keeps it checked
+ * against T. (Functions carry their own types and need nothing.)
+ */
+function entryValue(entry: CodeEntry, value: string, entryType: string | undefined): string {
+  if (entryType === undefined || !OBJECT_MEMBERS.has(entry.key)) return value;
+  const literal = typeof entry.value !== 'string' || entry.value.startsWith('"');
+  return literal ? `${value} as const satisfies ${entryType}` : value;
+}
+
+const OBJECT_MEMBERS: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(Object.prototype));
+
 /** The one-line form, or undefined when the literal has comments or multi-line parts. */
-function renderInline(code: Code): string | undefined {
+function renderInline(code: Code, entryType?: string): string | undefined {
   if (typeof code === 'string') return code.includes('\n') ? undefined : code;
   if (code.kind === 'array') {
     const items: string[] = [];
@@ -91,7 +110,7 @@ function renderInline(code: Code): string | undefined {
     if (e.comment !== undefined) return undefined;
     const text = renderInline(e.value);
     if (text === undefined) return undefined;
-    parts.push(`${propertyKey(e.key)}: ${text}`);
+    parts.push(`${propertyKey(e.key)}: ${entryValue(e, text, entryType)}`);
   }
   return `{ ${parts.join(', ')} }`;
 }

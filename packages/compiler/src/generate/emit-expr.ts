@@ -13,7 +13,7 @@
  * Precedence is tracked so the output carries only the parentheses JavaScript needs, which
  * keeps a predicate readable next to its source.
  */
-import type { CheckedExpr, CheckedTemplate, RefRoot } from '../model/index.js';
+import { childExpressions, type CheckedExpr, type CheckedTemplate, type RefRoot } from '../model/index.js';
 import { memberAccess, regexLiteralSource, stringLiteral, templateText } from './naming.js';
 import type { HelperName } from './runtime-helpers.js';
 import { isOptionalType } from './ts-type.js';
@@ -54,6 +54,8 @@ export interface HoistedRegex {
 export class ExprEmitter {
   private readonly regexes = new Map<string, HoistedRegex>();
   private readonly helpers = new Set<HelperName>();
+  /** Above 0 while writing a block of a long chain (see `links`). */
+  private asserting = 0;
 
   /** Regex constants in first-use order. */
   hoistedRegexes(): readonly HoistedRegex[] {
@@ -107,6 +109,14 @@ export class ExprEmitter {
     return hoisted.name;
   }
 
+  /**
+   * Inside a block of a long chain (see `links`), a read the checker proved present gets `!`:
+   * TypeScript cannot see the condition that proves it from there. `!` changes only the type.
+   */
+  private asserted(code: string, e: CheckedExpr): string {
+    return this.asserting > 0 && !isOptionalType(e.type) ? `${code}!` : code;
+  }
+
   private use(helper: HelperName): string {
     this.helpers.add(helper);
     return helper;
@@ -117,10 +127,10 @@ export class ExprEmitter {
       case 'literal':
         return literal(e.value);
       case 'ref':
-        return { code: refCode(e.root, e.name, scope), prec: Prec.Postfix };
+        return { code: this.asserted(refCode(e.root, e.name, scope), e), prec: Prec.Postfix };
       case 'field': {
         const object = wrap(this.expr(e.object, scope), Prec.Postfix);
-        return { code: memberAccess(object, e.name, e.optional), prec: Prec.Postfix };
+        return { code: this.asserted(memberAccess(object, e.name, e.optional), e), prec: Prec.Postfix };
       }
       case 'list':
         return { code: `[${e.items.map((i) => this.expr(i, scope).code).join(', ')}]`, prec: Prec.Primary };
@@ -130,22 +140,13 @@ export class ExprEmitter {
         const operand = wrap(this.expr(e.operand, scope), Prec.Unary);
         return { code: operand.startsWith('-') ? `-(${operand})` : `-${operand}`, prec: Prec.Unary };
       }
-      case 'logical': {
-        const [op, prec] = e.operator === 'and' ? ['&&', Prec.And] : ['||', Prec.Or];
-        return this.binary(e.left, op, e.right, prec, prec, prec, scope);
-      }
+      case 'logical':
+      case 'arithmetic':
+        return this.chain(e, scope);
       case 'compare':
         return this.compare(e.operator, e.left, e.right, scope);
-      case 'arithmetic': {
-        const prec = e.operator === '+' || e.operator === '-' ? Prec.Additive : Prec.Multiplicative;
-        return this.binary(e.left, e.operator, e.right, prec, prec, prec + 1, scope);
-      }
-      case 'coalesce': {
-        // `??` cannot be mixed with `&&`/`||` without parentheses: operands must bind tighter.
-        const left = this.expr(e.left, scope);
-        const leftCode = left.prec === Prec.Coalesce ? left.code : wrap(left, Prec.Equality);
-        return { code: `${leftCode} ?? ${wrap(this.expr(e.right, scope), Prec.Equality)}`, prec: Prec.Coalesce };
-      }
+      case 'coalesce':
+        return this.coalesce(e, scope, false);
       case 'if':
         return {
           code: `${wrap(this.expr(e.condition, scope), Prec.Coalesce)} ? ${this.expr(e.consequent, scope).code} : ${this.expr(e.alternate, scope).code}`,
@@ -175,18 +176,85 @@ export class ExprEmitter {
     }
   }
 
-  private binary(
-    left: CheckedExpr,
-    op: string,
-    right: CheckedExpr,
-    prec: Prec,
-    leftMin: Prec,
-    rightMin: Prec,
-    scope: ExprScope,
-  ): Emitted {
-    const l = wrap(this.expr(left, scope), leftMin);
-    const r = wrap(this.expr(right, scope), rightMin);
-    return { code: `${l} ${op} ${r}`, prec };
+  /**
+   * `a && b && …`, `x + 1 + 1 …`: the links of a left-associative chain, in a loop from the
+   * innermost left operand out (a chain can be 10,000 operands long). JavaScript groups the
+   * output the same way; `&&` and `||` are associative, so a right operand of the same
+   * operator needs no parentheses either.
+   */
+  private chain(e: Extract<CheckedExpr, { kind: 'logical' | 'arithmetic' }>, scope: ExprScope): Emitted {
+    const nodes = [e];
+    for (let node = e.left; node.kind === 'logical' || node.kind === 'arithmetic'; node = node.left) nodes.push(node);
+    const links: Link[] = [];
+    for (let i = nodes.length - 1; i >= 0; i--) {
+      const node = nodes[i]!;
+      if (node.kind === 'logical') {
+        const prec = node.operator === 'and' ? Prec.And : Prec.Or;
+        links.push({ op: node.operator === 'and' ? '&&' : '||', prec, rightMin: prec, right: node.right, normalised: false });
+      } else {
+        const prec = node.operator === '+' || node.operator === '-' ? Prec.Additive : Prec.Multiplicative;
+        links.push({ op: node.operator, prec, rightMin: prec + 1, right: node.right, normalised: false });
+      }
+    }
+    return this.links(this.expr(nodes[nodes.length - 1]!.left, scope), links, scope);
+  }
+
+  /**
+   * `a ?? b ?? …`, nested to the right in the model, written as JavaScript's `??`, which groups
+   * to the left: the value is the same (the first operand that is not absent). `??` cannot be
+   * mixed with `&&`/`||` without parentheses: operands must bind tighter. With `normalised`,
+   * the last operand is normalised (`?? null`).
+   */
+  private coalesce(e: Extract<CheckedExpr, { kind: 'coalesce' }>, scope: ExprScope, normalised: boolean): Emitted {
+    const operands: CheckedExpr[] = [];
+    let node: CheckedExpr = e;
+    for (; node.kind === 'coalesce'; node = node.right) operands.push(node.left);
+    operands.push(node);
+    const links: Link[] = operands.slice(1).map((right, i) => ({
+      op: '??',
+      prec: Prec.Coalesce,
+      rightMin: Prec.Equality,
+      right,
+      normalised: normalised && i === operands.length - 2,
+    }));
+    return this.links(this.expr(operands[0]!, scope), links, scope);
+  }
+
+  /**
+   * `first` followed by `links`. Up to CHAIN_BLOCK links are written in a row. A longer chain is
+   * cut into blocks, each an immediately called arrow function taking the value so far:
+   * `((ctx, left) => left || … || …)(ctx, …)`. TypeScript analyses control flow once per
+   * function, following every condition (`||`, `??`, `? :`) on the way back from a name to the
+   * start of its function, and gives up after 2,000 (TS2563, "too large for control flow
+   * analysis"); a block starts afresh. Inside a block TypeScript no longer sees the conditions
+   * before it, so the reads the checker proved present are asserted (`!`, see `asserting`).
+   */
+  private links(first: Emitted, links: readonly Link[], scope: ExprScope): Emitted {
+    const apply = (left: Emitted, link: Link): Emitted => {
+      const right = link.normalised ? this.normalised(link.right, scope) : this.expr(link.right, scope);
+      return { code: `${operand(left, link.prec, link)} ${link.op} ${operand(right, link.rightMin, link)}`, prec: link.prec };
+    };
+    if (links.length <= CHAIN_BLOCK) return links.reduce(apply, first);
+    const params = blockParameters(scope, links);
+    const call = (body: string, value: string): string => `((${[...params, 'left'].join(', ')}) => ${body})(${[...params, value].join(', ')})`;
+    this.asserting++;
+    // Each block applies its links to the value so far. Blocks are grouped (and groups
+    // grouped) so calls nest a few dozen deep, not once per block.
+    let units: ((value: string) => string)[] = [];
+    for (let start = 0; start < links.length; start += CHAIN_BLOCK) {
+      const block = links.slice(start, start + CHAIN_BLOCK).reduce(apply, { code: 'left', prec: Prec.Primary });
+      units.push((value) => call(block.code, value));
+    }
+    this.asserting--;
+    while (units.length > CHAIN_GROUP) {
+      const groups: ((value: string) => string)[] = [];
+      for (let start = 0; start < units.length; start += CHAIN_GROUP) {
+        const body = units.slice(start, start + CHAIN_GROUP).reduce((value, unit) => unit(value), 'left');
+        groups.push((value) => call(body, value));
+      }
+      units = groups;
+    }
+    return { code: units.reduce((value, unit) => unit(value), first.code), prec: Prec.Postfix };
   }
 
   private compare(operator: '==' | '!=' | '<' | '<=' | '>' | '>=', left: CheckedExpr, right: CheckedExpr, scope: ExprScope): Emitted {
@@ -216,12 +284,8 @@ export class ExprEmitter {
 
   /** The value with a possibly-absent operand normalised: `ctx.x ?? null`. */
   private normalised(e: CheckedExpr, scope: ExprScope): Emitted {
-    if (e.kind === 'coalesce') {
-      // `a ?? b` is absent only when `b` is: normalise `b` (never `(a ?? b) ?? null`).
-      const left = this.expr(e.left, scope);
-      const leftCode = left.prec === Prec.Coalesce ? left.code : wrap(left, Prec.Equality);
-      return { code: `${leftCode} ?? ${wrap(this.normalised(e.right, scope), Prec.Equality)}`, prec: Prec.Coalesce };
-    }
+    // `a ?? b` is absent only when `b` is: normalise `b` (never `(a ?? b) ?? null`).
+    if (e.kind === 'coalesce') return this.coalesce(e, scope, true);
     const emitted = this.expr(e, scope);
     if (!mayBeUndefined(e)) return emitted;
     return { code: `${wrap(emitted, Prec.Equality)} ?? null`, prec: Prec.Coalesce };
@@ -272,6 +336,58 @@ export class ExprEmitter {
     }
     return e.negated ? { code: `!${call}`, prec: Prec.Unary } : { code: call, prec: Prec.Postfix };
   }
+}
+
+/**
+ * Links of a chain written in a row; a longer chain is cut into blocks of this many (see
+ * `links`). TypeScript's narrowing costs each name the conditions before it in its function,
+ * so smaller blocks check faster; but each block is also a function the sandbox compiles on
+ * first use, within a predicate's time limit. At 25 a 10,000-operand `or` of comparisons
+ * checks in about 0.2 s and its first evaluation stays within the default 5 ms.
+ */
+const CHAIN_BLOCK = 25;
+
+/** Blocks (and groups of blocks) per group: calls nest a few dozen deep at most. */
+const CHAIN_GROUP = 20;
+
+/** One operator of a chain and its right operand. */
+interface Link {
+  readonly op: string;
+  readonly prec: Prec;
+  /** Below this precedence the right operand is parenthesized. */
+  readonly rightMin: Prec;
+  readonly right: CheckedExpr;
+  /** Normalise the right operand (`?? null`): the last operand of a normalised `??`. */
+  readonly normalised: boolean;
+}
+
+/**
+ * An operand of a link, parenthesized below `min`. Next to `??` the operands must bind tighter
+ * than `||` (JavaScript rejects `a || b ?? c`), except another `??`, which may stay unwrapped:
+ * `??` is associative.
+ */
+function operand(e: Emitted, min: Prec, link: Link): string {
+  if (link.op !== '??') return wrap(e, min);
+  return e.prec === Prec.Coalesce ? e.code : wrap(e, Prec.Equality);
+}
+
+/**
+ * A block's parameters: the variables that hold the roots its operands read (`ctx`;
+ * `env, action`; `input`), in the scope's order. Only those: a guardrail's `when` has no
+ * `action` in scope.
+ */
+function blockParameters(scope: ExprScope, links: readonly Link[]): string[] {
+  const roots = new Set<RefRoot>();
+  const pending: CheckedExpr[] = links.map((link) => link.right);
+  while (pending.length > 0) {
+    const e = pending.pop()!;
+    if (e.kind === 'ref') roots.add(e.root);
+    else pending.push(...childExpressions(e));
+  }
+  const variables = (Object.entries(scope) as [RefRoot, string][])
+    .filter(([root]) => roots.has(root))
+    .map(([, base]) => /^[A-Za-z_$][\w$]*/.exec(base)?.[0] ?? base);
+  return [...new Set(variables)];
 }
 
 function refCode(root: RefRoot, name: string, scope: ExprScope): string {

@@ -100,12 +100,21 @@ export function forbiddenConstructsIn(file: SourceFile): readonly string[] {
   };
 
   const words = triggerWordOffsets(file.text);
-  const visit = (node: Node, parent: Node): void => {
-    if (words !== undefined && !containsOffset(words, node.pos, node.end)) return;
-    checkNode(node, parent, report);
-    node.forEachChild((child) => visit(child, node));
+  // Depth first, in source order, with a stack: a chain `a || b || …` from a world is a
+  // binary expression nested thousands deep.
+  const pending: (readonly [Node, Node])[] = [];
+  const pushChildren = (parent: Node): void => {
+    const children: Node[] = [];
+    parent.forEachChild((child) => void children.push(child));
+    for (let i = children.length - 1; i >= 0; i--) pending.push([children[i]!, parent]);
   };
-  file.forEachChild((child) => visit(child, file));
+  pushChildren(file);
+  while (pending.length > 0) {
+    const [node, parent] = pending.pop()!;
+    if (words !== undefined && !containsOffset(words, node.pos, node.end)) continue;
+    checkNode(node, parent, report);
+    pushChildren(node);
+  }
   return problems;
 }
 

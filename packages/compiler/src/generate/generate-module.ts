@@ -179,5 +179,6 @@ function constant(
 ): string {
   const doc = options.doc === undefined ? '' : `/** ${options.doc} */\n`;
   const type = options.type === undefined ? '' : `: ${options.type}`;
-  return `${doc}${options.exported ?? true ? 'export ' : ''}const ${name}${type} = ${renderCode(initializer)};`;
+  const entryType = /^Readonly<Record<string, (.+)>>$/.exec(options.type ?? '')?.[1];
+  return `${doc}${options.exported ?? true ? 'export ' : ''}const ${name}${type} = ${renderCode(initializer, '', entryType)};`;
 }

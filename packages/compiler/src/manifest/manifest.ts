@@ -74,7 +74,7 @@ export function buildManifest(world: CheckedWorld, options: ManifestOptions): Ma
   const relative = options.relativePath ?? ((file: string) => relativeSourcePath(file, options.sources));
   const { org, domain, world: id, version } = world.header;
   const actions: Record<string, ManifestAction> = {};
-  for (const action of world.actions) actions[action.name] = manifestAction(action);
+  for (const action of world.actions) setOwn(actions, action.name, manifestAction(action));
   return {
     abi_version: ABI_VERSION,
     world: { org, domain, world: id, version },
@@ -110,7 +110,7 @@ function manifestAction(action: CheckedAction): ManifestAction {
   const aggregation = action.aggregation;
   const weighted = aggregation.mode === 'weighted_sum_threshold' || rules.some((r) => r.weight !== undefined);
   const weights: Record<string, number> = {};
-  for (const rule of rules) weights[rule.id] = rule.weight ?? 1;
+  for (const rule of rules) setOwn(weights, rule.id, rule.weight ?? 1);
   return {
     aggregation: {
       mode: aggregation.mode,
@@ -140,8 +140,15 @@ function sortKeys(value: JsonValue): JsonValue {
   const sorted: Record<string, JsonValue> = {};
   for (const key of Object.keys(object).sort()) {
     const child = object[key];
-    // defineProperty: a plain assignment to `__proto__` would set the prototype instead.
-    if (child !== undefined) Object.defineProperty(sorted, key, { value: sortKeys(child), enumerable: true, writable: true, configurable: true });
+    if (child !== undefined) setOwn(sorted, key, sortKeys(child));
   }
   return sorted;
+}
+
+/**
+ * `record[key] = value` for a key from the world (an action or rule named `__proto__`): a plain
+ * assignment to `__proto__` would set the prototype instead of adding an entry.
+ */
+function setOwn<T>(record: Record<string, T>, key: string, value: T): void {
+  Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
 }

@@ -186,3 +186,38 @@ export interface CheckedTemplate {
   readonly parts: readonly (string | CheckedExpr)[];
   readonly span: Span;
 }
+
+/** The operands of `expr`, left to right. */
+export function childExpressions(expr: CheckedExpr): readonly CheckedExpr[] {
+  switch (expr.kind) {
+    case 'literal':
+    case 'ref':
+      return [];
+    case 'field':
+      return [expr.object];
+    case 'call':
+      return expr.args;
+    case 'list':
+      return expr.items;
+    case 'not':
+    case 'negate':
+      return [expr.operand];
+    case 'logical':
+    case 'compare':
+    case 'arithmetic':
+    case 'coalesce':
+      return [expr.left, expr.right];
+    case 'contains':
+      return [expr.subject, expr.needle];
+    case 'in':
+      return [expr.element, expr.list];
+    case 'matches':
+      return [expr.subject];
+    case 'isNull':
+      return [expr.operand];
+    case 'length':
+      return [expr.operand, expr.limit];
+    case 'if':
+      return [expr.condition, expr.consequent, expr.alternate];
+  }
+}
