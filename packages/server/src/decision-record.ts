@@ -56,9 +56,8 @@ export function adjudicationEntry(caller: Caller, request: DecideRequest, entry:
   return { tenant: caller.tenant, decisionId: entry.requestId, kind: 'adjudication', requestHash: requestHashOf(caller.tenant, request), payload: payload as unknown as Record<string, unknown> };
 }
 
-/** A stored decision as `GET /v1/decisions/{id}` shows it. */
-export function storedDecisionView(record: AuditRecord) {
-  const payload = record.payload as unknown as AdjudicationPayload;
+/** What `GET /v1/decisions/{id}` shows of any stored decision: its id, kind, place in the chain, request, caller and module. */
+export function storedRecordView(record: AuditRecord, payload: { readonly request: unknown; readonly caller: CallerRecord; readonly module_hash: string }) {
   return {
     decision_id: record.decisionId,
     kind: record.kind,
@@ -67,7 +66,11 @@ export function storedDecisionView(record: AuditRecord) {
     request: payload.request,
     caller: payload.caller,
     module_hash: payload.module_hash,
-    inputs_hash: payload.inputs_hash,
-    response: payload.response,
   };
+}
+
+/** A stored adjudication as `GET /v1/decisions/{id}` shows it. */
+export function storedDecisionView(record: AuditRecord) {
+  const payload = record.payload as unknown as AdjudicationPayload;
+  return { ...storedRecordView(record, payload), inputs_hash: payload.inputs_hash, response: payload.response };
 }

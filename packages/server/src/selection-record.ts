@@ -8,7 +8,7 @@ import type { AuditEntry, AuditRecord } from '@adec/audit';
 import type { AddressedTrace, CycleOutcome } from '@adec/engine';
 import type { Caller } from './auth/index.js';
 import { digestOf } from './canonical-json.js';
-import { callerRecord, type CallerRecord } from './decision-record.js';
+import { callerRecord, storedRecordView, type CallerRecord } from './decision-record.js';
 import type { SelectRequest } from './select-request.js';
 
 export interface SelectionPayload {
@@ -44,13 +44,7 @@ export function selectionEntry(caller: Caller, request: SelectRequest, outcome: 
 export function storedSelectionView(record: AuditRecord) {
   const payload = record.payload as unknown as SelectionPayload;
   return {
-    decision_id: record.decisionId,
-    kind: record.kind,
-    recorded_at: record.recordedAt,
-    chain: { seq: record.seq, hash: record.hash, prev_hash: record.prevHash },
-    request: payload.request,
-    caller: payload.caller,
-    module_hash: payload.module_hash,
+    ...storedRecordView(record, payload),
     outcome: payload.outcome,
     response: payload.trace.final_decision,
     trace: payload.trace,
