@@ -4,7 +4,7 @@
  * stage's artifact, what the skill was given and what it answered, and the final decision. It
  * is what the audit store keeps and what a replay re-executes and compares against.
  */
-import { createHash } from 'node:crypto';
+import { jsonDigest } from '../json-digest.js';
 import type { NormalizedRequest } from '../selection-request.js';
 import type { DeriveStateStage, FunctionError, GuardrailStage, ModuleReference, ScoreAndRankStage, SelectionStatus } from '../selection-trace.js';
 import type { SkillExecution } from '../skills/execute-skill.js';
@@ -76,7 +76,7 @@ export interface ReasoningTrace {
 export type AddressedTrace = ReasoningTrace & { readonly content_address: string };
 
 export function addressed(trace: ReasoningTrace): AddressedTrace {
-  return { ...trace, content_address: `sha256:${createHash('sha256').update(JSON.stringify(trace)).digest('hex')}` };
+  return { ...trace, content_address: jsonDigest(trace) };
 }
 
 export interface ReplayToken {
@@ -99,9 +99,4 @@ export function decodeReplayToken(text: string): ReplayToken | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** sha256 of a value's JSON text. */
-export function digest(value: unknown): string {
-  return `sha256:${createHash('sha256').update(JSON.stringify(value) ?? 'null').digest('hex')}`;
 }

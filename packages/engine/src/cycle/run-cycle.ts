@@ -24,8 +24,9 @@ import { skillCatalog } from '../skills/skill-catalog.js';
 import { SkillCrossings, type SandboxFault } from '../skills/skill-crossings.js';
 import { skillInput, type SkillInput } from '../skills/skill-input.js';
 import { validateOutput, type ValidationFailure, type ValidationResult } from '../skills/validate-output.js';
+import { jsonDigest } from '../json-digest.js';
 import { API_VERSION, type DecisionResponse } from './decision-response.js';
-import { addressed, digest, encodeReplayToken, TRACE_VERSION, type AddressedTrace, type CycleOutcome, type ReasoningTrace } from './reasoning-trace.js';
+import { addressed, encodeReplayToken, TRACE_VERSION, type AddressedTrace, type CycleOutcome, type ReasoningTrace } from './reasoning-trace.js';
 
 export interface CycleRequest extends SelectionRequest {
   /** The client's id for the request (idempotency); the decision id is the service's. */
@@ -83,13 +84,13 @@ export async function runCycle(module: LoadedModule, request: CycleRequest, opti
   const selectedAt = performance.now();
   const { selection } = selected;
   const normalized = ingested.ingested.request;
-  const inputsHash = digest({ signals: normalized.signals, actions: normalized.actions, conditions: normalized.conditions, execution_mode: normalized.execution_mode });
+  const inputsHash = jsonDigest({ signals: normalized.signals, actions: normalized.actions, conditions: normalized.conditions, execution_mode: normalized.execution_mode });
   const envelope = {
     decisionId: options.decisionId,
     requestId: request.request_id ?? null,
     timestamp: options.timestamp,
     rawRequest: request,
-    inputHash: digest(request),
+    inputHash: jsonDigest(request),
     inputsHash,
     memory,
     selection,

@@ -6,7 +6,7 @@
  * falls back. The model's reply is recorded exactly as received, so a replay can feed the
  * same reply through the same validation without asking the model again.
  */
-import { createHash } from 'node:crypto';
+import { jsonDigest } from '../json-digest.js';
 import type { LlmExecutor } from './executors/llm-executor.js';
 import type { SkillContract } from './skill-catalog.js';
 import type { SkillCrossings } from './skill-crossings.js';
@@ -68,7 +68,7 @@ export async function executeSkill(request: ExecutionRequest): Promise<SkillExec
   const finished = (rest: Omit<SkillExecution, keyof typeof base | 'duration_ms' | 'payload_hash'>): SkillExecution => ({
     ...base,
     ...rest,
-    payload_hash: rest.payload === null ? null : hashOf(rest.payload),
+    payload_hash: rest.payload === null ? null : jsonDigest(rest.payload),
     duration_ms: performance.now() - started,
   });
   if (request.executor === null) {
@@ -132,8 +132,4 @@ async function crossInto(request: ExecutionRequest, entry: '__adec_skill_render'
   const answer = JSON.parse(crossing.value) as { ok: boolean; template?: string | null; payload?: unknown; prompt?: string; message?: string };
   if (!answer.ok) return { ok: false, status: 'executor_error', template: answer.template ?? null, message: answer.message ?? 'failed' };
   return { ok: true, template: answer.template ?? null, payload: answer.payload ?? null, prompt: answer.prompt ?? '' };
-}
-
-export function hashOf(value: unknown): string {
-  return `sha256:${createHash('sha256').update(JSON.stringify(value) ?? 'null').digest('hex')}`;
 }

@@ -6,7 +6,8 @@
  * changes how the decision is explained, not what it is. Always flagged with its reason.
  */
 import type { ExecutionMode } from '../selection-request.js';
-import { executeSkill, hashOf, type SkillExecution } from './execute-skill.js';
+import { jsonDigest } from '../json-digest.js';
+import { executeSkill, type SkillExecution } from './execute-skill.js';
 import type { SkillCatalog } from './skill-catalog.js';
 import type { SkillCrossings } from './skill-crossings.js';
 import { skillInput, type SkillInputBasis } from './skill-input.js';
@@ -53,7 +54,7 @@ export async function fallBack(request: FallbackRequest): Promise<FallbackStage>
     validation,
     tier_2_failure: failure,
     payload: MINIMAL_SAFE_PAYLOAD,
-    payload_hash: hashOf(MINIMAL_SAFE_PAYLOAD),
+    payload_hash: jsonDigest(MINIMAL_SAFE_PAYLOAD),
     duration_ms: performance.now() - started,
   });
   const skill = request.fallbackSkillId === null ? undefined : request.catalog.get(request.fallbackSkillId);
@@ -63,5 +64,5 @@ export async function fallBack(request: FallbackRequest): Promise<FallbackStage>
   if (execution.status !== 'completed') return minimal(execution, null, `the fallback skill did not complete (${execution.status}): ${execution.message}`);
   const validation = await validateOutput(execution.payload, { ...request.validation, crossings: request.crossings, skill, input });
   if (!validation.valid) return minimal(execution, validation, `the fallback skill's output failed validation: ${validation.failures.map((f) => `${f.id} at ${f.path}`).join(', ')}`);
-  return { ...base, tier: 2, execution, validation, tier_2_failure: null, payload: execution.payload, payload_hash: execution.payload_hash ?? hashOf(execution.payload), duration_ms: performance.now() - started };
+  return { ...base, tier: 2, execution, validation, tier_2_failure: null, payload: execution.payload, payload_hash: execution.payload_hash ?? jsonDigest(execution.payload), duration_ms: performance.now() - started };
 }
