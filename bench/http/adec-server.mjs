@@ -11,6 +11,10 @@
  *
  * Usage: node --no-node-snapshot adec-server.mjs '<json config>'
  *   config: { store, audit, auth: { issuer, audience, keys: [public JWK] }, isolation? }
+ *
+ * `audit: null` is for the profile only (profile-http.mjs): a store that commits nothing and
+ * answers at once, so a load run shows what the audit costs by difference. Not a configuration
+ * adec offers: a decision is never answered before its record is committed.
  */
 import { startDecisionHost } from '../../packages/server/dist/index.js';
 import { publishSynthetic } from '../lib/publish-synthetic.mjs';
@@ -19,13 +23,26 @@ const RULES = 50;
 /** High enough that the limiter never refuses: the bench measures decisions, not refusals. */
 const UNLIMITED = { perSecond: 1e9, burst: 1e9 };
 
+/** Accepts every record without writing it; a lookup finds nothing. */
+const discardingStore = {
+  backend: 'sqlite',
+  append: async () => ({ ok: true, record: null }),
+  get: async () => ({ ok: true, value: null }),
+  chains: async () => ({ ok: true, value: [] }),
+  readChain: async () => ({ ok: true, value: [] }),
+  purge: async () => ({ ok: true, value: [] }),
+  memory: { read: async () => ({ ok: true, value: { values: {}, updatedAt: null, outcomeIds: [] } }), write: async () => ({ ok: true, value: null }) },
+  stats: () => ({ queued: 0, commits: 0, committedRecords: 0 }),
+  close: async () => {},
+};
+
 const config = JSON.parse(process.argv[2]);
 const published = await publishSynthetic(config.store, RULES, { rulesPerAction: RULES });
 const started = await startDecisionHost({
   modules: config.store,
   trust: published.trust,
   auth: config.auth,
-  audit: config.audit,
+  audit: config.audit ?? discardingStore,
   port: 0,
   rateLimit: UNLIMITED,
   ...(config.isolation !== undefined && { sandbox: { isolation: config.isolation } }),

@@ -5,7 +5,7 @@
  * 1. Variants of the decision service at 64 connections, each against the others in the same
  *    run and interleaved over rounds: the audit file on disk or on tmpfs (/dev/shm: no real
  *    fsync), the sandbox in a process (default) or in-process, the audit store replaced by one
- *    that commits nothing (adec-server-without-audit.mjs), next to Fastify + Cedar. Each row gives the CPU time per
+ *    that commits nothing (adec-server.mjs with `audit: null`), next to Fastify + Cedar. Each row gives the CPU time per
  *    decision of the server (with its sandbox processes), of its own process, and of the load
  *    generator, and what other processes took of the machine meanwhile.
  * 2. A V8 CPU profile (`--cpu-prof`) of the service's own process over one timed run, cut to
@@ -39,8 +39,8 @@ function variants(factory, scratch, cedar) {
     factory('adec, SQLite on tmpfs, sandbox process', onTmpfs('shm')),
     factory('adec, SQLite on disk, in-process isolate', onDisk('disk-ip'), { isolation: 'in-process' }),
     factory('adec, SQLite on tmpfs, in-process isolate', onTmpfs('shm-ip'), { isolation: 'in-process' }),
-    factory('adec, no audit (profile only), sandbox process', none, { entry: 'adec-server-without-audit.mjs' }),
-    factory('adec, no audit (profile only), in-process isolate', none, { entry: 'adec-server-without-audit.mjs', isolation: 'in-process' }),
+    factory('adec, no audit (profile only), sandbox process', none),
+    factory('adec, no audit (profile only), in-process isolate', none, { isolation: 'in-process' }),
     cedar,
   ].filter((variant) => ONLY.length === 0 || ONLY.some((part) => variant.name.includes(part)));
 }

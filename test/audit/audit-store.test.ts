@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { GENESIS_HASH, linkHash, verifyChains, type AuditEntry, type AuditRecord, type AuditStore } from '@adec/audit';
+import { GENESIS_HASH, linkHash, verifyChains, type AppendedEntry, type AuditEntry, type AuditRecord, type AuditStore } from '@adec/audit';
 import { postgresBackend, sqliteBackend, type AuditBackend } from './audit-backends.js';
 
 const backends: [string, () => Promise<AuditBackend>][] = [['sqlite', async () => sqliteBackend()], ['postgres', postgresBackend]];
@@ -15,7 +15,7 @@ function entry(tenant: string, decisionId: string, payload: Record<string, unkno
   return { tenant, decisionId, kind: 'adjudication', requestHash: `req-${decisionId}`, payload };
 }
 
-async function committed(store: AuditStore, e: AuditEntry): Promise<AuditRecord> {
+async function committed(store: AuditStore, e: AppendedEntry): Promise<AuditRecord> {
   const result = await store.append(e);
   if (!result.ok) throw new Error(`append failed: ${result.code}`);
   return result.record;
@@ -84,7 +84,7 @@ describe.each(backends)('audit store on %s', (_name, makeBackend) => {
   });
 
   it('refuses entries it cannot store, alone, without failing the batch they arrived with', async () => {
-    const bad: [Partial<AuditEntry>, RegExp][] = [
+    const bad: [Partial<AppendedEntry>, RegExp][] = [
       [{ tenant: '' }, /tenant must not be empty/],
       [{ tenant: 'a\u0000b' }, /tenant holds a control character/],
       [{ decisionId: 'x'.repeat(201) }, /decision id is longer than 200/],
@@ -92,10 +92,21 @@ describe.each(backends)('audit store on %s', (_name, makeBackend) => {
       [{ tenant: 42 as unknown as string }, /tenant must be a string, found number/],
       [{ payload: [] as unknown as Record<string, unknown> }, /payload must be a JSON object/],
       [{ payload: { n: 1n } }, /payload is not JSON/],
+      [{ payloadJson: { n: 1 } as unknown as string }, /payload text must be a string, found object/],
     ];
     const results = await Promise.all([...bad.map(([override]) => store.append({ ...entry('bad', 'ok-1'), ...override })), store.append(entry('bad', 'ok-2'))]);
     bad.forEach(([, message], i) => expect(results[i]).toMatchObject({ ok: false, code: 'INVALID_ENTRY', message: expect.stringMatching(message) }));
     expect(results[bad.length]).toMatchObject({ ok: true, record: { seq: 1 } });
+  });
+
+  it('stores a payload text the host serialized already as it is, and hands out the payload without it', async () => {
+    const payload = { response: { status: 'GREEN', traces: [1, 2, 3] }, note: 'é' };
+    const record = await committed(store, { ...entry('spliced', 's1'), payload, payloadJson: `{"response":${JSON.stringify(payload.response)},"note":"é"}` });
+    expect(record).not.toHaveProperty('payloadJson');
+    const stored = await store.get('spliced', 's1');
+    expect(stored).toMatchObject({ ok: true, value: { payload, seq: 1 } });
+    expect((stored as { value: object }).value).not.toHaveProperty('payloadJson');
+    expect((await verified(store)).valid).toBe(true);
   });
 
   it('keeps every record across a reopen and continues the chain', async () => {

@@ -144,6 +144,23 @@ describe('deadlines', () => {
     for (const module of [sandboxed, reference]) expectUnfinished(await decided(module, contexts[0]!, 0, { deadline: Date.now() - 1 }), 'DEADLINE_EXCEEDED');
   });
 
+  test('decisions sharing a deadline each answer exactly when in time, with no listener-leak warning', async () => {
+    // Deadlines within 10 ms share one signal (decide/deadline-signals.ts): a hundred decisions wait on it at once.
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      const deadline = Date.now() + 30_000;
+      const batch = valid.slice(0, 100);
+      const results = await Promise.all(batch.map((context, i) => decided(sandboxed, context, i, { deadline })));
+      for (const [i, actual] of results.entries()) expect(actual).toEqual(await decided(reference, batch[i]!, i));
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.map((warning) => warning.name)).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   test('a decision whose predicate never ends answers DEADLINE_EXCEEDED at its deadline, and its module keeps deciding', async () => {
     // Predicates with a 250 ms limit (the one crossing of this action's 9 rules: 2.25 s), one of
     // which loops when told to.

@@ -3,7 +3,7 @@
  * store is closed or its queue full, otherwise wait for the group commit that writes it.
  * A backend supplies only the transaction that writes one batch.
  */
-import type { AuditEntry } from './audit-record.js';
+import type { AppendedEntry } from './audit-record.js';
 import type { AppendResult, AuditStats } from './audit-store.js';
 import { GroupCommit } from './group-commit.js';
 import { prepareEntry, type PreparedEntry } from './prepared-entry.js';
@@ -31,7 +31,7 @@ export class AppendQueue {
     return this.#closed;
   }
 
-  append(entry: AuditEntry): Promise<AppendResult> {
+  append(entry: AppendedEntry): Promise<AppendResult> {
     if (this.#closed) return Promise.resolve(closedFailure());
     const checked = prepareEntry(entry);
     if (!checked.ok) return Promise.resolve(checked);

@@ -4,7 +4,7 @@
  * `ok: false` result with a code, never a rejected promise, so a host can always answer its
  * caller (503) instead of crashing.
  */
-import type { AuditEntry, AuditRecord, ChainState, StoredRecord } from './audit-record.js';
+import type { AppendedEntry, AuditRecord, ChainState, StoredRecord } from './audit-record.js';
 import type { UserMemory } from './user-memory.js';
 
 export type AuditFailureCode =
@@ -58,7 +58,7 @@ export interface AuditStore {
    * Appends `entry` to its tenant's chain. Resolves once the record is durably committed (its
    * batch's transaction is on disk), so a host may answer only then. Never rejects.
    */
-  append(entry: AuditEntry): Promise<AppendResult>;
+  append(entry: AppendedEntry): Promise<AppendResult>;
   /** The tenant's record with this decision id, or null. A tenant never sees another's records. */
   get(tenant: string, decisionId: string): Promise<Lookup<AuditRecord | null>>;
   /** Every tenant's chain head and anchor, by tenant. */

@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { AuditRecord, StoredRecord } from './audit-record.js';
-import type { PreparedEntry } from './prepared-entry.js';
+import type { SerializedEntry } from './prepared-entry.js';
 
 /** The `prevHash` of a tenant's first record. */
 export const GENESIS_HASH = '0'.repeat(64);
@@ -27,14 +27,14 @@ export function linkHash(prevHash: string, body: string): string {
 }
 
 /** The body text of `prepared` committed as record `seq` at `recordedAt`. */
-export function recordBody({ entry, payloadJson }: PreparedEntry, seq: number, recordedAt: string): string {
+export function recordBody({ entry, payloadJson }: SerializedEntry, seq: number, recordedAt: string): string {
   const header = JSON.stringify({ tenant: entry.tenant, seq, decision_id: entry.decisionId, kind: entry.kind, recorded_at: recordedAt, request_hash: entry.requestHash });
   // The payload was serialized once, when the entry was checked: splice its text in.
   return `${header.slice(0, -1)},"payload":${payloadJson}}`;
 }
 
 /** `prepared` linked after `head`: the row to store (whose seq and hash are the chain's new head). */
-export function linkEntry(head: ChainHead, prepared: PreparedEntry, recordedAt: string): StoredRecord {
+export function linkEntry(head: ChainHead, prepared: SerializedEntry, recordedAt: string): StoredRecord {
   const { entry } = prepared;
   const seq = head.seq + 1;
   const body = recordBody(prepared, seq, recordedAt);

@@ -4,7 +4,7 @@
  * default) or PostgreSQL (shared by several hosts), with verification and retention; and each
  * user's short-term memory, in the same database.
  */
-export type { AuditEntry, AuditRecord, ChainState, RecordKind, StoredRecord } from './audit-record.js';
+export type { AppendedEntry, AuditEntry, AuditRecord, ChainState, RecordKind, StoredRecord } from './audit-record.js';
 export type { AppendResult, AuditFailure, AuditFailureCode, AuditStats, AuditStore, CommitObserver, Lookup, PurgeReport } from './audit-store.js';
 export { GENESIS_HASH, linkHash } from './chain.js';
 export { openAuditStore } from './open-audit-store.js';

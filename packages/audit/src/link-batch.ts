@@ -5,10 +5,15 @@
  * and the new heads, and commits. Reading the heads inside the transaction (not from memory)
  * is what keeps chains valid when several hosts append to one database.
  */
-import type { StoredRecord } from './audit-record.js';
-import type { PreparedEntry } from './prepared-entry.js';
+import type { AuditRecord, StoredRecord } from './audit-record.js';
+import type { PreparedEntry, SerializedEntry } from './prepared-entry.js';
 import { EMPTY_CHAIN, linkEntry, recordOf, type ChainHead } from './chain.js';
 import type { AppendResult } from './audit-store.js';
+
+/** An entry's place in its chain, or the stored record that already holds its id. */
+export type LinkResult =
+  | { readonly ok: true; readonly seq: number; readonly recordedAt: string; readonly prevHash: string; readonly hash: string }
+  | { readonly ok: false; readonly code: 'DUPLICATE'; readonly existing: AuditRecord };
 
 export interface LinkedBatch {
   /** The rows to insert, in chain order per tenant. */
@@ -16,7 +21,7 @@ export interface LinkedBatch {
   /** The new head of every tenant that got a row. */
   readonly heads: ReadonlyMap<string, ChainHead>;
   /** One result per entry, in the batch's order. */
-  readonly results: readonly AppendResult[];
+  readonly results: readonly LinkResult[];
 }
 
 export function recordKey(tenant: string, decisionId: string): string {
@@ -28,11 +33,11 @@ export function recordKey(tenant: string, decisionId: string): string {
  * whose id is already stored, or taken by an earlier entry of the same batch, is a DUPLICATE
  * of that record and writes nothing.
  */
-export function linkBatch(entries: readonly PreparedEntry[], recordedAt: string, heads: ReadonlyMap<string, ChainHead>, existing: ReadonlyMap<string, StoredRecord>): LinkedBatch {
+export function linkBatch(entries: readonly SerializedEntry[], recordedAt: string, heads: ReadonlyMap<string, ChainHead>, existing: ReadonlyMap<string, StoredRecord>): LinkedBatch {
   const newHeads = new Map<string, ChainHead>();
   const taken = new Map(existing);
   const rows: StoredRecord[] = [];
-  const results = entries.map((prepared): AppendResult => {
+  const results = entries.map((prepared): LinkResult => {
     const { entry } = prepared;
     const key = recordKey(entry.tenant, entry.decisionId);
     const stored = taken.get(key);
@@ -41,8 +46,16 @@ export function linkBatch(entries: readonly PreparedEntry[], recordedAt: string,
     rows.push(row);
     taken.set(key, row);
     newHeads.set(entry.tenant, row);
-    const { seq, recordedAt: committedAt, prevHash, hash } = row;
-    return { ok: true, record: { ...entry, seq, recordedAt: committedAt, prevHash, hash } };
+    return { ok: true, seq: row.seq, recordedAt: row.recordedAt, prevHash: row.prevHash, hash: row.hash };
   });
   return { rows, heads: newHeads, results };
+}
+
+/** The append results of `entries` from their link results: each record with its payload. */
+export function appendResults(entries: readonly PreparedEntry[], results: readonly LinkResult[]): AppendResult[] {
+  return results.map((result, index) => {
+    if (!result.ok) return result;
+    const { seq, recordedAt, prevHash, hash } = result;
+    return { ok: true, record: { ...entries[index]!.entry, seq, recordedAt, prevHash, hash } };
+  });
 }

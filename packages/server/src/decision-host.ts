@@ -24,8 +24,11 @@ export interface DecisionHostConfig {
   readonly modules: string;
   readonly trust: TrustConfig;
   readonly auth: AuthConfig;
-  /** The audit store: a SQLite file path or a `postgres://` URL. */
-  readonly audit: string;
+  /**
+   * The audit store: a SQLite file path or a `postgres://` URL, or a store the embedding
+   * application opened itself (the host closes it; its commits are not in the metrics).
+   */
+  readonly audit: string | AuditStore;
   readonly host?: string;
   /** 0 picks a free port. */
   readonly port?: number;
@@ -78,7 +81,7 @@ export type StartedHost = { readonly ok: true; readonly host: DecisionHost } | {
 
 export async function startDecisionHost(config: DecisionHostConfig): Promise<StartedHost> {
   const metrics = new ServiceMetrics();
-  const opened = await openAuditStore(config.audit, { onCommit: metrics.onCommit });
+  const opened = typeof config.audit === 'string' ? await openAuditStore(config.audit, { onCommit: metrics.onCommit }) : { ok: true as const, store: config.audit };
   if (!opened.ok) return opened;
   const store = opened.store;
   const modules = new DirectoryModuleStore(config.modules);

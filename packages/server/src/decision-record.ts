@@ -4,7 +4,7 @@
  * timestamps, caller and delegation chain), and how it reads a stored record back for a
  * retrieval, an idempotent retry or a replay.
  */
-import type { AuditEntry, AuditRecord } from '@adec/audit';
+import type { AppendedEntry, AuditRecord } from '@adec/audit';
 import type { Decision, EntryValues } from '@adec/runtime';
 import type { Caller } from './auth/index.js';
 import { digestOf } from './canonical-json.js';
@@ -44,16 +44,24 @@ export function requestHashOf(tenant: string, request: DecideRequest): string {
   return digestOf({ org: tenant, domain: request.domain, action: request.action, world_model_version: request.worldModelVersion, context: request.context });
 }
 
-export function adjudicationEntry(caller: Caller, request: DecideRequest, entry: Required<EntryValues>, decision: Decision): AuditEntry {
-  const payload: AdjudicationPayload = {
+/** The record of `decision`, whose JSON text the answer already holds (`decisionJson`): the record splices it in. */
+export function adjudicationEntry(caller: Caller, request: DecideRequest, entry: Required<EntryValues>, decision: Decision, decisionJson: string): AppendedEntry {
+  const context: Omit<AdjudicationPayload, 'response'> = {
     request: { domain: request.domain, action: request.action, world_model_version: request.worldModelVersion, context: request.context, request_id: request.requestId },
     entry: { request_id: entry.requestId, request_time: entry.requestTime, authenticated_caller: entry.authenticatedCaller ?? caller.subject },
     caller: callerRecord(caller),
     module_hash: decision.decision_metadata.module.module_hash,
     inputs_hash: digestOf(request.context),
-    response: decision,
   };
-  return { tenant: caller.tenant, decisionId: entry.requestId, kind: 'adjudication', requestHash: requestHashOf(caller.tenant, request), payload: payload as unknown as Record<string, unknown> };
+  const payload: AdjudicationPayload = { ...context, response: decision };
+  return {
+    tenant: caller.tenant,
+    decisionId: entry.requestId,
+    kind: 'adjudication',
+    requestHash: requestHashOf(caller.tenant, request),
+    payload: payload as unknown as Record<string, unknown>,
+    payloadJson: `${JSON.stringify(context).slice(0, -1)},"response":${decisionJson}}`,
+  };
 }
 
 /** What `GET /v1/decisions/{id}` shows of any stored decision: its id, kind, place in the chain, request, caller and module. */

@@ -43,6 +43,8 @@ export type ServiceResult<T> = { readonly ok: true; readonly value: T } | { read
 
 export interface DecideOutcome {
   readonly decision: Decision;
+  /** The decision's JSON text, serialized once for the answer and the audit record. */
+  readonly decisionJson: string;
   readonly decisionId: string;
   /** True when this is a retry answered with the decision stored for its request id. */
   readonly idempotentReplay: boolean;
@@ -91,13 +93,14 @@ export class DecisionService {
       }
       const decided = await this.#decide(caller, request, receivedAt);
       if (!decided.ok) return this.#refuse(decided.error);
-      const appended = await this.options.store.append(adjudicationEntry(caller, request, decided.entry, decided.decision));
+      const decisionJson = JSON.stringify(decided.decision);
+      const appended = await this.options.store.append(adjudicationEntry(caller, request, decided.entry, decided.decision, decisionJson));
       if (!appended.ok) {
         if (appended.code === 'DUPLICATE') return this.#retried(caller, request, appended.existing);
         return this.#refuse(apiError(503, 'AUDIT_UNAVAILABLE', `the decision was not answered because its audit record could not be committed: ${appended.message}`, [], 1));
       }
       this.options.observer?.decided(decided.decision, (performance.now() - started) / 1000);
-      return { ok: true, value: { decision: decided.decision, decisionId: decided.entry.requestId, idempotentReplay: false } };
+      return { ok: true, value: { decision: decided.decision, decisionJson, decisionId: decided.entry.requestId, idempotentReplay: false } };
     } finally {
       admitted.release();
     }
@@ -125,10 +128,14 @@ export class DecisionService {
     if (module.module.moduleHash !== payload.module_hash) {
       return { ok: false, error: apiError(409, 'MODULE_CHANGED', `decision ${decisionId} was made by module ${payload.module_hash}, but ${request.domain}@${request.world_model_version} is now served by ${module.module.moduleHash}`) };
     }
-    const replayed = await decide(module.module, { action: request.action, context: request.context }, { requestId: entry.request_id, requestTime: entry.request_time, authenticatedCaller: entry.authenticated_caller });
-    if (!replayed.ok) return { ok: false, error: apiError(500, 'REPLAY_FAILED', replayed.error.message) };
-    // The recorded response went through JSON: compare like with like.
-    const differences = jsonDifferences(payload.response, JSON.parse(JSON.stringify(replayed.decision)));
+    let differences: Difference[] = [];
+    for (let attempt = 1; attempt <= REPLAY_ATTEMPTS; attempt++) {
+      const replayed = await decide(module.module, { action: request.action, context: request.context }, { requestId: entry.request_id, requestTime: entry.request_time, authenticatedCaller: entry.authenticated_caller });
+      if (!replayed.ok) return { ok: false, error: apiError(500, 'REPLAY_FAILED', replayed.error.message) };
+      // The recorded response went through JSON: compare like with like.
+      differences = jsonDifferences(payload.response, JSON.parse(JSON.stringify(replayed.decision)));
+      if (differences.length === 0 || !faultedOnlyInReplay(payload.response, replayed.decision)) break;
+    }
     return { ok: true, value: { decision_id: decisionId, identical: differences.length === 0, module_hash: payload.module_hash, differences } };
   }
 
@@ -148,7 +155,7 @@ export class DecisionService {
       return this.#refuse(apiError(409, 'DUPLICATE_REQUEST_ID', `request_id ${record.decisionId} was already used for a different request (recorded ${record.recordedAt})`, [{ path: '$.request_id', message: 'names a decision made for a different request' }]));
     }
     const payload = record.payload as unknown as AdjudicationPayload;
-    return { ok: true, value: { decision: payload.response, decisionId: record.decisionId, idempotentReplay: true } };
+    return { ok: true, value: { decision: payload.response, decisionJson: JSON.stringify(payload.response), decisionId: record.decisionId, idempotentReplay: true } };
   }
 
   async #existing(caller: Caller, decisionId: string): Promise<ServiceResult<AuditRecord>> {
@@ -169,6 +176,20 @@ export class DecisionService {
     this.options.observer?.refused(error.code);
     return { ok: false, error };
   }
+}
+
+/**
+ * How often a replay is run when it meets a fault of the machine the recording did not: a
+ * predicate's time limit or heap, or its sandbox process dying, say what the machine was doing
+ * then (a loaded host replaying a thousand decisions), not what the logic decides.
+ */
+const REPLAY_ATTEMPTS = 3;
+const MACHINE_FAULTS: ReadonlySet<string> = new Set(['timeout', 'memory', 'crash', 'not_run']);
+
+/** True when `replayed` has a rule errored by a machine fault that `recorded` did not. */
+function faultedOnlyInReplay(recorded: Decision, replayed: Decision): boolean {
+  const erroredBefore = new Set(recorded.decision_metadata.errored_predicates.map((errored) => errored.rule_id));
+  return replayed.decision_metadata.errored_predicates.some((errored) => MACHINE_FAULTS.has(errored.kind) && !erroredBefore.has(errored.rule_id));
 }
 
 /** How a module that cannot be served is answered: missing is 404, everything else 503. */

@@ -13,11 +13,11 @@
  */
 import pg from 'pg';
 import type { PoolClient } from 'pg';
-import type { AuditEntry, AuditRecord, ChainState, StoredRecord } from '../audit-record.js';
+import type { AppendedEntry, AuditRecord, ChainState, StoredRecord } from '../audit-record.js';
 import type { AppendResult, AuditStats, AuditStore, Lookup, PurgeReport } from '../audit-store.js';
 import { AppendQueue } from '../append-queue.js';
 import { GENESIS_HASH, recordOf, type ChainHead } from '../chain.js';
-import { linkBatch, recordKey, type LinkedBatch } from '../link-batch.js';
+import { appendResults, linkBatch, recordKey, type LinkedBatch } from '../link-batch.js';
 import type { PreparedEntry } from '../prepared-entry.js';
 import { purgeReports, purgeThrough, retentionEntry, type ChainPurge } from '../retention.js';
 import { closedFailure, describeError, storeFailure, type OpenedStore, type StoreOptions } from '../store-options.js';
@@ -141,7 +141,7 @@ class PostgresAuditStore implements AuditStore {
     this.#appends = new AppendQueue((entries) => inPooledTransaction(pool, (client) => appendBatch(client, entries)), options, MAX_BATCH);
   }
 
-  append(entry: AuditEntry): Promise<AppendResult> {
+  append(entry: AppendedEntry): Promise<AppendResult> {
     return this.#appends.append(entry);
   }
 
@@ -201,7 +201,7 @@ class PostgresAuditStore implements AuditStore {
 async function appendBatch(client: PoolClient, entries: readonly PreparedEntry[]): Promise<AppendResult[]> {
   const [, linked] = await Promise.all([client.query('BEGIN'), linkToLockedHeads(client, entries)]);
   await Promise.all([writeLinked(client, linked), client.query('COMMIT')]);
-  return [...linked.results];
+  return appendResults(entries, linked.results);
 }
 
 /**

@@ -10,7 +10,7 @@
  * written on the writer thread too, and read on the store's connection (sqlite-user-memory.ts).
  */
 import Database from 'better-sqlite3';
-import type { AuditEntry, AuditRecord, ChainState, StoredRecord } from '../audit-record.js';
+import type { AppendedEntry, AuditRecord, ChainState, StoredRecord } from '../audit-record.js';
 import type { AppendResult, AuditStats, AuditStore, Lookup, PurgeReport } from '../audit-store.js';
 import { AppendQueue } from '../append-queue.js';
 import { recordOf } from '../chain.js';
@@ -82,7 +82,7 @@ class SqliteAuditStore implements AuditStore {
     this.#appends = new AppendQueue((entries) => thread.append(entries), options);
   }
 
-  append(entry: AuditEntry): Promise<AppendResult> {
+  append(entry: AppendedEntry): Promise<AppendResult> {
     return this.#appends.append(entry);
   }
 

@@ -7,10 +7,9 @@
  */
 import type Database from 'better-sqlite3';
 import type { ChainState, StoredRecord } from '../audit-record.js';
-import type { AppendResult } from '../audit-store.js';
 import type { ChainHead } from '../chain.js';
-import { linkBatch, recordKey } from '../link-batch.js';
-import type { PreparedEntry } from '../prepared-entry.js';
+import { linkBatch, recordKey, type LinkResult } from '../link-batch.js';
+import type { SerializedEntry } from '../prepared-entry.js';
 import { purgeThrough, retentionEntry, type ChainPurge } from '../retention.js';
 
 export const ROW_COLUMNS = 'tenant, seq, decision_id AS decisionId, kind, recorded_at AS recordedAt, request_hash AS requestHash, body, prev_hash AS prevHash, hash';
@@ -41,12 +40,12 @@ export class SqliteChainWriter {
     this.#hashAt = db.prepare<[string, number], { hash: string }>('SELECT hash FROM decision_records WHERE tenant = ? AND seq = ?');
     this.#setAnchor = db.prepare<[number, string, string]>('UPDATE chains SET anchor_seq = ?, anchor_hash = ? WHERE tenant = ?');
     this.#removeThrough = db.prepare<[string, number]>('DELETE FROM decision_records WHERE tenant = ? AND seq <= ?');
-    this.#appendBatch = db.transaction((entries: readonly PreparedEntry[]) => this.#link(entries, new Date().toISOString()));
+    this.#appendBatch = db.transaction((entries: readonly SerializedEntry[]) => this.#link(entries, new Date().toISOString()));
     this.#purgeChains = db.transaction((cutoff: number) => this.#purgeAll(cutoff));
   }
 
   /** Appends one group commit's entries in one transaction. */
-  append(entries: readonly PreparedEntry[]): AppendResult[] {
+  append(entries: readonly SerializedEntry[]): LinkResult[] {
     return this.#appendBatch.immediate(entries);
   }
 
@@ -56,7 +55,7 @@ export class SqliteChainWriter {
   }
 
   /** Links and writes `entries` inside the current transaction. */
-  #link(entries: readonly PreparedEntry[], recordedAt: string): AppendResult[] {
+  #link(entries: readonly SerializedEntry[], recordedAt: string): LinkResult[] {
     const heads = new Map<string, ChainHead>();
     const existing = new Map<string, StoredRecord>();
     for (const { entry } of entries) {

@@ -8,11 +8,10 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import type { PreparedEntry } from '../prepared-entry.js';
 import { describeError } from '../store-options.js';
 import { SqliteChainWriter } from './sqlite-chain-writer.js';
 import { SqliteMemoryWriter } from './sqlite-memory-writer.js';
-import { compactResults, type WriterRequest, type WriterResponse } from './writer-protocol.js';
+import type { WriterRequest, WriterResponse } from './writer-protocol.js';
 
 const { path, busyTimeoutMs } = workerData as { path: string; busyTimeoutMs: number };
 const db = new Database(path, { timeout: busyTimeoutMs });
@@ -30,7 +29,7 @@ parentPort!.on('message', (request: WriterRequest) => {
   try {
     response = 'memory' in request
       ? { id: request.id, written: memory.write(request.memory) }
-      : { id: request.id, results: compactResults(writer.append(request.entries as PreparedEntry[])) };
+      : { id: request.id, results: writer.append(request.entries) };
   } catch (error) {
     response = { id: request.id, error: describeError(error) };
   }

@@ -11,9 +11,10 @@
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { AppendResult } from '../audit-store.js';
-import type { PreparedEntry } from '../prepared-entry.js';
+import { appendResults } from '../link-batch.js';
+import { serializedEntry, type PreparedEntry } from '../prepared-entry.js';
 import type { PreparedMemoryWrite } from '../prepared-memory-write.js';
-import { expandResults, type WriterRequest, type WriterResponse } from './writer-protocol.js';
+import type { WriterRequest, WriterResponse } from './writer-protocol.js';
 
 /** Compiled code runs in the thread: the tests, which run the TypeScript sources, use dist too. */
 const ENTRY = fileURLToPath(new URL('../../dist/sqlite/sqlite-writer-thread.js', import.meta.url));
@@ -32,9 +33,9 @@ export class WriterThread {
   constructor(private readonly path: string, private readonly busyTimeoutMs: number) {}
 
   append(entries: readonly PreparedEntry[]): Promise<AppendResult[]> {
-    return this.#request((id) => ({ id, entries }), (response) => {
+    return this.#request((id) => ({ id, entries: entries.map(serializedEntry) }), (response) => {
       if (!('results' in response)) throw new Error('the audit writer thread answered a batch with no results');
-      return expandResults(entries, response.results);
+      return appendResults(entries, response.results);
     });
   }
 

@@ -12,6 +12,7 @@ import { aggregate } from './aggregate.js';
 import type { Decision, DecisionBasis, DecisionMetadata, ErroredPredicate, MatchedRuleOutcome, ModuleReference, PredicateTrace } from './decision.js';
 import { mostRestrictive } from './status.js';
 import { applySuppression } from './suppress.js';
+import { deadlineSignal } from './deadline-signals.js';
 import { buildWorkFrame, standardWorkFrame } from './work-frame.js';
 import { messageOf } from '../error-message.js';
 
@@ -135,7 +136,7 @@ function withoutEvaluation(spec: ActionSpec, header: Header, basis: DecisionBasi
 /** The caller's signal and deadline as one signal (none when neither is given). */
 function controlSignal({ signal, deadline }: DecideControl): AbortSignal | undefined {
   if (deadline === undefined) return signal;
-  const expiry = AbortSignal.timeout(Math.max(0, deadline - Date.now()));
+  const expiry = deadlineSignal(deadline);
   return signal === undefined ? expiry : AbortSignal.any([signal, expiry]);
 }
 

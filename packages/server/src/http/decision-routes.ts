@@ -8,10 +8,11 @@ export function decisionRoutes(app: FastifyInstance, service: DecisionService): 
   app.post('/v1/decide', async (request, reply) => {
     const result = await service.decide(callerOf(request), request.body);
     if (!result.ok) return sendError(reply, result.error);
-    const { decision, decisionId, idempotentReplay } = result.value;
+    const { decisionJson, decisionId, idempotentReplay } = result.value;
     void reply.header('location', `/v1/decisions/${decisionId}`);
     if (idempotentReplay) void reply.header('idempotent-replayed', 'true');
-    return reply.code(200).send(decision);
+    // The text the audit record holds: Fastify sends a JSON string as it is.
+    return reply.code(200).type('application/json; charset=utf-8').send(decisionJson);
   });
 
   app.get<{ Params: { id: string } }>('/v1/decisions/:id', async (request, reply) => answer(reply, await service.find(callerOf(request), request.params.id)));

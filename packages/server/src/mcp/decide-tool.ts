@@ -15,10 +15,9 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import type { Decision } from '@adec/runtime';
 import type { ApiError } from '../api-error.js';
 import type { Caller } from '../auth/index.js';
-import type { DecisionService, ServiceResult } from '../decision-service.js';
+import type { DecideOutcome, DecisionService, ServiceResult } from '../decision-service.js';
 import { OPENAPI_DOCUMENT } from '../openapi.js';
 import type { SelectionService } from '../selection-service.js';
 import { SELECT_TOOL, selectionResult } from './select-tool.js';
@@ -75,15 +74,15 @@ export function decideToolServer(service: DecisionOperations, callerOfCall: Call
     if (!caller.ok) return refusal(caller.error);
     if (name === SELECT_TOOL.name) return selectionResult(await service.select(caller.value, request.params.arguments), refusal);
     const decided = await service.decide(caller.value, request.params.arguments);
-    return decided.ok ? answer(decided.value.decision) : refusal(decided.error);
+    return decided.ok ? answer(decided.value) : refusal(decided.error);
   });
   return mcp;
 }
 
 /** A decision: the object itself as structured content, and its JSON as text for clients that read only text. */
-function answer(decision: Decision): CallToolResult {
+function answer({ decision, decisionJson }: DecideOutcome): CallToolResult {
   // A shallow copy, for its type: TypeScript does not let an interface stand for a record.
-  return { content: [{ type: 'text', text: JSON.stringify(decision) }], structuredContent: { ...decision } };
+  return { content: [{ type: 'text', text: decisionJson }], structuredContent: { ...decision } };
 }
 
 /** A refusal as a tool error: the code and message, each problem's JSON path, when to retry; never a stack. */
