@@ -93,6 +93,9 @@ describe.each(backends)('audit store on %s', (_name, makeBackend) => {
       [{ payload: [] as unknown as Record<string, unknown> }, /payload must be a JSON object/],
       [{ payload: { n: 1n } }, /payload is not JSON/],
       [{ payloadJson: { n: 1 } as unknown as string }, /payload text must be a string, found object/],
+      // A host cannot forge the marker a purge leaves in the chain.
+      [{ kind: 'retention' }, /kind must be adjudication, selection or feedback, found "retention"/],
+      [{ kind: 7 as unknown as 'feedback' }, /kind must be adjudication, selection or feedback, found 7/],
     ];
     const results = await Promise.all([...bad.map(([override]) => store.append({ ...entry('bad', 'ok-1'), ...override })), store.append(entry('bad', 'ok-2'))]);
     bad.forEach(([, message], i) => expect(results[i]).toMatchObject({ ok: false, code: 'INVALID_ENTRY', message: expect.stringMatching(message) }));

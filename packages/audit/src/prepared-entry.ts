@@ -31,6 +31,9 @@ export function serializedEntry({ entry, payloadJson }: PreparedEntry): Serializ
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+/** The kinds a host appends: `retention` records are the store's own, written by a purge. */
+const HOST_KINDS: ReadonlySet<unknown> = new Set(['adjudication', 'selection', 'feedback']);
+
 /** The longest tenant and decision id, in characters. */
 const MAX_KEY_LENGTH = 200;
 
@@ -39,6 +42,7 @@ export function prepareEntry({ payloadJson: serialized, ...entry }: AppendedEntr
     const problem = textProblem(value, name === 'request hash' ? 0 : 1);
     if (problem !== undefined) return storeFailure('INVALID_ENTRY', `the record's ${name} ${problem}`);
   }
+  if (!HOST_KINDS.has(entry.kind)) return storeFailure('INVALID_ENTRY', `the record's kind must be adjudication, selection or feedback, found ${JSON.stringify(entry.kind) ?? String(entry.kind)}`);
   if (entry.payload === null || typeof entry.payload !== 'object' || Array.isArray(entry.payload)) return storeFailure('INVALID_ENTRY', 'the record\'s payload must be a JSON object');
   if (serialized !== undefined && typeof serialized !== 'string') return storeFailure('INVALID_ENTRY', `the record's payload text must be a string, found ${typeof serialized}`);
   let payloadJson: string;
