@@ -2,7 +2,7 @@
  * `adec eval <bundle> --action A --context file|-`: one decision as JSON, from a real bundle
  * on disk, in a real sandbox.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -107,5 +107,21 @@ describe('adec eval', () => {
     expect(unknown.status).toBe(1);
     expect(unknown.stderr).toMatch(/UNKNOWN_ACTION/);
   });
+
+  test('an endless standard input is refused once it is over the request limit, not read to its end', async () => {
+    const child = spawn(LAUNCHER, ['eval', bundleDir, '--action', 'add_dependent', '--context', '-'], { cwd: workspace });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdin.on('error', () => {}); // EPIPE once the CLI stops reading: expected.
+    const block = Buffer.alloc(64 * 1024, 0x20);
+    const feed = () => {
+      while (child.stdin.writable && child.stdin.write(block));
+    };
+    child.stdin.on('drain', feed);
+    feed();
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/the context in standard input is over a request limit/);
+  }, 30_000);
 });
 

@@ -28,9 +28,15 @@ if (SANDBOX_COMMANDS.has(process.argv[2] ?? '') && !process.execArgv.includes(FL
     stdout: process.stdout,
     stderr: process.stderr,
     cwd: process.cwd(),
-    readStdin: async () => {
+    readStdin: async (maxBytes) => {
       const chunks = [];
-      for await (const chunk of process.stdin) chunks.push(chunk);
+      let length = 0;
+      for await (const chunk of process.stdin) {
+        chunks.push(chunk);
+        length += chunk.length;
+        // An endless or huge input is refused by its size, not read into memory first.
+        if (length > maxBytes) break;
+      }
       return Buffer.concat(chunks);
     },
   });

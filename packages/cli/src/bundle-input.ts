@@ -35,7 +35,7 @@ export async function readJsonInput(source: string, option: string, what: string
   if (source === '-') {
     if (io.readStdin === undefined) return { ok: false, message: 'standard input is not available' };
     try {
-      bytes = await io.readStdin();
+      bytes = await io.readStdin(DEFAULT_REQUEST_LIMITS.maxRequestBytes);
     } catch (error) {
       return { ok: false, message: `cannot read standard input: ${(error as Error).message}` };
     }

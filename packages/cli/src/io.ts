@@ -3,8 +3,12 @@ export interface CliIo {
   readonly stdout: OutputStream;
   readonly stderr: OutputStream;
   readonly cwd: string;
-  /** All of standard input as bytes, for commands that accept `-` as a file (absent in tests that don't need it). */
-  readonly readStdin?: () => Promise<Uint8Array>;
+  /**
+   * Standard input as bytes, for commands that accept `-` as a file (absent in tests that don't
+   * need it): all of it, or, once it holds more than `maxBytes`, the bytes read so far (more than
+   * `maxBytes`: the caller refuses them) without reading the rest.
+   */
+  readonly readStdin?: (maxBytes: number) => Promise<Uint8Array>;
 }
 
 export interface OutputStream {

@@ -147,7 +147,8 @@ async function formatStdin(options: Options, io: CliIo): Promise<ExitCode> {
     return EXIT.inputErrors;
   }
   const name = '<stdin>';
-  const text = decode(await io.readStdin());
+  // A world's source has no size limit: the author pipes their own file.
+  const text = decode(await io.readStdin(Number.POSITIVE_INFINITY));
   if (text === undefined) {
     io.stderr.write('adec: standard input is not UTF-8 text\n');
     return EXIT.inputErrors;
