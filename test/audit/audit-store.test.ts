@@ -112,6 +112,17 @@ describe.each(backends)('audit store on %s', (_name, makeBackend) => {
     expect((await verified(store)).valid).toBe(true);
   });
 
+  it('finds nothing under a key no record can have, the same on every backend, and keeps serving', async () => {
+    await committed(store, entry('keys', 'k1'));
+    const keys = ['', 'a\u0000b', '\ud800', 'x'.repeat(201), 'tab\there', 42 as unknown as string];
+    for (const key of keys) {
+      expect(await store.get(key, 'k1')).toEqual({ ok: true, value: null });
+      expect(await store.get('keys', key)).toEqual({ ok: true, value: null });
+      expect(await store.readChain(key, 0, 10)).toEqual({ ok: true, value: [] });
+    }
+    expect(await store.get('keys', 'k1')).toMatchObject({ ok: true, value: { decisionId: 'k1' } });
+  });
+
   it('keeps every record across a reopen and continues the chain', async () => {
     await committed(store, entry('reopen', 'r1'));
     await store.close();

@@ -56,6 +56,15 @@ export function prepareEntry({ payloadJson: serialized, ...entry }: AppendedEntr
 }
 
 /**
+ * True when every value could be a key of a stored record. A lookup by a key no record can have
+ * finds nothing on either backend, rather than whatever each database makes of a NUL byte or a
+ * lone surrogate (PostgreSQL refuses the query).
+ */
+export function areStorableKeys(...values: readonly unknown[]): boolean {
+  return values.every((value) => textProblem(value) === undefined);
+}
+
+/**
  * Why `value` cannot be a key of the store (a tenant, an id), or undefined when it can: keys are
  * short plain strings, since PostgreSQL refuses a NUL byte in a text column and a lone surrogate
  * has no UTF-8 form for either database to store.

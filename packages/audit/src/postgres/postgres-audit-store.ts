@@ -18,7 +18,7 @@ import type { AppendResult, AuditStats, AuditStore, Lookup, PurgeReport } from '
 import { AppendQueue } from '../append-queue.js';
 import { GENESIS_HASH, recordOf, type ChainHead } from '../chain.js';
 import { appendResults, linkBatch, recordKey, type LinkedBatch } from '../link-batch.js';
-import type { PreparedEntry } from '../prepared-entry.js';
+import { areStorableKeys, type PreparedEntry } from '../prepared-entry.js';
 import { purgeReports, purgeThrough, retentionEntry, type ChainPurge } from '../retention.js';
 import { closedFailure, describeError, storeFailure, type OpenedStore, type StoreOptions } from '../store-options.js';
 import { migratePostgres } from './postgres-schema.js';
@@ -146,6 +146,7 @@ class PostgresAuditStore implements AuditStore {
   }
 
   async get(tenant: string, decisionId: string): Promise<Lookup<AuditRecord | null>> {
+    if (!areStorableKeys(tenant, decisionId)) return { ok: true, value: null };
     return this.#read(async () => {
       const { rows } = await this.pool.query<StoredRecord>(`SELECT ${ROW_COLUMNS} FROM decision_records WHERE tenant = $1 AND decision_id = $2`, [tenant, decisionId]);
       return rows[0] === undefined ? null : recordOf(rows[0]);
@@ -157,6 +158,7 @@ class PostgresAuditStore implements AuditStore {
   }
 
   async readChain(tenant: string, afterSeq: number, limit: number): Promise<Lookup<readonly StoredRecord[]>> {
+    if (!areStorableKeys(tenant)) return { ok: true, value: [] };
     return this.#read(async () => (await this.pool.query<StoredRecord>(`SELECT ${ROW_COLUMNS} FROM decision_records WHERE tenant = $1 AND seq > $2 ORDER BY seq LIMIT $3`, [tenant, afterSeq, limit])).rows);
   }
 

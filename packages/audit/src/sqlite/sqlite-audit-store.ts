@@ -22,6 +22,7 @@ import { CHAIN_COLUMNS, ROW_COLUMNS, SqliteChainWriter } from './sqlite-chain-wr
 import { SqliteMemoryWriter } from './sqlite-memory-writer.js';
 import { SqliteUserMemory } from './sqlite-user-memory.js';
 import { WriterThread } from './writer-thread.js';
+import { areStorableKeys } from '../prepared-entry.js';
 
 export function openSqliteAuditStore(path: string, options: StoreOptions = {}): OpenedStore {
   let db: Database.Database | undefined;
@@ -87,6 +88,7 @@ class SqliteAuditStore implements AuditStore {
   }
 
   async get(tenant: string, decisionId: string): Promise<Lookup<AuditRecord | null>> {
+    if (!areStorableKeys(tenant, decisionId)) return { ok: true, value: null };
     return this.#read(() => {
       const row = this.#recordById.get(tenant, decisionId);
       return row === undefined ? null : recordOf(row);
@@ -98,6 +100,7 @@ class SqliteAuditStore implements AuditStore {
   }
 
   async readChain(tenant: string, afterSeq: number, limit: number): Promise<Lookup<readonly StoredRecord[]>> {
+    if (!areStorableKeys(tenant)) return { ok: true, value: [] };
     return this.#read(() => this.#chainPage.all(tenant, afterSeq, limit));
   }
 
