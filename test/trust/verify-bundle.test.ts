@@ -513,6 +513,14 @@ const REFUSALS: readonly Refusal[] = [
     message: () => 'approval.json approves `acme/hr.benefits@1.3.0` but manifest.json says this bundle is `acme/hr.benefits@1.4.0`: the approval is for another version',
   },
   {
+    name: 'an approval issued later than now and the clock skew a host allows',
+    code: 'APPROVAL_NOT_YET_VALID',
+    check: 'approval',
+    files: () => ({ ...signed, approval: json(approve(moduleHash, ops.privateKey, { issuedAt: JAN_2030 + 301_000, expiresAt: JAN_2030 + 86_400_000 })) }),
+    now: JAN_2030,
+    message: () => `the approval by key \`${ops.keyId}\` was issued at 2030-01-01T00:05:01Z, after now (2030-01-01T00:00:00Z) and the 5 minutes a clock may be off: an approval from the future would outrank every later one`,
+  },
+  {
     name: 'an expired approval',
     code: 'APPROVAL_EXPIRED',
     check: 'approval',

@@ -87,6 +87,10 @@ export const VERIFICATION_CATALOGUE = {
     check: 'approval',
     message: 'approval.json approves {approved} but manifest.json says this bundle is {actual}: the approval is for another version',
   },
+  APPROVAL_NOT_YET_VALID: {
+    check: 'approval',
+    message: 'the approval by key `{keyId}` was issued at {issuedAt}, after now ({now}) and the {skew} a clock may be off: an approval from the future would outrank every later one',
+  },
   APPROVAL_EXPIRED: { check: 'approval', message: 'the approval by key `{keyId}` expired at {expiresAt} (now {now})' },
   APPROVAL_OLDER_THAN_LOADED: {
     check: 'replacement',

@@ -8,6 +8,9 @@ import { sameModuleHash } from './module-hash.js';
 import { revocation } from './revocation.js';
 import { parseApprovalFile, parseSignatureFile, type ParsedApproval } from './signature-files.js';
 import type { TrustConfig } from './trust-config.js';
+
+/** How far ahead of this host's clock an approval's issue time may be: the operator's clock may be off. */
+const APPROVAL_CLOCK_SKEW_MS = 5 * 60 * 1000;
 import { verificationFailure, type VerificationFailure } from './verification-failure.js';
 import { weakKey } from './weak-keys.js';
 
@@ -121,6 +124,11 @@ function checkApproval(approval: ParsedApproval, module: BoundModule, trust: Tru
   }
   // Written so that a `now` that is not a number (NaN) counts as expired, never as valid forever.
   if (!(now < approval.expiresAtMs)) return verificationFailure('APPROVAL_EXPIRED', { keyId, expiresAt: statement.expiresAt, now: describeNow(now) });
+  // A host refuses what a signer's clock could not have made: once loaded, an approval dated
+  // ahead would make the loader refuse every genuinely later one (APPROVAL_OLDER_THAN_LOADED).
+  if (approval.issuedAtMs > now + APPROVAL_CLOCK_SKEW_MS) {
+    return verificationFailure('APPROVAL_NOT_YET_VALID', { keyId, issuedAt: statement.issuedAt, now: describeNow(now), skew: `${APPROVAL_CLOCK_SKEW_MS / 60_000} minutes` });
+  }
   return undefined;
 }
 
