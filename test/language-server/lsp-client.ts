@@ -71,7 +71,9 @@ export class LspClient {
       this.notify();
     });
     // The server's log goes to the client's console; keep it for failure messages.
-    connection.onNotification('window/logMessage', (params: { message: string }) => (this.stderrText += `${params.message}\n`));
+    connection.onNotification('window/logMessage', (params: { message: string }) => {
+      this.stderrText += `${params.message}\n`;
+    });
   }
 
   /** Starts the server, initializes it with `workspace` as its one folder. */

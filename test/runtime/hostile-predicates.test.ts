@@ -65,7 +65,7 @@ beforeAll(async () => {
 });
 afterAll(() => baseline?.evaluator.dispose());
 
-async function run(module: LoadedModule, request: typeof ADD_CHILD | typeof CHANGE_PLAN): Promise<Decision> {
+async function run(module: LoadedModule, request: { readonly action: string; readonly context: Readonly<Record<string, unknown>> }): Promise<Decision> {
   const result = await decide(module, request, { requestId: 'r-1', requestTime: Date.parse('2026-06-01T12:00:00Z') });
   if (!result.ok) throw new Error(result.error.message);
   return result.decision;

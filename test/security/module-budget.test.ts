@@ -44,7 +44,7 @@ test('200 modules against a budget of 50: within budget, evicted modules reload 
   expect(pool.stats()).toMatchObject({ resident: BUDGET, evictions: 150 });
   const rssPerModule = (rssAtBudget - rssOfTwo) / (BUDGET - 2);
 
-  const schema = benefits.manifest.actions[ACTION] as unknown as { context_schema: ContextSchema };
+  const schema = (benefits.manifest.actions as Record<string, unknown>)[ACTION] as { context_schema: ContextSchema };
   const contexts = fc.sample(requestFor(schema.context_schema), { seed: 1_450, numRuns: 1_000 });
   const picks = fc.sample(fc.integer({ min: 0, max: hosted.length - 1 }), { seed: 50, numRuns: contexts.length });
   // Every module decides at least once (most of them were unloaded), then the rest at random, 8 at a time.

@@ -3,7 +3,7 @@
  * RS256 keys made by jose, tokens signed by jose (or by hand where jose refuses to make them),
  * each refusal checked for its code and for a message that names what failed.
  */
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, type webcrypto } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -94,7 +94,7 @@ const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('bas
 /** A token with any header at all, signed by hand with an Ed25519 key (jose will not sign a `crit` it does not know). */
 async function signByHand(header: Readonly<Record<string, unknown>>, payload: Readonly<Record<string, unknown>>, key: SigningKey = ed): Promise<string> {
   const input = `${b64(header)}.${b64(payload)}`;
-  const signature = await crypto.subtle.sign('Ed25519', key.pair.privateKey as CryptoKey, Buffer.from(input));
+  const signature = await crypto.subtle.sign('Ed25519', key.pair.privateKey as webcrypto.CryptoKey, Buffer.from(input));
   return `${input}.${Buffer.from(signature).toString('base64url')}`;
 }
 
@@ -234,7 +234,7 @@ describe('the Authorization header', () => {
   it('refuses a payload that is not a JSON object, after checking its signature', async () => {
     const header = b64({ alg: 'EdDSA', kid: 'ed-1' });
     const payload = Buffer.from('[1,2,3]').toString('base64url');
-    const signature = await crypto.subtle.sign('Ed25519', ed.pair.privateKey as CryptoKey, Buffer.from(`${header}.${payload}`));
+    const signature = await crypto.subtle.sign('Ed25519', ed.pair.privateKey as webcrypto.CryptoKey, Buffer.from(`${header}.${payload}`));
     await expectRefused(`Bearer ${header}.${payload}.${Buffer.from(signature).toString('base64url')}`, 'TOKEN_MALFORMED', ['JWT Claims Set must be a top-level JSON object']);
   });
 
@@ -598,7 +598,7 @@ describe('remembering verified tokens', () => {
     const subtle = globalThis.crypto.subtle;
     const original = subtle.verify;
     let signatureChecks = 0;
-    subtle.verify = ((...args: Parameters<SubtleCrypto['verify']>) => ((signatureChecks += 1), original.apply(subtle, args))) as SubtleCrypto['verify'];
+    subtle.verify = ((...args: Parameters<webcrypto.SubtleCrypto['verify']>) => ((signatureChecks += 1), original.apply(subtle, args))) as webcrypto.SubtleCrypto['verify'];
     try {
       for (let i = 0; i < 100; i++) expect(await cached.verify(bearer(token), NOW)).toMatchObject({ ok: true });
       expect(signatureChecks).toBe(0);
