@@ -91,12 +91,14 @@ function truncate(text: string): string {
 /**
  * The diagnostics for the parser's errors. `endOfText` is where an ADEC1004 points when the
  * previous token is unknown; `suppressEndOfFile` drops ADEC1004 when the lexer has already
- * explained the early end (an unterminated block comment).
+ * explained the early end (an unterminated block comment). `help` holds the did-you-mean of
+ * errors at a misspelled word (syntax-repair.ts).
  */
 export function toDiagnostics(
   errors: readonly IRecognitionException[],
   lines: LineMap,
   suppressEndOfFile: boolean,
+  help: ReadonlyMap<IRecognitionException, string> = new Map(),
 ): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   const reportedOffsets = new Set<number>();
@@ -116,7 +118,8 @@ export function toDiagnostics(
       const at = previous && !Number.isNaN(previous.startOffset) ? previous.startOffset + previous.image.length : lines.text.length;
       diagnostics.push(diagnostic('ADEC1004', lines.point(at), { expected }));
     } else {
-      diagnostics.push(diagnostic('ADEC1003', tokenSpan(token, lines), { expected, found: describeFound(token) }));
+      const extras = help.has(error) ? { help: help.get(error)! } : {};
+      diagnostics.push(diagnostic('ADEC1003', tokenSpan(token, lines), { expected, found: describeFound(token) }, extras));
     }
   }
   return diagnostics;

@@ -108,6 +108,7 @@ export const Identifier = createToken({
 // ── Keywords ────────────────────────────────────────────────────────────────
 
 const keywordTokens: TokenType[] = [];
+const spellingsOfKeyword = new Map<TokenType, readonly string[]>();
 
 function keyword(name: string, spellings: readonly string[], hard = false): TokenType {
   const token = createToken({
@@ -118,6 +119,7 @@ function keyword(name: string, spellings: readonly string[], hard = false): Toke
     label: spellings[0],
   });
   keywordTokens.push(token);
+  spellingsOfKeyword.set(token, spellings);
   return token;
 }
 
@@ -294,6 +296,9 @@ export const allTokens: TokenType[] = [
   StringLiteral,
   TooDeep,
 ];
+
+/** Every spelling of each keyword, for did-you-mean: `If` → `['if', 'IF']`. */
+export const keywordSpellings: ReadonlyMap<TokenType, readonly string[]> = spellingsOfKeyword;
 
 /** Keyword spellings, for messages: `{ World: 'world', If: 'if', … }`. */
 export const keywordText: ReadonlyMap<TokenType, string> = new Map(
