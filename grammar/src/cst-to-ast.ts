@@ -107,9 +107,11 @@ export class AstBuilder {
 
   /** An outcome/severity/status/mode spelling, kept as written. */
   private word(node: CstNode | undefined, fallback: number): A.Word {
-    const token = this.token(node, 'GreenSkip') ?? this.token(node, 'Name') ?? this.token(node, 'StringLiteral');
+    const token = this.token(node, 'GreenSkip') ?? this.token(node, 'Name') ?? this.token(node, 'Number') ?? this.token(node, 'StringLiteral');
     if (!token) return { kind: 'Word', text: '', span: this.lines.point(fallback) };
-    return { kind: 'Word', text: token.image, span: tokenSpan(token, this.lines) };
+    // `GREN-SKIP`: the text as written, spaces included, so only `GREEN-SKIP` itself is valid.
+    const end = this.tokenEnd(this.token(node, 'Name', 1), this.tokenEnd(token, token.startOffset));
+    return { kind: 'Word', text: this.lines.text.slice(token.startOffset, end), span: this.lines.span(token.startOffset, end) };
   }
 
   // ── File and declarations ───────────────────────────────────────────────

@@ -16,10 +16,11 @@
  * suggestion and per file, so a file full of errors costs a few parses, not one per error.
  */
 import type { IRecognitionException, IToken, TokenType } from 'chevrotain';
-import { closestMatch } from '@adec/diagnostics';
+import { closeMatches } from '@adec/diagnostics';
 import { SCALAR_TYPE_NAMES } from './ast.js';
 import { EOF } from './chevrotain.js';
 import type { WorldParser } from './parser.js';
+import { describeTokenType } from './syntax-errors.js';
 import * as t from './tokens.js';
 
 /** At most this many misspellings are repaired in one file (each costs a parse). */
@@ -39,9 +40,20 @@ export interface RepairedParse {
 
 interface Suggestion {
   readonly text: string;
-  /** The token type to read the token as, when that repairs the parse. */
+  /** The token type to read the token as, when that may repair the parse. */
   readonly repairAs?: TokenType;
 }
+
+interface Repair {
+  /** The error as reported: at the misspelled token, which may be the one before the error's. */
+  readonly error: IRecognitionException;
+  readonly help: string;
+  readonly input: IToken[];
+  readonly reparsed: ReturnType<typeof parseFile>;
+}
+
+/** How many of the closest suggestions are tried as repairs. */
+const REPAIRS_TRIED_PER_ERROR = 5;
 
 /** Parses `tokens` as a file, repairing misspelled keywords and operators where it can. */
 export function parseRepairing(parser: WorldParser, tokens: readonly IToken[]): RepairedParse {
@@ -50,24 +62,21 @@ export function parseRepairing(parser: WorldParser, tokens: readonly IToken[]): 
   let { cst, errors } = parseFile(parser, input);
   const repaired: IRecognitionException[] = [];
   const help = new Map<IRecognitionException, string>();
-  const tried = new Set<number>();
+  const tried = new Set<IRecognitionException>();
 
   for (let round = 0; round < MAX_REPAIRS; round++) {
-    const candidate = firstRepairable(parser, input, errors, tried, budget);
-    if (candidate === undefined) break;
-    const { error, index, suggestion } = candidate;
-    tried.add(error.token.startOffset);
-    help.set(error, didYouMean(suggestion.text));
-    const attempt = input.map((token, i) => (i === index ? retyped(token, suggestion.repairAs!) : token));
-    const reparsed = parseFile(parser, attempt);
-    if (reparsed.errors.some((e) => e.token.startOffset === error.token.startOffset)) continue;
-    repaired.push(error);
-    input = attempt;
-    ({ cst, errors } = reparsed);
+    const error = errors.find((e) => !tried.has(e));
+    if (error === undefined) break;
+    tried.add(error);
+    const repair = repairOf(parser, input, error, budget);
+    if (repair === undefined) continue;
+    repaired.push(repair.error);
+    help.set(repair.error, repair.help);
+    input = repair.input;
+    ({ cst, errors } = repair.reparsed);
   }
 
   for (const error of errors) {
-    if (help.has(error)) continue;
     const text = helpFor(parser, input, error, budget);
     if (text !== undefined) help.set(error, text);
   }
@@ -85,30 +94,43 @@ function offsetOf(error: IRecognitionException): number {
   return Number.isNaN(error.token.startOffset) ? Number.MAX_SAFE_INTEGER : error.token.startOffset;
 }
 
-function retyped(token: IToken, type: TokenType): IToken {
-  return { ...token, tokenType: type, tokenTypeIdx: type.tokenTypeIdx! };
-}
-
 function didYouMean(text: string): string {
   return `did you mean \`${text}\`?`;
 }
 
-/** The first error, not tried before, whose token a keyword or an operator would repair. */
-function firstRepairable(
-  parser: WorldParser,
-  input: readonly IToken[],
-  errors: readonly IRecognitionException[],
-  tried: ReadonlySet<number>,
-  budget: { tokens: number },
-): { error: IRecognitionException; index: number; suggestion: Suggestion } | undefined {
-  for (const error of errors) {
-    if (tried.has(error.token.startOffset)) continue;
-    const index = input.indexOf(error.token);
-    if (index < 0) continue;
-    const suggestion = suggestionAt(parser, input, index, budget);
-    if (suggestion?.repairAs !== undefined) return { error, index, suggestion };
+/**
+ * A repair of `error`: its token read as a keyword or an operator close to it, or else the
+ * token before it (`ist<string>` fails at `<`, but `ist` is the typo), such that the parse
+ * no longer fails there. Among close suggestions the first that parses on wins.
+ */
+function repairOf(parser: WorldParser, input: IToken[], error: IRecognitionException, budget: { tokens: number }): Repair | undefined {
+  const index = input.indexOf(error.token);
+  if (index < 0) return undefined;
+  for (const at of [index, index - 1]) {
+    const token = input[at];
+    if (token === undefined || (at !== index && token.tokenType !== t.Identifier)) continue;
+    for (const suggestion of suggestionsAt(parser, input, at, budget).slice(0, REPAIRS_TRIED_PER_ERROR)) {
+      if (suggestion.repairAs === undefined) continue;
+      const attempt = input.map((tok, i) => (i === at ? retyped(tok, suggestion.repairAs!) : tok));
+      const reparsed = parseFile(parser, attempt);
+      // A repair must carry the parse past the error's token and the one after it: `an not x`
+      // read as `in` fails at `not`, as `and` it reads on.
+      const readsOn = input[index + 1]?.startOffset ?? Number.POSITIVE_INFINITY;
+      if (reparsed.errors.some((e) => e.token.startOffset >= token.startOffset && e.token.startOffset <= readsOn)) continue;
+      const reported = at === index ? error : misspelledWordError(error, token, suggestion.repairAs);
+      return { error: reported, help: didYouMean(suggestion.text), input: attempt, reparsed };
+    }
   }
   return undefined;
+}
+
+function retyped(token: IToken, type: TokenType): IToken {
+  return { ...token, tokenType: type, tokenTypeIdx: type.tokenTypeIdx! };
+}
+
+/** The error to report at a word the parser took as a name, but that was the keyword `expected`. */
+function misspelledWordError(error: IRecognitionException, token: IToken, expected: TokenType): IRecognitionException {
+  return { name: error.name, message: describeTokenType(expected), token, resyncedTokens: [], context: error.context };
 }
 
 /** The help of an error no repair applies to: a suggestion that is a name, or `not in`. */
@@ -118,37 +140,43 @@ function helpFor(parser: WorldParser, input: readonly IToken[], error: IRecognit
   if (error.token.tokenType === t.In && input[index - 1]?.tokenType === t.Not) {
     return 'there is no `not in` operator: negate the whole test, `not (x in [...])`';
   }
-  const suggestion = suggestionAt(parser, input, index, budget);
+  const [suggestion] = suggestionsAt(parser, input, index, budget);
   return suggestion === undefined ? undefined : didYouMean(suggestion.text);
 }
 
-/** What the grammar could have taken at `input[index]` that is closest to what is written there. */
-function suggestionAt(parser: WorldParser, input: readonly IToken[], index: number, budget: { tokens: number }): Suggestion | undefined {
+/** What the grammar could have taken at `input[index]`, closest to what is written there first. */
+function suggestionsAt(parser: WorldParser, input: readonly IToken[], index: number, budget: { tokens: number }): Suggestion[] {
   const found = input[index]!;
-  if (found.tokenType === EOF || Number.isNaN(found.startOffset)) return undefined;
+  if (found.tokenType === EOF || Number.isNaN(found.startOffset)) return [];
   const isWord = /^[A-Za-z_]/.test(found.image);
-  if (!isWord && !OPERATOR_FIXES.has(found.image)) return undefined;
+  if (!isWord && !OPERATOR_FIXES.has(found.image)) return [];
   const start = declarationStart(input, index);
-  if (index - start > MAX_ASSIST_PREFIX || index - start > budget.tokens) return undefined;
+  if (index - start > MAX_ASSIST_PREFIX || index - start > budget.tokens) return [];
   budget.tokens -= index - start;
   const paths = parser.computeContentAssist('sourceFile', input.slice(start, index));
 
   if (!isWord) {
     const fix = OPERATOR_FIXES.get(found.image)!;
-    return paths.some((path) => path.nextTokenType === fix) ? { text: fix.LABEL!, repairAs: fix } : undefined;
+    return paths.some((path) => path.nextTokenType === fix) ? [{ text: fix.LABEL!, repairAs: fix }] : [];
   }
   const spellings = new Map<string, TokenType | undefined>();
   for (const path of paths) {
     const type = path.nextTokenType;
-    for (const spelling of t.keywordSpellings.get(type) ?? []) spellings.set(spelling, type);
+    for (const spelling of inCaseOf(found.image, t.keywordSpellings.get(type) ?? [])) spellings.set(spelling, type);
     if (type === t.Name && path.ruleStack[path.ruleStack.length - 1] === 'namedType') {
       for (const name of SCALAR_TYPE_NAMES) spellings.set(name, undefined);
     }
   }
-  const text = closestMatch(found.image, spellings.keys());
-  if (text === undefined) return undefined;
-  const type = spellings.get(text);
-  return type === undefined ? { text } : { text, repairAs: type };
+  return closeMatches(found.image, spellings.keys()).map((text) => {
+    const type = spellings.get(text);
+    return type === undefined ? { text } : { text, repairAs: type };
+  });
+}
+
+/** A keyword's spellings, the one in the case the author wrote in first (`NTO` → `NOT`, not `not`). */
+function inCaseOf(word: string, spellings: readonly string[]): readonly string[] {
+  const upper = word === word.toUpperCase();
+  return [...spellings].sort((a, b) => Number((b === b.toUpperCase()) === upper) - Number((a === a.toUpperCase()) === upper));
 }
 
 /** Operators written for another the grammar expected there. */

@@ -109,6 +109,7 @@ export const Identifier = createToken({
 
 const keywordTokens: TokenType[] = [];
 const spellingsOfKeyword = new Map<TokenType, readonly string[]>();
+const hardKeywordSpellings: string[] = [];
 
 function keyword(name: string, spellings: readonly string[], hard = false): TokenType {
   const token = createToken({
@@ -120,6 +121,7 @@ function keyword(name: string, spellings: readonly string[], hard = false): Toke
   });
   keywordTokens.push(token);
   spellingsOfKeyword.set(token, spellings);
+  if (hard) hardKeywordSpellings.push(...spellings);
   return token;
 }
 
@@ -299,6 +301,9 @@ export const allTokens: TokenType[] = [
 
 /** Every spelling of each keyword, for did-you-mean: `If` → `['if', 'IF']`. */
 export const keywordSpellings: ReadonlyMap<TokenType, readonly string[]> = spellingsOfKeyword;
+
+/** The spellings of the hard keywords, the words of expressions: `if`, `true`, `not`, `CONTAINS`, … */
+export const EXPRESSION_KEYWORDS: readonly string[] = hardKeywordSpellings;
 
 /** Keyword spellings, for messages: `{ World: 'world', If: 'if', … }`. */
 export const keywordText: ReadonlyMap<TokenType, string> = new Map(

@@ -26,6 +26,7 @@
 import { checkSources, type WorldSources } from '@adec/compiler';
 import type { Diagnostic } from '@adec/diagnostics';
 import { parseSource, sourceTokens, type SourceToken } from '@adec/grammar';
+import { internalNameIn } from './internal-names.js';
 
 export const TYPO_CATEGORIES = ['name', 'keyword', 'enum member', 'number↔string', 'duration unit'] as const;
 export type TypoCategory = (typeof TYPO_CATEGORIES)[number];
@@ -50,6 +51,8 @@ export interface TypoVerdict {
   readonly didYouMean: boolean;
   /** Errors are reported on other lines too: a cascade, unless the typo really breaks them. */
   readonly errorsElsewhere: boolean;
+  /** A diagnostic that names an internal of adec (`<error>`), with the name. */
+  readonly internalName?: string;
   /** The first diagnostic on the mutated line, else the first of the world: what the author reads first. */
   readonly firstDiagnostic?: Diagnostic;
 }
@@ -296,12 +299,14 @@ export function judge(world: WorldSources, mutation: TypoMutation, valid: Readon
     : valid.has(mutation.replacement) ? 'another valid word'
     : 'accepted';
   const firstDiagnostic = onLine[0] ?? errors[0] ?? diagnostics[0];
+  const internalName = diagnostics.map(internalNameIn).find((name) => name !== undefined);
   return {
     mutation,
     outcome,
     didYouMean: onLine.some((d) => namesOriginal(d, mutation.original)),
     errorsElsewhere: errors.some((d) => d.span.file !== mutation.file || d.span.line !== mutation.line),
     ...(firstDiagnostic !== undefined && { firstDiagnostic }),
+    ...(internalName !== undefined && { internalName }),
   };
 }
 
