@@ -48,12 +48,12 @@ function parse(path: string, text: string): ParseResult {
   const parser = worldParser();
   const lexed = lex(text, lines);
   const tooDeep: Diagnostic[] = [];
-  const { cst, errors, help } = parseRepairing(parser, limitNesting(lexed.tokens, lines, tooDeep));
+  const { cst, errors, notes } = parseRepairing(parser, limitNesting(lexed.tokens, lines, tooDeep));
   const diagnostics: Diagnostic[] = [
     ...loneSurrogates(text, lines),
     ...lexed.diagnostics,
     ...tooDeep,
-    ...toDiagnostics(errors, lines, lexed.unterminatedComment, help),
+    ...toDiagnostics(errors, lines, lexed.unterminatedComment, notes),
   ];
 
   const builder: AstBuilder = new AstBuilder(lines, (inner, offset): Expr => parseInterpolation(inner, offset, lines, builder, diagnostics), diagnostics);

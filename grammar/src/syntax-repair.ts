@@ -15,10 +15,11 @@
  * token (measured on the example worlds and on 20,000-token actions). It is bounded per
  * suggestion and per file, so a file full of errors costs a few parses, not one per error.
  */
-import type { IRecognitionException, IToken, TokenType } from 'chevrotain';
+import type { IRecognitionException, ISyntacticContentAssistPath, IToken, TokenType } from 'chevrotain';
 import { closeMatches } from '@adec/diagnostics';
 import { SCALAR_TYPE_NAMES } from './ast.js';
 import { EOF } from './chevrotain.js';
+import { durationUnitsHelp } from './lexer.js';
 import type { WorldParser } from './parser.js';
 import { describeTokenType } from './syntax-errors.js';
 import * as t from './tokens.js';
@@ -34,8 +35,14 @@ export interface RepairedParse {
   readonly cst: ReturnType<WorldParser['sourceFile']>;
   /** Every syntax error to report, the repaired ones included, in source order. */
   readonly errors: readonly IRecognitionException[];
-  /** The help line of an error, where there is one. */
-  readonly help: ReadonlyMap<IRecognitionException, string>;
+  /** What more is known about an error, where there is something. */
+  readonly notes: ReadonlyMap<IRecognitionException, SyntaxErrorNote>;
+}
+
+export interface SyntaxErrorNote {
+  readonly help?: string;
+  /** The `(` or `[` a missing closing bracket was expected for: the error is reported there. */
+  readonly unclosed?: IToken;
 }
 
 interface Suggestion {
@@ -76,12 +83,38 @@ export function parseRepairing(parser: WorldParser, tokens: readonly IToken[]): 
     ({ cst, errors } = repair.reparsed);
   }
 
+  const notes = new Map<IRecognitionException, SyntaxErrorNote>([...help].map(([error, text]) => [error, { help: text }]));
   for (const error of errors) {
-    const text = helpFor(parser, input, error, budget);
-    if (text !== undefined) help.set(error, text);
+    const unclosed = unclosedOpener(input, error);
+    const text = unclosed === undefined ? helpFor(parser, input, error, budget) : undefined;
+    if (unclosed !== undefined || text !== undefined) notes.set(error, { ...(text !== undefined && { help: text }), ...(unclosed !== undefined && { unclosed }) });
   }
   const all = [...repaired, ...errors].sort((a, b) => offsetOf(a) - offsetOf(b));
-  return { cst, errors: all, help };
+  return { cst, errors: all, notes };
+}
+
+const CLOSING_OF: ReadonlyMap<TokenType, TokenType> = new Map([
+  [t.LParen, t.RParen],
+  [t.LBracket, t.RBracket],
+]);
+
+/**
+ * For an error that expected a `)` or `]`: the bracket it would have closed, the nearest one
+ * before the error that nothing closes, within the same block. The author's mistake is at the
+ * opener (a bracket never closed), not at the token that happened to follow.
+ */
+function unclosedOpener(input: readonly IToken[], error: IRecognitionException): IToken | undefined {
+  const closer = [...CLOSING_OF.values()].find((type) => error.message === describeTokenType(type));
+  if (closer === undefined) return undefined;
+  const end = Number.isNaN(error.token.startOffset) ? input.length : input.indexOf(error.token);
+  let depth = 0;
+  for (let i = end - 1; i >= 0; i--) {
+    const type = input[i]!.tokenType;
+    if (type === t.LCurly || type === t.RCurly) return undefined;
+    if (type === closer) depth++;
+    else if (CLOSING_OF.get(type) === closer && depth-- === 0) return input[i];
+  }
+  return undefined;
 }
 
 function parseFile(parser: WorldParser, input: IToken[]) {
@@ -133,31 +166,50 @@ function misspelledWordError(error: IRecognitionException, token: IToken, expect
   return { name: error.name, message: describeTokenType(expected), token, resyncedTokens: [], context: error.context };
 }
 
-/** The help of an error no repair applies to: a suggestion that is a name, or `not in`. */
+/**
+ * The help of an error no repair applies to: a suggestion that is a name (a type), `not in`,
+ * or a number where a duration was expected.
+ */
 function helpFor(parser: WorldParser, input: readonly IToken[], error: IRecognitionException, budget: { tokens: number }): string | undefined {
   const index = input.indexOf(error.token);
   if (index < 0) return undefined;
-  if (error.token.tokenType === t.In && input[index - 1]?.tokenType === t.Not) {
+  const found = error.token;
+  if (found.image.toLowerCase() === 'in' && input[index - 1]?.tokenType === t.Not) {
     return 'there is no `not in` operator: negate the whole test, `not (x in [...])`';
   }
-  const [suggestion] = suggestionsAt(parser, input, index, budget);
+  const paths = expectedAt(parser, input, index, budget);
+  if (found.tokenType === t.NumberToken && paths.some((path) => path.nextTokenType === t.Duration)) return durationUnitsHelp(found.image);
+  const [suggestion] = suggestionsFrom(paths, found);
   return suggestion === undefined ? undefined : didYouMean(suggestion.text);
 }
 
-/** What the grammar could have taken at `input[index]`, closest to what is written there first. */
+/** What the grammar could have taken at `input[index]` that is closest to what is written there, closest first. */
 function suggestionsAt(parser: WorldParser, input: readonly IToken[], index: number, budget: { tokens: number }): Suggestion[] {
+  return suggestionsFrom(expectedAt(parser, input, index, budget), input[index]!);
+}
+
+/**
+ * The continuations the grammar allows at `input[index]` (content assist over the tokens of
+ * its declaration so far); none for a token no suggestion could be for, or past the budget.
+ */
+function expectedAt(parser: WorldParser, input: readonly IToken[], index: number, budget: { tokens: number }): ISyntacticContentAssistPath[] {
   const found = input[index]!;
   if (found.tokenType === EOF || Number.isNaN(found.startOffset)) return [];
-  const isWord = /^[A-Za-z_]/.test(found.image);
-  if (!isWord && !OPERATOR_FIXES.has(found.image)) return [];
+  if (!isWord(found) && !OPERATOR_FIXES.has(found.image) && found.tokenType !== t.NumberToken) return [];
   const start = declarationStart(input, index);
   if (index - start > MAX_ASSIST_PREFIX || index - start > budget.tokens) return [];
   budget.tokens -= index - start;
-  const paths = parser.computeContentAssist('sourceFile', input.slice(start, index));
+  return parser.computeContentAssist('sourceFile', input.slice(start, index));
+}
 
-  if (!isWord) {
-    const fix = OPERATOR_FIXES.get(found.image)!;
-    return paths.some((path) => path.nextTokenType === fix) ? [{ text: fix.LABEL!, repairAs: fix }] : [];
+function isWord(token: IToken): boolean {
+  return /^[A-Za-z_]/.test(token.image);
+}
+
+function suggestionsFrom(paths: readonly ISyntacticContentAssistPath[], found: IToken): Suggestion[] {
+  if (!isWord(found)) {
+    const fix = OPERATOR_FIXES.get(found.image);
+    return fix !== undefined && paths.some((path) => path.nextTokenType === fix) ? [{ text: fix.LABEL!, repairAs: fix }] : [];
   }
   const spellings = new Map<string, TokenType | undefined>();
   for (const path of paths) {
