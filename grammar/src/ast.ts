@@ -231,6 +231,9 @@ export interface MissingExpr {
 
 export type TypeExpr = NamedType | EnumType | ListType | RecordType | OptionalType;
 
+/** The names of the scalar types: a `NamedType` names one of them. */
+export const SCALAR_TYPE_NAMES = ['bool', 'int', 'float', 'string', 'timestamp', 'duration'] as const;
+
 /**
  * `bool`, `int`, `float`, `string`, `timestamp`, `duration`, with an optional range:
  * `int(0..120)`, `float(0..1)`, `string(20..200)` (length), `string(..100)`.

@@ -107,9 +107,11 @@ export class AstBuilder {
 
   /** An outcome/severity/status/mode spelling, kept as written. */
   private word(node: CstNode | undefined, fallback: number): A.Word {
-    const token = this.token(node, 'GreenSkip') ?? this.token(node, 'Name') ?? this.token(node, 'StringLiteral');
+    const token = this.token(node, 'GreenSkip') ?? this.token(node, 'Name') ?? this.token(node, 'Number') ?? this.token(node, 'StringLiteral');
     if (!token) return { kind: 'Word', text: '', span: this.lines.point(fallback) };
-    return { kind: 'Word', text: token.image, span: tokenSpan(token, this.lines) };
+    // `GREN-SKIP`: the text as written, spaces included, so only `GREEN-SKIP` itself is valid.
+    const end = this.tokenEnd(this.token(node, 'Name', 1), this.tokenEnd(token, token.startOffset));
+    return { kind: 'Word', text: this.lines.text.slice(token.startOffset, end), span: this.lines.span(token.startOffset, end) };
   }
 
   // ── File and declarations ───────────────────────────────────────────────
@@ -162,7 +164,7 @@ export class AstBuilder {
     const attributes = this.nodes(node, 'contextAttribute').map((attribute): A.ContextAttributeDecl => {
       const start = this.startOf(attribute, 0);
       const sourceToken = this.token(attribute, 'Supplied') ?? this.token(attribute, 'System') ?? this.token(attribute, 'Computed');
-      const source = (sourceToken?.image ?? 'supplied') as A.ContextSource;
+      const source = (sourceToken ? spelling(sourceToken) : 'supplied') as A.ContextSource;
       const name = this.identifier(this.token(attribute, 'Name'), this.tokenEnd(sourceToken, start));
       const type = this.typeExpr(this.node(attribute, 'typeExpr'), name.span.endOffset);
       const assign = this.token(attribute, 'Assign');
@@ -662,7 +664,7 @@ export class AstBuilder {
       const token = operatorTokens[i]!;
       const previousEnd = operands[i]!.span.endOffset;
       const span = Number.isNaN(token.startOffset) ? this.lines.point(previousEnd) : tokenSpan(token, this.lines);
-      const operator = (token.tokenType === t.Or ? 'or' : token.tokenType === t.And ? 'and' : token.image) as A.BinaryOperator;
+      const operator = spelling(token) as A.BinaryOperator;
       operators.push({ operator, span });
       operands.push(build(operandNodes[i + 1], span.endOffset));
     }
@@ -731,7 +733,7 @@ export class AstBuilder {
       return {
         kind: 'LengthExpr',
         operand: left,
-        operator: (operatorToken?.image ?? '<') as A.ComparisonOperator,
+        operator: (operatorToken ? spelling(operatorToken) : '<') as A.ComparisonOperator,
         limit,
         span: joinSpans(left.span, limit.span),
       };
@@ -741,7 +743,7 @@ export class AstBuilder {
       const operatorToken = this.token(comparisonOperator, 'operator');
       const operatorSpan = operatorToken ? tokenSpan(operatorToken, this.lines) : this.lines.point(left.span.endOffset);
       const right = this.arithmetic(operands[1], operatorSpan.endOffset);
-      return binary((operatorToken?.image ?? '==') as A.BinaryOperator, left, right, operatorSpan);
+      return binary((operatorToken ? spelling(operatorToken) : '==') as A.BinaryOperator, left, right, operatorSpan);
     }
 
     const textOperator = this.node(node, 'textOperator');
@@ -760,7 +762,7 @@ export class AstBuilder {
         first && last
           ? this.lines.span(first.startOffset, this.tokenEnd(last, first.startOffset))
           : this.lines.point(left.span.endOffset);
-      const operator = words.map((word) => (word.tokenType === t.Not ? 'NOT' : word.image)).join(' ');
+      const operator = words.map((word) => (word.tokenType === t.Not ? 'NOT' : spelling(word))).join(' ');
       const right = this.arithmetic(operands[1], operatorSpan.endOffset);
       // A lone `NOT` is only left behind by error recovery (already reported as a syntax
       // error): the comparison has no meaning, so the checker sees a placeholder.
@@ -850,6 +852,15 @@ export class AstBuilder {
 /** The distinct names in `text` that are not field names (after `.`), strings included. */
 function namesIn(text: string): string[] {
   return [...new Set(text.match(/(?<!\.\s*)(?<!\w)[A-Za-z_]\w*/g))];
+}
+
+/**
+ * How a keyword or an operator token reads in the AST: by its type, not its text, so a token
+ * the parser repaired (`contains` read as `CONTAINS`, syntax-repair.ts) reads as what it was
+ * taken for.
+ */
+function spelling(token: IToken): string {
+  return token.tokenType.LABEL ?? token.image;
 }
 
 function isBinaryOperator(text: string): text is A.BinaryOperator {

@@ -11,3 +11,5 @@ export { sourceTokens, type SourceToken } from './source-tokens.js';
 export { serializedGrammar, syntaxDiagramsHtml } from './diagrams.js';
 export { formatExpr, pathOf } from './print-expr.js';
 export { BINARY_PRECEDENCE, PRECEDENCE } from './precedence.js';
+export { EXPRESSION_KEYWORDS } from './tokens.js';
+export { durationUnitsHelp } from './lexer.js';

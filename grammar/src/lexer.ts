@@ -9,7 +9,7 @@ import { diagnostic, type Diagnostic } from '@adec/diagnostics';
 import type { IToken, Lexer as ChevrotainLexer } from 'chevrotain';
 import { Lexer } from './chevrotain.js';
 import type { LineMap } from './line-map.js';
-import { allTokens, Duration, NumberToken, UnterminatedBlockComment, UnterminatedString } from './tokens.js';
+import { allTokens, CurlyQuotedString, Duration, NumberToken, UnterminatedBlockComment, UnterminatedString } from './tokens.js';
 
 /**
  * The lexer of the language's tokens. `validate` runs Chevrotain's checks of the token
@@ -59,6 +59,7 @@ export function lex(text: string, lines: LineMap, baseOffset = 0): LexResult {
     const type = token.tokenType;
     if (type === NumberToken) checkNumber(token, lines, diagnostics);
     else if (type === Duration) checkDuration(token, lines, diagnostics);
+    else if (type === CurlyQuotedString) checkCurlyQuotes(token, lines, diagnostics);
     else if (type === UnterminatedString) {
       diagnostics.push(
         diagnostic('ADEC1002', tokenSpan(token, lines), {}, {
@@ -91,6 +92,19 @@ const UNEXPECTED_CHARACTER_HELP: ReadonlyMap<string, string> = new Map([
   ['\u2019', "use a straight single quote `'`"],
 ]);
 
+/** One ADEC1001 for a string in curly quotes, at its opening quote, with the string as it should be. */
+function checkCurlyQuotes(token: IToken, lines: LineMap, diagnostics: Diagnostic[]): void {
+  const char = token.image[0]!;
+  const straight = char === '\u201c' || char === '\u201d' ? '"' : "'";
+  const fixed = `${straight}${token.image.slice(1, -1)}${straight}`;
+  diagnostics.push(
+    diagnostic('ADEC1001', lines.span(token.startOffset, token.startOffset + 1), { char }, {
+      label: 'a curly quote',
+      help: `write the string in straight quotes: \`${fixed}\``,
+    }),
+  );
+}
+
 function shiftToken(token: IToken, by: number): void {
   token.startOffset += by;
 }
@@ -109,6 +123,15 @@ const MILLISECONDS_PER_UNIT: ReadonlyMap<string, number> = new Map([
   ['h', 3_600_000],
   ['d', 86_400_000],
 ]);
+
+/** The units a duration may have, smallest first. */
+export const DURATION_UNITS: readonly string[] = [...MILLISECONDS_PER_UNIT.keys()];
+
+/** "a duration needs a unit: `30ms`, `30s`, `30m`, `30h` or `30d`": help for a number written for a duration. */
+export function durationUnitsHelp(number: string): string {
+  const written = DURATION_UNITS.map((unit) => `\`${number}${unit}\``);
+  return `a duration needs a unit: ${written.slice(0, -1).join(', ')} or ${written[written.length - 1]}`;
+}
 
 /** `18h` → 64800000; `undefined` for an unknown unit (`5y`). */
 export function durationMilliseconds(text: string): number | undefined {

@@ -9,6 +9,7 @@ import { LineMap } from './line-map.js';
 import { limitNesting } from './nesting.js';
 import { WorldParser } from './parser.js';
 import { toDiagnostics } from './syntax-errors.js';
+import { parseRepairing } from './syntax-repair.js';
 
 export interface ParseResult {
   readonly file: SourceFile;
@@ -47,13 +48,12 @@ function parse(path: string, text: string): ParseResult {
   const parser = worldParser();
   const lexed = lex(text, lines);
   const tooDeep: Diagnostic[] = [];
-  parser.input = limitNesting(lexed.tokens, lines, tooDeep);
-  const cst = parser.sourceFile();
+  const { cst, errors, notes } = parseRepairing(parser, limitNesting(lexed.tokens, lines, tooDeep));
   const diagnostics: Diagnostic[] = [
     ...loneSurrogates(text, lines),
     ...lexed.diagnostics,
     ...tooDeep,
-    ...toDiagnostics(parser.errors, lines, lexed.unterminatedComment),
+    ...toDiagnostics(errors, lines, lexed.unterminatedComment, notes),
   ];
 
   const builder: AstBuilder = new AstBuilder(lines, (inner, offset): Expr => parseInterpolation(inner, offset, lines, builder, diagnostics), diagnostics);

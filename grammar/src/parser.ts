@@ -167,11 +167,24 @@ export class WorldParser extends CstParser {
     });
   });
 
-  /** An outcome, severity, status or mode spelling, validated by the checker. */
+  /**
+   * An outcome, severity, status or mode spelling, validated by the checker. It is read as
+   * broadly as a mistyped one can be written (`GREN-SKIP`, a severity `2`), so the checker
+   * reports it as one word with a did-you-mean, not the parser as a stray `-` or number.
+   */
   word: Rule = this.RULE('word', () => {
     this.OR([
       { ALT: () => this.CONSUME(t.GreenSkip) },
-      { ALT: () => this.CONSUME(t.Name) },
+      {
+        ALT: () => {
+          this.CONSUME(t.Name);
+          this.OPTION(() => {
+            this.CONSUME(t.Minus);
+            this.CONSUME1(t.Name);
+          });
+        },
+      },
+      { ALT: () => this.CONSUME(t.NumberToken) },
       { ALT: () => this.CONSUME(t.StringLiteral) },
     ]);
   });

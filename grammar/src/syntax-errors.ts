@@ -11,6 +11,7 @@ import type { IParserErrorMessageProvider, IRecognitionException, IToken, TokenT
 import { EOF } from './chevrotain.js';
 import type { LineMap } from './line-map.js';
 import { tokenSpan } from './lexer.js';
+import type { SyntaxErrorNote } from './syntax-repair.js';
 import * as t from './tokens.js';
 
 /** How a token type reads in "expected …". */
@@ -91,12 +92,15 @@ function truncate(text: string): string {
 /**
  * The diagnostics for the parser's errors. `endOfText` is where an ADEC1004 points when the
  * previous token is unknown; `suppressEndOfFile` drops ADEC1004 when the lexer has already
- * explained the early end (an unterminated block comment).
+ * explained the early end (an unterminated block comment). `notes` holds what syntax-repair.ts
+ * found out about an error: a did-you-mean, or the bracket a missing `)` or `]` would close
+ * (then the error is ADEC1011, at that bracket).
  */
 export function toDiagnostics(
   errors: readonly IRecognitionException[],
   lines: LineMap,
   suppressEndOfFile: boolean,
+  notes: ReadonlyMap<IRecognitionException, SyntaxErrorNote> = new Map(),
 ): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   const reportedOffsets = new Set<number>();
@@ -111,12 +115,18 @@ export function toDiagnostics(
     // Recovery resynchronizes at the first `}`, which may close an inner block the broken
     // text had opened; the outer `}` is then "stray". After an earlier error that is noise.
     if (diagnostics.length > 0 && token.tokenType === t.RCurly && expected === BLOCK_MEMBERS['sourceFile']) continue;
-    if (atEnd) {
+    const note = notes.get(error);
+    const extras = note?.help !== undefined ? { help: note.help } : {};
+    if (note?.unclosed !== undefined) {
+      const open = note.unclosed.image;
+      const found = atEnd ? 'the end of the file' : describeFound(token);
+      diagnostics.push(diagnostic('ADEC1011', tokenSpan(note.unclosed, lines), { open, expected, found }, { label: `this \`${open}\` is never closed` }));
+    } else if (atEnd) {
       const previous = (error as { previousToken?: IToken }).previousToken;
       const at = previous && !Number.isNaN(previous.startOffset) ? previous.startOffset + previous.image.length : lines.text.length;
-      diagnostics.push(diagnostic('ADEC1004', lines.point(at), { expected }));
+      diagnostics.push(diagnostic('ADEC1004', lines.point(at), { expected }, extras));
     } else {
-      diagnostics.push(diagnostic('ADEC1003', tokenSpan(token, lines), { expected, found: describeFound(token) }));
+      diagnostics.push(diagnostic('ADEC1003', tokenSpan(token, lines), { expected, found: describeFound(token) }, extras));
     }
   }
   return diagnostics;

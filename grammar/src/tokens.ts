@@ -72,6 +72,18 @@ export const UnterminatedString = createToken({
 });
 
 /**
+ * A string in typographic quotes, as pasted from a document (“terminated”, ‘x’; closed by a
+ * curly or a straight quote): read as a string so the parse goes on, and reported once by the
+ * lexer (ADEC1001) rather than as two stray characters around a name.
+ */
+export const CurlyQuotedString = createToken({
+  name: 'CurlyQuotedString',
+  pattern: /[\u201c\u201d][^\u201c\u201d"\r\n]*[\u201c\u201d"]|[\u2018\u2019][^\u2018\u2019'\r\n]*[\u2018\u2019']/,
+  categories: [StringLiteral],
+  label: 'a string',
+});
+
+/**
  * Never lexed: nesting.ts puts one in place of a part of a file nested deeper than the limit
  * (reported there, ADEC1010). It counts as a string, which the grammar accepts wherever an
  * expression, a test value or a type may stand, so the parser reads on without an error;
@@ -108,6 +120,8 @@ export const Identifier = createToken({
 // ── Keywords ────────────────────────────────────────────────────────────────
 
 const keywordTokens: TokenType[] = [];
+const spellingsOfKeyword = new Map<TokenType, readonly string[]>();
+const hardKeywordSpellings: string[] = [];
 
 function keyword(name: string, spellings: readonly string[], hard = false): TokenType {
   const token = createToken({
@@ -118,6 +132,8 @@ function keyword(name: string, spellings: readonly string[], hard = false): Toke
     label: spellings[0],
   });
   keywordTokens.push(token);
+  spellingsOfKeyword.set(token, spellings);
+  if (hard) hardKeywordSpellings.push(...spellings);
   return token;
 }
 
@@ -259,6 +275,7 @@ export const allTokens: TokenType[] = [
   DoubleQuotedString,
   SingleQuotedString,
   UnterminatedString,
+  CurlyQuotedString,
   Duration,
   NumberToken,
   GreenSkip,
@@ -294,6 +311,12 @@ export const allTokens: TokenType[] = [
   StringLiteral,
   TooDeep,
 ];
+
+/** Every spelling of each keyword, for did-you-mean: `If` → `['if', 'IF']`. */
+export const keywordSpellings: ReadonlyMap<TokenType, readonly string[]> = spellingsOfKeyword;
+
+/** The spellings of the hard keywords, the words of expressions: `if`, `true`, `not`, `CONTAINS`, … */
+export const EXPRESSION_KEYWORDS: readonly string[] = hardKeywordSpellings;
 
 /** Keyword spellings, for messages: `{ World: 'world', If: 'if', … }`. */
 export const keywordText: ReadonlyMap<TokenType, string> = new Map(

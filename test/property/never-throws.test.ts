@@ -22,6 +22,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { corpusWorlds } from './corpus.js';
 import { HangWatchdog } from './hang-watchdog.js';
+import { internalNameIn } from './internal-names.js';
 import { deepNestingWorld, longChainWorld, unicodeWorld } from './limit-generators.js';
 import { mutatedWorld } from './mutations.js';
 import { edgeNumberWorld, generatedWorld } from './world-generator.js';
@@ -95,9 +96,12 @@ function assertWellFormed(d: Diagnostic, texts: ReadonlyMap<string, string>): vo
   if (entry === undefined) throw new Error(`uncatalogued code ${where}`);
   if (entry.severity !== d.severity) throw new Error(`severity ${d.severity} differs from the catalogue's ${entry.severity}: ${where}`);
   if (d.message.trim() === '') throw new Error(`empty message: ${where}`);
+  const internal = internalNameIn(d);
+  if (internal !== undefined) throw new Error(`an internal name (${internal}) reaches the author: ${where}`);
   const text = texts.get(d.span.file);
   if (text === undefined) throw new Error(`span names a file that is not in the world: ${where}`);
-  const lineCount = text.split('\n').length;
+  // Lines as LineMap counts them: a lone \r ends a line too.
+  const lineCount = text.split(/\r\n|\r|\n/).length;
   if (!Number.isInteger(d.span.line) || d.span.line < 1 || d.span.line > lineCount + 1) {
     throw new Error(`line outside the file (1..${lineCount + 1}): ${where}`);
   }

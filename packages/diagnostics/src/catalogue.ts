@@ -28,6 +28,7 @@ export const CATALOGUE = {
   ADEC1008: { severity: 'error', message: 'number `{text}` is out of range' },
   ADEC1009: { severity: 'error', message: 'lone surrogate `{unit}` is not a character' },
   ADEC1010: { severity: 'error', message: 'nested deeper than {limit} levels' },
+  ADEC1011: { severity: 'error', message: 'unclosed `{open}`: expected {expected} before {found}' },
 
   // ── Names ─────────────────────────────────────────────────────────────────
   ADEC2001: { severity: 'error', message: 'unknown name `{name}`' },

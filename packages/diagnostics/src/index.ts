@@ -10,4 +10,4 @@ export { diagnosticToJson, renderDiagnostic, renderDiagnostics, summarize } from
 export type { DiagnosticJson, SourceLookup } from './render.js';
 export { compareSpans, joinSpans } from './span.js';
 export type { Span } from './span.js';
-export { closestMatch, editDistance } from './suggest.js';
+export { closeMatches, closestMatch, editDistance } from './suggest.js';

@@ -7,22 +7,27 @@
  * long.
  */
 export function closestMatch(word: string, candidates: Iterable<string>): string | undefined {
-  if (word.length > MAX_WORD_LENGTH) return undefined;
+  return closeMatches(word, candidates)[0];
+}
+
+/**
+ * Every candidate close enough to `word` to be a plausible typo of it, closest first (in the
+ * order given among equally close ones): for a caller that can test which of them fits.
+ */
+export function closeMatches(word: string, candidates: Iterable<string>): string[] {
+  if (word.length > MAX_WORD_LENGTH) return [];
   const limit = Math.max(1, Math.floor(word.length / 3));
-  let best: string | undefined;
-  let bestDistance = Infinity;
+  const matches: { candidate: string; distance: number }[] = [];
   for (const candidate of candidates) {
     // The distance is at least the difference in length.
     if (candidate === word || Math.abs(candidate.length - word.length) > limit) continue;
     const distance = editDistance(word.toLowerCase(), candidate.toLowerCase());
     // A case-only difference (`green` for `GREEN`) is always a good suggestion.
     const effective = distance === 0 ? 0.5 : distance;
-    if (effective <= limit && effective < bestDistance) {
-      best = candidate;
-      bestDistance = effective;
-    }
+    if (effective <= limit) matches.push({ candidate, distance: effective });
   }
-  return best;
+  // Array.prototype.sort is stable: equally close candidates keep their order.
+  return matches.sort((a, b) => a.distance - b.distance).map((m) => m.candidate);
 }
 
 /** Words longer than this get no suggestion. */

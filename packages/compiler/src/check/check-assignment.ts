@@ -6,6 +6,7 @@ import type { Expr } from '@adec/grammar';
 import { formatType, type CheckedExpr, type Type } from '../model/index.js';
 import type { ExprChecker } from './check-expr.js';
 import { checkEnumLiterals, enumOf } from './enum-literals.js';
+import { durationExpectedHelp } from './number-for-duration.js';
 import { isAssignable, isError, unwrapOptional } from './type-relations.js';
 
 /**
@@ -22,5 +23,5 @@ export function checkAssignable(checker: ExprChecker, value: CheckedExpr, ast: E
     return;
   }
   const found = formatType(value.type);
-  checker.sink.report('ADEC3001', ast.span, { expected: formatType(expected), found }, { label: `this is ${found}` });
+  checker.sink.report('ADEC3001', ast.span, { expected: formatType(expected), found }, { label: `this is ${found}`, ...durationExpectedHelp(expected, value.type, ast) });
 }

@@ -7,7 +7,7 @@ import { formatType, type BuiltinName, type CheckedExpr, type Type } from '../mo
 import type { ExprChecker } from './check-expr.js';
 import { poisoned } from './check-expr.js';
 import type { Narrowed } from './narrowing.js';
-import { didYouMeanName } from './suggestions.js';
+import { didYouMeanNameOrKeyword, KEYWORDS_BEFORE_PARENTHESIS } from './suggestions.js';
 import { ERROR, FLOAT, INT, STRING, isError, isNumeric, isText } from './type-relations.js';
 
 interface BuiltinSignature {
@@ -42,7 +42,7 @@ export function checkBuiltinCall(checker: ExprChecker, expr: CallExpr, narrowed:
   const name = expr.callee.name;
   const args = expr.args.map((arg) => checker.check(arg, narrowed));
   if (!isBuiltinName(name)) {
-    if (name !== '') checker.sink.report('ADEC2008', expr.callee.span, { name }, didYouMeanName(name, Object.keys(BUILTINS)));
+    if (name !== '') checker.sink.report('ADEC2008', expr.callee.span, { name }, didYouMeanNameOrKeyword(name, Object.keys(BUILTINS), KEYWORDS_BEFORE_PARENTHESIS));
     return poisoned(expr);
   }
   const signature = BUILTINS[name];

@@ -17,6 +17,7 @@ import { resolveType } from './resolve-types.js';
 import { createScope, type ExprScope } from './scope.js';
 import { isAssignable, isError, optionalOf, STRING, TIMESTAMP, unwrapOptional } from './type-relations.js';
 import { reportReservedName } from './reserved-names.js';
+import { didYouMeanKeyword, didYouMeanName } from './suggestions.js';
 
 /**
  * The values the runtime captures at entry, never from the request body, typed as the runtime
@@ -91,7 +92,7 @@ function checkSystemAttribute(decl: ContextAttributeDecl, type: Type, sink: Diag
   const name = decl.name.name;
   const required = SYSTEM_ATTRIBUTE_TYPES.get(name);
   if (required === undefined) {
-    sink.report('ADEC2011', decl.name.span, { name });
+    sink.report('ADEC2011', decl.name.span, { name }, didYouMeanName(name, SYSTEM_ATTRIBUTE_TYPES.keys()));
     return;
   }
   // What the runtime delivers must fit the declared type: `timestamp?` for request_time is
@@ -109,7 +110,8 @@ function checkDefault(decl: ContextAttributeDecl, type: Type, sink: DiagnosticSi
   }
   const literal = literalFromExpr(decl.value);
   if (literal === undefined) {
-    sink.report('ADEC4021', decl.value.span, { name, problem: 'must be a literal value' }, { help: 'declare a `computed` attribute to derive a value' });
+    const keyword = decl.value.kind === 'NameExpr' ? didYouMeanKeyword(decl.value.name) : {};
+    sink.report('ADEC4021', decl.value.span, { name, problem: 'must be a literal value' }, keyword.help !== undefined ? keyword : { help: 'declare a `computed` attribute to derive a value' });
     return undefined;
   }
   return checkLiteral(literal, type, sink, { defaultOf: name });

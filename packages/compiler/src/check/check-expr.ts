@@ -10,7 +10,7 @@ import { checkBinary } from './check-operators.js';
 import { checkBuiltinCall } from './check-builtins.js';
 import { NOTHING_NARROWED, presentWhenFalse, presentWhenTrue, union, type Narrowed } from './narrowing.js';
 import type { ExprScope } from './scope.js';
-import { didYouMeanName } from './suggestions.js';
+import { didYouMeanName, didYouMeanNameOrKeyword } from './suggestions.js';
 import { BOOL, DURATION, ERROR, FLOAT, INT, NULL, STRING, isError, isNumeric, joinTypes, optionalOf, unwrapOptional } from './type-relations.js';
 import { checkEnumLiterals, enumOf } from './enum-literals.js';
 
@@ -130,7 +130,7 @@ export function warnIfNeverAbsent(checker: ExprChecker, checked: CheckedExpr, as
 function checkName(checker: ExprChecker, expr: NameExpr, narrowed: Narrowed): CheckedExpr {
   const binding = checker.scope.lookup(expr.name);
   if (binding === undefined) {
-    if (expr.name !== '') checker.sink.report('ADEC2001', expr.span, { name: expr.name }, didYouMeanName(expr.name, checker.scope.names));
+    if (expr.name !== '') checker.sink.report('ADEC2001', expr.span, { name: expr.name }, didYouMeanNameOrKeyword(expr.name, checker.scope.names));
     return poisoned(expr);
   }
   checker.scope.onReference?.(binding);
@@ -141,7 +141,8 @@ function checkName(checker: ExprChecker, expr: NameExpr, narrowed: Narrowed): Ch
 function checkMember(checker: ExprChecker, expr: MemberExpr, narrowed: Narrowed): CheckedExpr {
   const object = checker.check(expr.object, narrowed);
   const name = expr.property.name;
-  if (isError(object.type) || name === '') return poisoned(expr);
+  // Shallow on purpose: a record with one field of an unknown type still has its other fields.
+  if (object.type.kind === 'error' || name === '') return poisoned(expr);
   const objectMayBeAbsent = object.type.kind === 'optional';
   const record = unwrapOptional(object.type);
   const owner = pathOf(expr.object) ?? formatType(record);

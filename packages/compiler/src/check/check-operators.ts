@@ -11,6 +11,7 @@ import type { ExprChecker } from './check-expr.js';
 import { joinBranches, reportOperand, warnIfNeverAbsent } from './check-expr.js';
 import { checkEnumListLiterals, checkEnumLiterals, enumOf } from './enum-literals.js';
 import { presentWhenFalse, presentWhenTrue, union, type Narrowed } from './narrowing.js';
+import { numberForDurationHelp } from './number-for-duration.js';
 import { BOOL, DURATION, ERROR, FLOAT, INT, STRING, TIMESTAMP, isError, isNumeric, isText, unwrapOptional } from './type-relations.js';
 
 /**
@@ -93,7 +94,7 @@ function checkEquality(checker: ExprChecker, expr: BinaryExpr, left: CheckedExpr
   if (leftEnum !== undefined) checkEnumLiterals(checker.sink, right, leftEnum);
   if (rightEnum !== undefined) checkEnumLiterals(checker.sink, left, rightEnum);
   if (!areEqualityComparable(unwrapOptional(left.type), unwrapOptional(right.type))) {
-    checker.sink.report('ADEC3005', expr.span, { left: formatType(left.type), right: formatType(right.type) });
+    checker.sink.report('ADEC3005', expr.span, { left: formatType(left.type), right: formatType(right.type) }, numberForDurationHelp(left.type, expr.left, right.type, expr.right));
   }
   return node;
 }
@@ -119,7 +120,7 @@ function checkOrdering(checker: ExprChecker, expr: BinaryExpr, operator: '<' | '
     (isNumeric(leftType) && isNumeric(rightType)) ||
     (leftType.kind === 'string' && rightType.kind === 'string') ||
     (leftType.kind === rightType.kind && (leftType.kind === 'timestamp' || leftType.kind === 'duration'));
-  if (!orderable) checker.sink.report('ADEC3005', expr.span, { left: formatType(leftType), right: formatType(rightType) });
+  if (!orderable) checker.sink.report('ADEC3005', expr.span, { left: formatType(leftType), right: formatType(rightType) }, numberForDurationHelp(leftType, expr.left, rightType, expr.right));
   return node;
 }
 
@@ -179,7 +180,7 @@ function checkArithmetic(checker: ExprChecker, expr: BinaryExpr, operator: '+' |
   if (isError(leftType) || isError(rightType)) type = ERROR;
   else type = arithmeticResult(operator, leftType, rightType);
   if (type === undefined) {
-    checker.sink.report('ADEC3003', expr.operatorSpan, { op: operator, left: formatType(leftType), right: formatType(rightType) });
+    checker.sink.report('ADEC3003', expr.operatorSpan, { op: operator, left: formatType(leftType), right: formatType(rightType) }, operator === '+' || operator === '-' ? numberForDurationHelp(leftType, expr.left, rightType, expr.right) : {});
     type = ERROR;
   }
   return { kind: 'arithmetic', operator, left, right, type, span: expr.span };

@@ -5,7 +5,7 @@
  * silently exercise a misspelled attribute. Missing supplied attributes are allowed: tests
  * may exercise missing evidence.
  */
-import type { Span } from '@adec/diagnostics';
+import { closestMatch, type Span } from '@adec/diagnostics';
 import type { TestDecl, TestMember, Value, ValueRecord } from '@adec/grammar';
 import type { CheckedTest, JsonValue, RecordField } from '../model/index.js';
 import { firstDeclaredAt, type DiagnosticSink } from './checker-context.js';
@@ -15,6 +15,7 @@ import type { ScenarioInfo } from './check-scenario.js';
 import { checkLiteral, describeLiteral, literalFromValue } from './literal-values.js';
 import { asOutcome, outcomeHelp } from './spellings.js';
 import { didYouMeanName } from './suggestions.js';
+import { CANDIDATE_BUILTIN_FIELDS } from './candidate-action.js';
 
 type MemberOf<K extends TestMember['kind']> = Extract<TestMember, { kind: K }>;
 type ExpectMember = MemberOf<'TestExpectStatus' | 'TestExpectSelected' | 'TestExpectNoEligible'>;
@@ -76,11 +77,18 @@ function checkTest(decl: TestDecl, env: TestEnvironment, sink: DiagnosticSink): 
   }
   const [kindName, foreign] = action !== undefined ? ['an adjudication', SELECTION_ONLY] : ['a selection', ADJUDICATION_ONLY];
   for (const m of decl.members.filter((m) => foreign.includes(m.kind))) {
-    sink.report('ADEC4026', m.span, { test, problem: `is ${kindName} test, which takes no \`${MEMBER_CLAUSES[m.kind]}\`` });
+    sink.report('ADEC4026', m.span, { test, problem: `is ${kindName} test, which takes no \`${MEMBER_CLAUSES[m.kind]}\`` }, selectionExpectHelp(m));
   }
   if (expect === undefined) sink.report('ADEC4003', decl.name.span, { clause: 'expect', owner });
   if (action !== undefined) return checkAdjudicationTest(decl, action, member('TestContext'), member('TestSystem'), expect, env, sink);
   return checkSelectionTest(decl, scenario!, member('TestSignals'), member('TestActions'), expect, env, sink);
+}
+
+/** What a selection test expects instead of a status: the word it was probably meant to be. */
+function selectionExpectHelp(member: TestMember): { help?: string } {
+  if (member.kind !== 'TestExpectStatus') return {};
+  const intended = closestMatch(member.status.text, ['NO_ELIGIBLE_ACTIONS', 'selected']);
+  return { help: intended !== undefined ? `did you mean \`${intended}\`?` : 'a selection test expects `selected "<action_id>"` or `NO_ELIGIBLE_ACTIONS`' };
 }
 
 function checkAdjudicationTest(
@@ -116,7 +124,7 @@ function checkAdjudicationTest(
   });
   const system = checkRecordValues(systemMember?.value, sink, (key) => {
     const type = SYSTEM_ATTRIBUTE_TYPES.get(key.name);
-    if (type === undefined) sink.report('ADEC2011', key.span, { name: key.name });
+    if (type === undefined) sink.report('ADEC2011', key.span, { name: key.name }, didYouMeanName(key.name, SYSTEM_ATTRIBUTE_TYPES.keys()));
     return type;
   });
   if (expect === undefined || expect.kind !== 'TestExpectStatus') return undefined;
@@ -193,8 +201,15 @@ function checkCandidate(value: Value, scenario: ScenarioInfo, sink: DiagnosticSi
   const typeEntry = value.entries.find((e) => e.key.name === 'type');
   const typeName = typeEntry?.value.kind === 'ValueScalar' ? typeEntry.value.value : undefined;
   const actionType = scenario.actionTypes.find((t) => t.name === typeName);
-  for (const required of ['action_id', 'type']) {
-    if (!value.entries.some((e) => e.key.name === required)) sink.report('ADEC4003', value.span, { clause: required, owner: 'a test action' });
+  // A key misspelling a missing `action_id` or `type` is the one problem, reported at the key.
+  const missing = CANDIDATE_BUILTIN_FIELDS.filter((required) => !value.entries.some((e) => e.key.name === required));
+  const misspelled = new Map<string, string>();
+  for (const { key } of value.entries) {
+    const intended = closestMatch(key.name, missing);
+    if (intended !== undefined && !actionType?.fields.some((f) => f.name === key.name)) misspelled.set(key.name, intended);
+  }
+  for (const required of missing) {
+    if (![...misspelled.values()].includes(required)) sink.report('ADEC4003', value.span, { clause: required, owner: 'a test action' });
   }
   if (typeEntry !== undefined && actionType === undefined) {
     const text = typeof typeName === 'string' ? typeName : String(typeName);
@@ -205,6 +220,11 @@ function checkCandidate(value: Value, scenario: ScenarioInfo, sink: DiagnosticSi
     { name: 'type', type: { kind: 'enum', members: scenario.actionTypes.map((t) => t.name) } },
   ];
   return checkRecordValues(value, sink, (key) => {
+    const intended = misspelled.get(key.name);
+    if (intended !== undefined) {
+      sink.report('ADEC2002', key.span, { type: actionType?.name ?? 'action', name: key.name }, { help: `did you mean \`${intended}\`?` });
+      return undefined;
+    }
     const builtin = builtins.find((f) => f.name === key.name);
     if (builtin !== undefined) return key.name === 'type' ? undefined : builtin.type;
     return actionType === undefined ? undefined : fieldType(actionType.fields, key, actionType.name, sink);

@@ -29,9 +29,9 @@ export interface CheckWorldResult {
 
 export interface CheckWorldOptions {
   /**
-   * Run the warnings analysis on a world that checked clean (default true). Off when the
-   * files had syntax errors: the AST holds placeholders where text was missing or nested too
-   * deep, and a condition with a placeholder is no condition to judge.
+   * Run the warnings analysis on a world that checked clean (default true), and report unused
+   * attributes. Off when the files had syntax errors: the AST holds placeholders where text was
+   * missing or nested too deep, and a condition with a placeholder is no condition to judge.
    */
   readonly analyze?: boolean;
 }
@@ -56,7 +56,8 @@ export function checkWorld(files: readonly SourceFile[], options: CheckWorldOpti
   const tests = checkTests(ofKind<TestDecl>(declarations, 'TestDecl'), { actions: actionInfos, scenarios: scenarioInfos, onUse }, sink);
 
   const ownAttributes = [...actionInfos.values()].flatMap((info) => info.view.attributes.slice(shared.length));
-  reportUnusedAttributes([...shared, ...ownAttributes], used, sink);
+  // After a syntax error the use may be in the text recovery skipped: no warning for it.
+  if (options.analyze !== false) reportUnusedAttributes([...shared, ...ownAttributes], used, sink);
 
   if (sink.hasErrors || header === undefined) return { diagnostics: sortDiagnostics(sink.diagnostics) };
   const world: CheckedWorld = {

@@ -2,14 +2,13 @@
  * Resolves written types (`int(0..120)`, `"a" | "b"`, `list<string>?`) to semantic types.
  * An unknown type name resolves to the poison `error` type after one diagnostic.
  */
-import type { FieldDecl, NamedType, RangeSpec, TypeExpr } from '@adec/grammar';
+import { SCALAR_TYPE_NAMES as SCALAR_TYPES, type FieldDecl, type NamedType, type RangeSpec, type TypeExpr } from '@adec/grammar';
 import type { NumericRange, RecordField, Type } from '../model/index.js';
 import { ERROR, optionalOf } from './type-relations.js';
 import { firstDeclaredAt, type DiagnosticSink } from './checker-context.js';
 import { didYouMeanName } from './suggestions.js';
 import { reportReservedName } from './reserved-names.js';
 
-const SCALAR_TYPES = ['bool', 'int', 'float', 'string', 'timestamp', 'duration'] as const;
 type ScalarTypeName = (typeof SCALAR_TYPES)[number];
 
 /** Spellings other languages use, which edit distance alone would not suggest. */

@@ -4,7 +4,26 @@
  */
 import { BOOL, DURATION, ERROR, FLOAT, INT, NULL, STRING, TIMESTAMP, type Type } from '../model/index.js';
 
-export const isError = (type: Type): boolean => type.kind === 'error';
+/**
+ * Whether a type is, or holds, the poison type of a mistake already reported (`list<…>` of an
+ * unknown type, a record with such a field). Checks stay silent on it: a second diagnostic
+ * would be a cascade of the first, and would have to name a type that does not exist.
+ */
+export function isError(type: Type): boolean {
+  switch (type.kind) {
+    case 'error':
+      return true;
+    case 'list':
+      return isError(type.element);
+    case 'optional':
+      return isError(type.inner);
+    case 'record':
+      return type.fields.some((field) => isError(field.type));
+    default:
+      return false;
+  }
+}
+
 export const isOptional = (type: Type): boolean => type.kind === 'optional';
 export const isNumeric = (type: Type): boolean => type.kind === 'int' || type.kind === 'float';
 /** Strings and enums are both text at run time. */

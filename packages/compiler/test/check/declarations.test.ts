@@ -49,7 +49,7 @@ describe('context', () => {
 
   it('checks system attributes (ADEC2011, ADEC4022)', () => {
     expectDiagnostics(world(rule(RULE_OK), 'context { supplied x: int system request_tme: timestamp system request_id: int }'), [
-      ['ADEC2011', 2, 34, 'unknown system attribute `request_tme`: system values are request_time, request_id and authenticated_caller', undefined],
+      ['ADEC2011', 2, 34, 'unknown system attribute `request_tme`: system values are request_time, request_id and authenticated_caller', 'did you mean `request_time`?'],
       ['ADEC4022', 2, 76, 'system attribute `request_id` has type int, it must be string', undefined],
     ]);
   });

@@ -114,7 +114,7 @@ test "t2" { action add context { rr: "child", r: "chld" } system { request_tim: 
       ['ADEC2006', 6, 20, 'unknown action `ad`', 'did you mean `add`?'],
       ['ADEC2014', 7, 34, 'unknown attribute `rr` in test context of action `add`', 'did you mean `r`?'],
       ['ADEC3006', 7, 50, '"chld" is not a member of "child" | "spouse"', 'did you mean "child"?'],
-      ['ADEC2011', 7, 68, 'unknown system attribute `request_tim`: system values are request_time, request_id and authenticated_caller', undefined],
+      ['ADEC2011', 7, 68, 'unknown system attribute `request_tim`: system values are request_time, request_id and authenticated_caller', 'did you mean `request_time`?'],
       ['ADEC4015', 7, 113, 'invalid status `REDD`: expected GREEN, GREEN-SKIP, YELLOW or RED', 'did you mean `RED`?'],
       ['ADEC4020', 7, 121, 'test expects rule `okk`, which is not a rule of action `add`', 'did you mean `ok`?'],
     ]);
