@@ -80,13 +80,17 @@ export function diagnosticToJson(d: Diagnostic): DiagnosticJson {
   };
 }
 
+/** Line `line` (1-based) of `text`, counted as spans count lines: ended by `\n`, `\r\n` or a lone `\r`. */
 function lineAt(text: string, line: number): string | undefined {
+  const lineEnd = /\r\n?|\n/g;
   let start = 0;
   for (let current = 1; current < line; current++) {
-    const next = text.indexOf('\n', start);
-    if (next === -1) return undefined;
-    start = next + 1;
+    lineEnd.lastIndex = start;
+    const found = lineEnd.exec(text);
+    if (found === null) return undefined;
+    start = lineEnd.lastIndex;
   }
-  const end = text.indexOf('\n', start);
-  return text.slice(start, end === -1 ? text.length : end).replace(/\r$/, '');
+  lineEnd.lastIndex = start;
+  const end = lineEnd.exec(text);
+  return text.slice(start, end === null ? text.length : end.index);
 }

@@ -37,6 +37,13 @@ describe('renderDiagnostic', () => {
     expect(caretLine).toBe(`  |   ${'^'.repeat(SOURCE.split('\n')[1]!.length - 2)}`);
   });
 
+  it('shows the line the span is on whichever line endings the file uses (\\n, \\r\\n, a lone \\r)', () => {
+    for (const ending of ['\n', '\r\n', '\r']) {
+      const excerpt = renderDiagnostic(diagnostic('ADEC3004', span(3, 36, 68), { op: 'CONTAINS_ANY', expected: 'list<string>', side: 'right', found: 'int' }), () => SOURCE.split('\n').join(ending));
+      expect(excerpt.split('\n')[2]).toBe('3 |     payload.rationale CONTAINS_ANY action_metadata.duration_minutes');
+    }
+  });
+
   it('still renders the header and notes when the source is unavailable', () => {
     const d = diagnostic('ADEC2010', span(1, 1, 2), { kind: 'rule', name: 'r1' }, { notes: ['first declared at a.adec:3:8'] });
     expect(renderDiagnostic(d, () => undefined)).toBe(
