@@ -9,7 +9,7 @@ import { diagnostic, type Diagnostic } from '@adec/diagnostics';
 import type { IToken, Lexer as ChevrotainLexer } from 'chevrotain';
 import { Lexer } from './chevrotain.js';
 import type { LineMap } from './line-map.js';
-import { allTokens, CurlyQuotedString, Duration, NumberToken, UnterminatedBlockComment, UnterminatedString } from './tokens.js';
+import { allTokens, CurlyQuotedString, Duration, NumberToken, TYPESET_OPERATORS, UnterminatedBlockComment, UnterminatedString } from './tokens.js';
 
 /**
  * The lexer of the language's tokens. `validate` runs Chevrotain's checks of the token
@@ -60,6 +60,9 @@ export function lex(text: string, lines: LineMap, baseOffset = 0): LexResult {
     if (type === NumberToken) checkNumber(token, lines, diagnostics);
     else if (type === Duration) checkDuration(token, lines, diagnostics);
     else if (type === CurlyQuotedString) checkCurlyQuotes(token, lines, diagnostics);
+    else if (TYPESET_OPERATORS.has(token.image)) {
+      diagnostics.push(diagnostic('ADEC1001', tokenSpan(token, lines), { char: token.image }, { label: 'a typeset operator', help: `write \`${TYPESET_OPERATORS.get(token.image)}\`` }));
+    }
     else if (type === UnterminatedString) {
       diagnostics.push(
         diagnostic('ADEC1002', tokenSpan(token, lines), {}, {

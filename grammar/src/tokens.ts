@@ -222,9 +222,21 @@ export const Length = keyword('Length', ['LENGTH'], true);
 
 // ── Punctuation and operators ───────────────────────────────────────────────
 
+/**
+ * Comparison operators as a document typesets them, pasted into a world (`amount ≥ 100`): each
+ * is read as the operator it stands for, so the condition parses, and the lexer reports it once
+ * (ADEC1001) with the operator to write instead.
+ */
+export const TYPESET_OPERATORS: ReadonlyMap<string, string> = new Map([
+  ['\u2265', '>='],
+  ['\u2264', '<='],
+  ['\u2260', '!='],
+]);
+
 function punctuation(name: string, text: string): TokenType {
-  const escaped = text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-  return createToken({ name, pattern: new RegExp(escaped), label: text });
+  const spellings = [text, ...[...TYPESET_OPERATORS].filter(([, operator]) => operator === text).map(([typeset]) => typeset)];
+  const pattern = new RegExp(spellings.map((spelling) => spelling.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'));
+  return createToken({ name, pattern, label: text });
 }
 
 export const LCurly = punctuation('LCurly', '{');
