@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parse, problems } from './helpers.js';
+import { parse, problems, shape } from './helpers.js';
 
 describe('syntax errors', () => {
   it('reports one error per broken clause and declaration in a single run', () => {
@@ -130,5 +130,17 @@ skill k { version "1.0.0" }
     const { file, diagnostics } = parse(garbage);
     expect(file.kind).toBe('SourceFile');
     expect(diagnostics.length).toBeGreaterThan(0);
+  });
+});
+
+describe('operators typeset by a document', () => {
+  it.each([
+    ['≥', '>='],
+    ['≤', '<='],
+    ['≠', '!='],
+  ])('`%s` is one ADEC1001 with `%s` to write, and reads as that operator', (typeset, operator) => {
+    const typed = parse(`action a { rule r { when amount ${typeset} 100 } }`);
+    expect(typed.diagnostics.map((d) => [d.code, d.span.column, d.help])).toEqual([['ADEC1001', 33, `write \`${operator}\``]]);
+    expect(shape(typed.file)).toEqual(shape(parse(`action a { rule r { when amount ${operator} 100 } }`).file));
   });
 });
