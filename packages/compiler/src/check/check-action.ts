@@ -5,7 +5,7 @@
 import type { ActionDecl } from '@adec/grammar';
 import type { CheckedAction, CheckedRule } from '../model/index.js';
 import { firstDeclaredAt, type DiagnosticSink } from './checker-context.js';
-import { checkAggregation } from './check-aggregation.js';
+import { checkAggregation, checkQuorum } from './check-aggregation.js';
 import {
   checkDerivations,
   contextView,
@@ -55,6 +55,7 @@ export function checkActions(
 
     const aggregation = checkAggregation(decl.aggregations, name, sink);
     const rules = decl.rules.map((rule) => checkRule(rule, name, aggregation, view, sink, onUse));
+    checkQuorum(decl.aggregations, aggregation, rules, name, sink);
     for (const rule of rules) {
       const first = firstRule.get(rule.id);
       // Rule ids key the module ABI's tables (`_RULE_FUNCTIONS`, …), so they are unique world-wide.
