@@ -3,7 +3,7 @@
  * attributes plus its own), an aggregation mode, rules and work_frame templates.
  */
 import type { ActionDecl } from '@adec/grammar';
-import type { CheckedAction, CheckedRule } from '../model/index.js';
+import type { CheckedAction, CheckedRule, RuleOutcome } from '../model/index.js';
 import { firstDeclaredAt, type DiagnosticSink } from './checker-context.js';
 import { checkAggregation, checkQuorum } from './check-aggregation.js';
 import {
@@ -25,6 +25,8 @@ export interface ActionInfo {
   readonly decl: ActionDecl;
   readonly view: ContextView;
   readonly ruleIds: readonly string[];
+  /** The outcome of each rule, undefined where it was invalid (already reported). */
+  readonly ruleOutcomes: readonly (RuleOutcome | undefined)[];
 }
 
 export interface CheckedActions {
@@ -63,7 +65,7 @@ export function checkActions(
       else if (rule.id !== '') firstRule.set(rule.id, rule);
     }
     const workFrames = checkWorkFrames(decl.workFrames, name, sink);
-    if (earlier === undefined) infos.set(name, { name, decl, view, ruleIds: rules.map((r) => r.id) });
+    if (earlier === undefined) infos.set(name, { name, decl, view, ruleIds: rules.map((r) => r.id), ruleOutcomes: rules.map((r) => r.outcome) });
     drafts.push({ decl, view, rules, partial: { name, context: [], aggregation, workFrames, span: decl.span } });
   }
 

@@ -28,6 +28,8 @@ const DEFAULT_MODES = ['skill_enhanced', 'deterministic_only'] as const;
 export interface ScenarioInfo {
   readonly id: string;
   readonly signals: readonly RecordField[];
+  /** Signals with neither a default nor a `?`: a request (and so a test) must give them. */
+  readonly requiredSignals: readonly string[];
   readonly actionTypes: readonly ActionTypeInfo[];
 }
 
@@ -69,7 +71,8 @@ function checkScenario(decl: ScenarioDecl, skills: ReadonlyMap<string, SkillInfo
   else checkVersion(version, sink);
 
   const names = new Map<string, Span>();
-  const signals = checkSignals(members('SignalsBlock').flatMap((b) => b.fields), names, sink);
+  const signalFields = members('SignalsBlock').flatMap((b) => b.fields);
+  const signals = checkSignals(signalFields, names, sink);
   const stateFields = members('StateBlock').flatMap((b) => b.fields);
   const stateTypes = declareState(stateFields, names, sink);
   const actionTypes = checkActionTypes(members('ActionTypeDecl'), skills, sink);
@@ -95,7 +98,9 @@ function checkScenario(decl: ScenarioDecl, skills: ReadonlyMap<string, SkillInfo
   const tieBreaks = (single('TieBreakDecl', 'tie_break')?.keys ?? []).map((key) => ({ key: checkTieBreakKey(key.key, scope, sink), direction: key.direction }));
   const defaultMode = checkDefaultMode(single('DefaultModeDecl', 'default_mode'), id, sink);
 
-  const info: ScenarioInfo = { id, signals: signals.map(({ name, type }) => ({ name, type })), actionTypes };
+  const withoutDefault = new Set(signalFields.filter((f) => f.defaultValue === undefined).map((f) => f.name.name));
+  const requiredSignals = signals.filter((s) => s.type.kind !== 'optional' && withoutDefault.has(s.name)).map((s) => s.name);
+  const info: ScenarioInfo = { id, signals: signals.map(({ name, type }) => ({ name, type })), requiredSignals, actionTypes };
   if (version === undefined) return { info };
   return {
     info,

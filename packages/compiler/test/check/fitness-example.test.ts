@@ -74,7 +74,7 @@ scenario fitness_daily_session {
 test "rest is forced after a week without rest" {
   scenario fitness_daily_session
   signals  { rest_days_last_7d: 0 }
-  actions  [ { action_id: "w1", type: "workout_session", intensity: "high", duration_minutes: 30 }, { action_id: "r1", type: "rest_day" } ]
+  actions  [ { action_id: "w1", type: "workout_session", session_name: "HIIT", session_type: "hiit", intensity: "high", duration_minutes: 30 }, { action_id: "r1", type: "rest_day" } ]
   expect   selected "r1"
 }
 `;
@@ -139,7 +139,7 @@ describe('the fitness skill and scenario of LANGUAGE.md', () => {
       kind: 'selection',
       scenario: 'fitness_daily_session',
       signals: { rest_days_last_7d: 0 },
-      actions: [{ action_id: 'w1', type: 'workout_session', intensity: 'high', duration_minutes: 30 }, { action_id: 'r1', type: 'rest_day' }],
+      actions: [{ action_id: 'w1', type: 'workout_session', session_name: 'HIIT', session_type: 'hiit', intensity: 'high', duration_minutes: 30 }, { action_id: 'r1', type: 'rest_day' }],
       expect: { selected: 'r1' },
     });
   });
