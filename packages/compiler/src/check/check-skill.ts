@@ -17,6 +17,7 @@ import { didYouMeanName } from './suggestions.js';
 import { checkVersion } from './versions.js';
 import { checkSkillTimeouts } from './skill-timeouts.js';
 import { checkFallbacks } from './skill-fallbacks.js';
+import { checkOutputLengths } from './output-lengths.js';
 
 export type SkillType = 'llm' | 'deterministic';
 const SKILL_TYPES: readonly SkillType[] = ['llm', 'deterministic'];
@@ -27,6 +28,9 @@ export interface SkillInfo extends SkillSchemas {
   readonly idSpan: Span;
   readonly type?: SkillType;
   readonly fallback?: { readonly name: string; readonly span: Span };
+  /** The time it may take before its own fallback takes over, and where that was set. */
+  readonly timeoutMs: number;
+  readonly timeoutSpan?: Span;
 }
 
 /**
@@ -107,6 +111,7 @@ function checkSkill(
     userState: resolveFields(member('SkillUserState')?.fields ?? [], 'user_state field', sink),
   };
   checkOutputFieldNames(output?.fields ?? [], id, type ?? typeWord?.text ?? 'the', sink);
+  checkOutputLengths(output?.fields ?? [], id, type ?? typeWord?.text ?? 'the', sink);
 
   const kind = type ?? 'the';
   const promptMember = member('SkillPrompt');
@@ -123,7 +128,8 @@ function checkSkill(
   if (type === 'llm' && fallbackMember === undefined) {
     sink.report('ADEC4023', decl.id.span, { kind, skill: id, problem: 'needs a deterministic `fallback` (SEC §6: every skill has a defined fallback)' });
   }
-  const timeouts = checkSkillTimeouts(member('SkillTimeout'), type, sink);
+  const timeoutMember = member('SkillTimeout');
+  const timeouts = checkSkillTimeouts(timeoutMember, type, sink);
   const invariants = decl.members.flatMap((m) => (m.kind === 'InvariantDecl' ? [m] : [])).map((inv): CheckedInvariant => {
     reportDuplicateId('invariant', inv.id.value, inv.id.span, invariantIds, sink);
     const scope = invariantScope(schemas, { id: inv.id.value, skill: id });
@@ -140,6 +146,8 @@ function checkSkill(
     idSpan: decl.id.span,
     ...(type !== undefined && { type }),
     ...(fallbackMember !== undefined && { fallback: { name: fallbackMember.skill.name, span: fallbackMember.skill.span } }),
+    timeoutMs: timeouts.timeoutMs,
+    ...(timeoutMember !== undefined && { timeoutSpan: timeoutMember.timeout.span }),
     ...schemas,
   };
   const build = (): CheckedSkill | undefined => {

@@ -32,7 +32,7 @@ skill fitness_session_rationale {
 skill decision_rationale_template {
   version "1.0.0"
   type    deterministic
-  output  { rationale: string }
+  output  { rationale: string(..200) }
   template default { rationale: "Today's plan was chosen for you." }
 }
 
