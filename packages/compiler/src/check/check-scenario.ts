@@ -17,7 +17,7 @@ import { NOTHING_NARROWED } from './narrowing.js';
 import { resolveFields, resolveType } from './resolve-types.js';
 import { createScope, type ExprScope, type NameBinding } from './scope.js';
 import { didYouMeanName } from './suggestions.js';
-import { isError, isNumeric, isAssignable, isOrderable, unwrapOptional } from './type-relations.js';
+import { isError, isNumeric, isAssignable, isOrderable, isWithinBounds, unwrapOptional } from './type-relations.js';
 import { checkVersion } from './versions.js';
 import { checkObjectives, checkExecutionRisk } from './check-scoring.js';
 import { reportReservedName } from './reserved-names.js';
@@ -228,7 +228,7 @@ function checkActionTypeSkill(decl: ActionTypeDecl, fields: readonly RecordField
         ? wanted.type.kind === 'optional'
           ? undefined
           : `has no field \`${wanted.name}\``
-        : isAssignable(field.type, wanted.type)
+        : isAssignable(field.type, wanted.type) && isWithinBounds(field.type, wanted.type)
           ? undefined
           : `its field \`${wanted.name}\` is ${formatType(field.type)}, the skill expects ${formatType(wanted.type)}`;
     if (problem !== undefined) sink.report('ADEC4018', ref.span, { actionType: decl.name.name, skill: skill.id, problem });

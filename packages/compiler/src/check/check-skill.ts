@@ -18,6 +18,7 @@ import { checkVersion } from './versions.js';
 import { checkSkillTimeouts } from './skill-timeouts.js';
 import { checkFallbacks } from './skill-fallbacks.js';
 import { checkOutputLengths } from './output-lengths.js';
+import { checkTemplateOrder, checkTemplateOutput } from './template-output.js';
 
 export type SkillType = 'llm' | 'deterministic';
 const SKILL_TYPES: readonly SkillType[] = ['llm', 'deterministic'];
@@ -117,6 +118,7 @@ function checkSkill(
   const promptMember = member('SkillPrompt');
   const prompt = promptMember && checkTemplate(promptMember.template, skillInputScope(schemas), sink);
   const templates = checkTemplates(decl, id, kind, schemas, sink);
+  if (type === 'deterministic') checkTemplateOrder(templateDecls(decl), { skill: id, kind }, decl.id.span, sink);
   if (type === 'llm' && prompt === undefined) sink.report('ADEC4023', decl.id.span, { kind, skill: id, problem: 'needs a `prompt`' });
   if (type === 'deterministic' && promptMember !== undefined) {
     sink.report('ADEC4023', promptMember.span, { kind, skill: id, problem: 'has a `prompt`, which only llm skills use: a deterministic skill answers with its templates' });
@@ -214,7 +216,7 @@ function checkTemplates(decl: SkillDecl, skill: string, kind: string, schemas: S
   const scope = skillInputScope(schemas);
   const seen = new Map<string, Span>();
   const templates: CheckedSkillTemplate[] = [];
-  for (const template of decl.members.flatMap((m) => (m.kind === 'SkillTemplateDecl' ? [m] : []))) {
+  for (const template of templateDecls(decl)) {
     reportDuplicateId('template', template.name.name, template.name.span, seen, sink);
     const when = template.when && checkCondition(template.when, 'when', scope, sink);
     const fields = checkTemplateFields(template, skill, schemas.output, scope, sink);
@@ -223,9 +225,14 @@ function checkTemplates(decl: SkillDecl, skill: string, kind: string, schemas: S
         sink.report('ADEC4023', template.name.span, { kind, skill, problem: `template \`${template.name.name}\` does not set required output field \`${required.name}\`` });
       }
     }
+    checkTemplateOutput(template, fields, schemas.output, { skill, kind }, sink);
     templates.push({ name: template.name.name, ...(when !== undefined && { when }), fields });
   }
   return templates;
+}
+
+function templateDecls(decl: SkillDecl): SkillTemplateDecl[] {
+  return decl.members.flatMap((m) => (m.kind === 'SkillTemplateDecl' ? [m] : []));
 }
 
 function checkTemplateFields(
