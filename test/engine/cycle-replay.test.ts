@@ -42,6 +42,8 @@ const text = fc.oneof(
   { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 8 }) },
   { weight: 1, arbitrary: fc.constantFrom('', ' ', 'x'.repeat(250)) },
 );
+/** A session name or note title: the worlds bound them to 60 characters, so every template fits its output. */
+const name = fc.oneof(text.filter((t) => [...t].length <= 60), fc.constant('x'.repeat(60)));
 const int = fc.oneof(
   fc.constantFrom(Number.MIN_SAFE_INTEGER, -1, 0, 1, 2, 3, 4, 5, 6, 7, 10, Number.MAX_SAFE_INTEGER),
   fc.integer({ min: -20, max: 20 }),
@@ -69,8 +71,8 @@ const FITNESS_WORLD: World = {
   scenario: 'fitness_daily_session',
   signals: fc.record({ sessions_last_7d: int, rest_days_last_7d: int, consecutive_high_intensity: int }, { requiredKeys: [] }),
   candidate: fc.oneof(
-    fc.record({ type: fc.constant('workout_session'), session_name: text, session_type: text, intensity: fc.constantFrom('low', 'moderate', 'high'), duration_minutes: int }),
-    fc.record({ type: fc.constant('rest_day'), session_name: text }),
+    fc.record({ type: fc.constant('workout_session'), session_name: name, session_type: text, intensity: fc.constantFrom('low', 'moderate', 'high'), duration_minutes: int }),
+    fc.record({ type: fc.constant('rest_day'), session_name: name }),
   ),
   valid: (call) => ({ rationale: `${String(call.input.action_metadata['session_name'])} keeps you moving at a steady pace.` }),
   textField: 'rationale',
@@ -82,8 +84,8 @@ const LAB_WORLD: World = {
   scenario: 'lab_pick',
   signals: fc.record({ visits: int, mood: fc.constantFrom('calm', 'busy') }, { requiredKeys: [] }),
   candidate: fc.oneof(
-    fc.record({ type: fc.constant('note'), title: text, topic: text, priority: int }),
-    fc.record({ type: fc.constant('quiet'), title: text }),
+    fc.record({ type: fc.constant('note'), title: name, topic: text, priority: int }),
+    fc.record({ type: fc.constant('quiet'), title: name }),
   ),
   valid: (call) => ({ text: `The ${String(call.input.action_metadata['topic'])} is bright today.`, title: String(call.input.action_metadata['title']) }),
   textField: 'text',

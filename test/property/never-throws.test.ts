@@ -100,7 +100,7 @@ function assertWellFormed(d: Diagnostic, texts: ReadonlyMap<string, string>): vo
   if (internal !== undefined) throw new Error(`an internal name (${internal}) reaches the author: ${where}`);
   const text = texts.get(d.span.file);
   if (text === undefined) throw new Error(`span names a file that is not in the world: ${where}`);
-  // Lines as LineMap counts them: a lone \r ends a line too.
+  // Lines as LineMap counts them: a lone `\r` ends a line too.
   const lineCount = text.split(/\r\n|\r|\n/).length;
   if (!Number.isInteger(d.span.line) || d.span.line < 1 || d.span.line > lineCount + 1) {
     throw new Error(`line outside the file (1..${lineCount + 1}): ${where}`);

@@ -157,7 +157,7 @@ export function namesWorld(names: Partial<Names> = {}, references: Partial<Names
   version     "1.0.0"
   type        ${n.skillType}
   description "explains"
-  action_metadata { ${n.actionMetadataField}: string }
+  action_metadata { ${n.actionMetadataField}: string(..40) }
   user_state { level: int }
   output { ${n.outputField}: string(1..80) }
   invariant "${n.invariant}" "names the title": payload.${r('outputField')} CONTAINS action_metadata.${r('actionMetadataField')}
@@ -176,7 +176,7 @@ export function namesWorld(names: Partial<Names> = {}, references: Partial<Names
   state { ${n.state}: float(0..1) = clamp(${r('signal')} / 5, 0, 1) }
   action_type ${n.actionType} {
     ${n.actionTypeField}: string
-    ${n.actionMetadataField}: string
+    ${n.actionMetadataField}: string(..40)
     minutes: int
     skill ${r('skill')}
   }

@@ -71,7 +71,7 @@ export function validSelectionWorld(): fc.Arbitrary<string> {
 skill narrator {
   version "1.0.0"
   type    deterministic
-  action_metadata { name: string, level: "low" | "mid" | "high", minutes: int }
+  action_metadata { name: string(..60), level: "low" | "mid" | "high", minutes: int }
   user_state      { engagement: float }
   output          { rationale: string(..200), tone: "calm" | "bright"? }
 ${w.invariants.map((check, i) => `  invariant "N-${i}" "generated check ${i}": ${check}`).join('\n')}
@@ -83,8 +83,8 @@ scenario pick {
   version "1.0.0"
   signals { visits: int = 0, streak: int = 0, premium: bool = false, mood: "ok" | "tired" = "ok" }
   state   { engagement: float(0..1) = clamp(visits / 10, 0, 1) }
-  action_type session { name: string, level: "low" | "mid" | "high", minutes: int, skill narrator }
-  action_type rest    { name: string, level: "low" | "mid" | "high", minutes: int, skill narrator }
+  action_type session { name: string(..60), level: "low" | "mid" | "high", minutes: int, skill narrator }
+  action_type rest    { name: string(..60), level: "low" | "mid" | "high", minutes: int, skill narrator }
 ${w.guardrails.map((g, i) => `  guardrail "G-${i}" "generated guardrail ${i}" ${g}`).join('\n')}
 ${w.weights.map((weight, i) => `  objective o${i} weight ${weight} = ${w.scores[i]}`).join('\n')}
 ${w.risk ? '  execution_risk weight 0.1 { skill_unavailable 0.3, offline_mode 0.2 }\n' : ''}  tie_break action.minutes ${w.direction}, action_id asc

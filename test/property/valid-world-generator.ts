@@ -79,8 +79,8 @@ const rule: fc.Arbitrary<RuleSpec> = fc.record({
 });
 
 function renderRule(spec: RuleSpec, index: number, all: readonly RuleSpec[]): string {
-  // Suppress another rule of the action, never a T1 one and never itself.
-  const targets = all.map((r, i) => ({ r, i })).filter(({ r, i }) => i !== index && r.severity !== 't1');
+  // Suppress a later rule of the action (so suppressions never form a cycle), never a T1 one.
+  const targets = all.map((r, i) => ({ r, i })).filter(({ r, i }) => i > index && r.severity !== 't1');
   const target = spec.suppress === undefined || targets.length === 0 ? undefined : targets[spec.suppress % targets.length];
   return [
     `  rule r${index} {`,

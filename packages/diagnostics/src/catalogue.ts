@@ -97,6 +97,7 @@ export const CATALOGUE = {
   ADEC5005: { severity: 'warning', message: '`{name}` cannot be absent ({type}), so `{op}` has no effect' },
   ADEC5006: { severity: 'warning', message: 'context attribute `{name}` is never used' },
   ADEC5007: { severity: 'warning', message: 'weight of rule `{rule}` is ignored: action `{action}` aggregates with `{mode}`' },
+  ADEC5008: { severity: 'warning', message: 'template `{template}` can never be chosen: {reason}' },
 
   // ── Internal compiler errors ──────────────────────────────────────────────
   ADEC9001: { severity: 'error', message: 'internal compiler error: {problem}' },

@@ -3,9 +3,9 @@
  * attributes plus its own), an aggregation mode, rules and work_frame templates.
  */
 import type { ActionDecl } from '@adec/grammar';
-import type { CheckedAction, CheckedRule } from '../model/index.js';
+import type { CheckedAction, CheckedRule, RuleOutcome } from '../model/index.js';
 import { firstDeclaredAt, type DiagnosticSink } from './checker-context.js';
-import { checkAggregation } from './check-aggregation.js';
+import { checkAggregation, checkQuorum } from './check-aggregation.js';
 import {
   checkDerivations,
   contextView,
@@ -25,6 +25,8 @@ export interface ActionInfo {
   readonly decl: ActionDecl;
   readonly view: ContextView;
   readonly ruleIds: readonly string[];
+  /** The outcome of each rule, undefined where it was invalid (already reported). */
+  readonly ruleOutcomes: readonly (RuleOutcome | undefined)[];
 }
 
 export interface CheckedActions {
@@ -55,6 +57,7 @@ export function checkActions(
 
     const aggregation = checkAggregation(decl.aggregations, name, sink);
     const rules = decl.rules.map((rule) => checkRule(rule, name, aggregation, view, sink, onUse));
+    checkQuorum(decl.aggregations, aggregation, rules, name, sink);
     for (const rule of rules) {
       const first = firstRule.get(rule.id);
       // Rule ids key the module ABI's tables (`_RULE_FUNCTIONS`, …), so they are unique world-wide.
@@ -62,7 +65,7 @@ export function checkActions(
       else if (rule.id !== '') firstRule.set(rule.id, rule);
     }
     const workFrames = checkWorkFrames(decl.workFrames, name, sink);
-    if (earlier === undefined) infos.set(name, { name, decl, view, ruleIds: rules.map((r) => r.id) });
+    if (earlier === undefined) infos.set(name, { name, decl, view, ruleIds: rules.map((r) => r.id), ruleOutcomes: rules.map((r) => r.outcome) });
     drafts.push({ decl, view, rules, partial: { name, context: [], aggregation, workFrames, span: decl.span } });
   }
 

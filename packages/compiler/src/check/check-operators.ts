@@ -3,8 +3,8 @@
  * operators (CONTAINS, CONTAINS_ANY, MATCHES and their NOT forms), each with the operand
  * types LANGUAGE.md "Types" allows.
  */
-import type { BinaryExpr, Expr } from '@adec/grammar';
-import { editDistance } from '@adec/diagnostics';
+import type { BinaryExpr, Expr, StringLiteral } from '@adec/grammar';
+import { editDistance, type Span } from '@adec/diagnostics';
 import { formatType, type CheckedExpr, type Type } from '../model/index.js';
 import { translatePattern } from '../analyze/index.js';
 import type { ExprChecker } from './check-expr.js';
@@ -259,14 +259,29 @@ function checkMatches(checker: ExprChecker, expr: BinaryExpr, subject: CheckedEx
   return { kind: 'matches', negated, subject, source: compiled?.source ?? '', flags: compiled?.flags ?? '', type: BOOL, span: expr.span };
 }
 
-/** Translates an SEC pattern (`(?i)…`) to a JavaScript one, reporting ADEC3008 if it does not compile. */
+/**
+ * Translates an SEC pattern (`(?i)…`) to a JavaScript one, reporting ADEC3008 if it does not
+ * compile, at the offending characters when the translation knows them.
+ */
 export function compilePattern(checker: Pick<ExprChecker, 'sink'>, pattern: Extract<Expr, { kind: 'StringLiteral' }>): { source: string; flags: string } | undefined {
   const translated = translatePattern(pattern.value);
   if ('problem' in translated) {
-    checker.sink.report('ADEC3008', pattern.span, { problem: translated.problem });
+    checker.sink.report('ADEC3008', translated.at === undefined ? pattern.span : spanInString(pattern, translated.at), { problem: translated.problem });
     return undefined;
   }
   return translated;
+}
+
+/**
+ * The span of `value[index, index + length)` in the source of the string literal. A string
+ * holds its text on one line, shifted by the opening quote; where an escaped quote (`\"`) makes
+ * the text longer than the value, the whole literal is the span.
+ */
+function spanInString(literal: StringLiteral, at: { readonly index: number; readonly length: number }): Span {
+  const span = literal.span;
+  if (span.endOffset - span.offset !== literal.value.length + 2 || span.line !== span.endLine) return span;
+  const start = 1 + at.index;
+  return { ...span, offset: span.offset + start, endOffset: span.offset + start + at.length, column: span.column + start, endColumn: span.column + start + at.length };
 }
 
 /**

@@ -17,7 +17,7 @@ import { NOTHING_NARROWED } from './narrowing.js';
 import { resolveFields, resolveType } from './resolve-types.js';
 import { createScope, type ExprScope, type NameBinding } from './scope.js';
 import { didYouMeanName } from './suggestions.js';
-import { isError, isNumeric, isAssignable, isOrderable, unwrapOptional } from './type-relations.js';
+import { isError, isNumeric, isAssignable, isOrderable, isWithinBounds, unwrapOptional } from './type-relations.js';
 import { checkVersion } from './versions.js';
 import { checkObjectives, checkExecutionRisk } from './check-scoring.js';
 import { reportReservedName } from './reserved-names.js';
@@ -28,6 +28,8 @@ const DEFAULT_MODES = ['skill_enhanced', 'deterministic_only'] as const;
 export interface ScenarioInfo {
   readonly id: string;
   readonly signals: readonly RecordField[];
+  /** Signals with neither a default nor a `?`: a request (and so a test) must give them. */
+  readonly requiredSignals: readonly string[];
   readonly actionTypes: readonly ActionTypeInfo[];
 }
 
@@ -69,7 +71,8 @@ function checkScenario(decl: ScenarioDecl, skills: ReadonlyMap<string, SkillInfo
   else checkVersion(version, sink);
 
   const names = new Map<string, Span>();
-  const signals = checkSignals(members('SignalsBlock').flatMap((b) => b.fields), names, sink);
+  const signalFields = members('SignalsBlock').flatMap((b) => b.fields);
+  const signals = checkSignals(signalFields, names, sink);
   const stateFields = members('StateBlock').flatMap((b) => b.fields);
   const stateTypes = declareState(stateFields, names, sink);
   const actionTypes = checkActionTypes(members('ActionTypeDecl'), skills, sink);
@@ -95,7 +98,9 @@ function checkScenario(decl: ScenarioDecl, skills: ReadonlyMap<string, SkillInfo
   const tieBreaks = (single('TieBreakDecl', 'tie_break')?.keys ?? []).map((key) => ({ key: checkTieBreakKey(key.key, scope, sink), direction: key.direction }));
   const defaultMode = checkDefaultMode(single('DefaultModeDecl', 'default_mode'), id, sink);
 
-  const info: ScenarioInfo = { id, signals: signals.map(({ name, type }) => ({ name, type })), actionTypes };
+  const withoutDefault = new Set(signalFields.filter((f) => f.defaultValue === undefined).map((f) => f.name.name));
+  const requiredSignals = signals.filter((s) => s.type.kind !== 'optional' && withoutDefault.has(s.name)).map((s) => s.name);
+  const info: ScenarioInfo = { id, signals: signals.map(({ name, type }) => ({ name, type })), requiredSignals, actionTypes };
   if (version === undefined) return { info };
   return {
     info,
@@ -223,7 +228,7 @@ function checkActionTypeSkill(decl: ActionTypeDecl, fields: readonly RecordField
         ? wanted.type.kind === 'optional'
           ? undefined
           : `has no field \`${wanted.name}\``
-        : isAssignable(field.type, wanted.type)
+        : isAssignable(field.type, wanted.type) && isWithinBounds(field.type, wanted.type)
           ? undefined
           : `its field \`${wanted.name}\` is ${formatType(field.type)}, the skill expects ${formatType(wanted.type)}`;
     if (problem !== undefined) sink.report('ADEC4018', ref.span, { actionType: decl.name.name, skill: skill.id, problem });

@@ -17,6 +17,8 @@ import { didYouMeanName } from './suggestions.js';
 import { checkVersion } from './versions.js';
 import { checkSkillTimeouts } from './skill-timeouts.js';
 import { checkFallbacks } from './skill-fallbacks.js';
+import { checkOutputLengths } from './output-lengths.js';
+import { checkTemplateOrder, checkTemplateOutput } from './template-output.js';
 
 export type SkillType = 'llm' | 'deterministic';
 const SKILL_TYPES: readonly SkillType[] = ['llm', 'deterministic'];
@@ -27,6 +29,9 @@ export interface SkillInfo extends SkillSchemas {
   readonly idSpan: Span;
   readonly type?: SkillType;
   readonly fallback?: { readonly name: string; readonly span: Span };
+  /** The time it may take before its own fallback takes over, and where that was set. */
+  readonly timeoutMs: number;
+  readonly timeoutSpan?: Span;
 }
 
 /**
@@ -107,11 +112,13 @@ function checkSkill(
     userState: resolveFields(member('SkillUserState')?.fields ?? [], 'user_state field', sink),
   };
   checkOutputFieldNames(output?.fields ?? [], id, type ?? typeWord?.text ?? 'the', sink);
+  checkOutputLengths(output?.fields ?? [], id, type ?? typeWord?.text ?? 'the', sink);
 
   const kind = type ?? 'the';
   const promptMember = member('SkillPrompt');
   const prompt = promptMember && checkTemplate(promptMember.template, skillInputScope(schemas), sink);
   const templates = checkTemplates(decl, id, kind, schemas, sink);
+  if (type === 'deterministic') checkTemplateOrder(templateDecls(decl), { skill: id, kind }, decl.id.span, sink);
   if (type === 'llm' && prompt === undefined) sink.report('ADEC4023', decl.id.span, { kind, skill: id, problem: 'needs a `prompt`' });
   if (type === 'deterministic' && promptMember !== undefined) {
     sink.report('ADEC4023', promptMember.span, { kind, skill: id, problem: 'has a `prompt`, which only llm skills use: a deterministic skill answers with its templates' });
@@ -123,7 +130,8 @@ function checkSkill(
   if (type === 'llm' && fallbackMember === undefined) {
     sink.report('ADEC4023', decl.id.span, { kind, skill: id, problem: 'needs a deterministic `fallback` (SEC §6: every skill has a defined fallback)' });
   }
-  const timeouts = checkSkillTimeouts(member('SkillTimeout'), type, sink);
+  const timeoutMember = member('SkillTimeout');
+  const timeouts = checkSkillTimeouts(timeoutMember, type, sink);
   const invariants = decl.members.flatMap((m) => (m.kind === 'InvariantDecl' ? [m] : [])).map((inv): CheckedInvariant => {
     reportDuplicateId('invariant', inv.id.value, inv.id.span, invariantIds, sink);
     const scope = invariantScope(schemas, { id: inv.id.value, skill: id });
@@ -140,6 +148,8 @@ function checkSkill(
     idSpan: decl.id.span,
     ...(type !== undefined && { type }),
     ...(fallbackMember !== undefined && { fallback: { name: fallbackMember.skill.name, span: fallbackMember.skill.span } }),
+    timeoutMs: timeouts.timeoutMs,
+    ...(timeoutMember !== undefined && { timeoutSpan: timeoutMember.timeout.span }),
     ...schemas,
   };
   const build = (): CheckedSkill | undefined => {
@@ -206,7 +216,7 @@ function checkTemplates(decl: SkillDecl, skill: string, kind: string, schemas: S
   const scope = skillInputScope(schemas);
   const seen = new Map<string, Span>();
   const templates: CheckedSkillTemplate[] = [];
-  for (const template of decl.members.flatMap((m) => (m.kind === 'SkillTemplateDecl' ? [m] : []))) {
+  for (const template of templateDecls(decl)) {
     reportDuplicateId('template', template.name.name, template.name.span, seen, sink);
     const when = template.when && checkCondition(template.when, 'when', scope, sink);
     const fields = checkTemplateFields(template, skill, schemas.output, scope, sink);
@@ -215,9 +225,14 @@ function checkTemplates(decl: SkillDecl, skill: string, kind: string, schemas: S
         sink.report('ADEC4023', template.name.span, { kind, skill, problem: `template \`${template.name.name}\` does not set required output field \`${required.name}\`` });
       }
     }
+    checkTemplateOutput(template, fields, schemas.output, { skill, kind }, sink);
     templates.push({ name: template.name.name, ...(when !== undefined && { when }), fields });
   }
   return templates;
+}
+
+function templateDecls(decl: SkillDecl): SkillTemplateDecl[] {
+  return decl.members.flatMap((m) => (m.kind === 'SkillTemplateDecl' ? [m] : []));
 }
 
 function checkTemplateFields(

@@ -5,6 +5,7 @@
  */
 import type { DiagnosticSink } from './checker-context.js';
 import type { RuleDraft } from './check-rule.js';
+import { dependencyOrder, formatCycle } from './dependency-order.js';
 import { didYouMeanName } from './suggestions.js';
 
 /** Checks every `suppresses` list against the world's rules (first declaration of each id wins). */
@@ -37,5 +38,27 @@ export function resolveSuppressions(rules: readonly RuleDraft[], sink: Diagnosti
     }
     resolved.set(rule, targets);
   }
+  reportSuppressionCycles(byId, resolved, sink);
   return resolved;
+}
+
+/**
+ * ADEC4008 for each cycle of suppressions, at the first of its rules. A suppressed rule still
+ * suppresses, so when every rule of a cycle matches, each removes the next and none of them
+ * decides: the author meant one of them to win, and the world does not say which.
+ */
+function reportSuppressionCycles(byId: ReadonlyMap<string, RuleDraft>, resolved: ReadonlyMap<RuleDraft, readonly string[]>, sink: DiagnosticSink): void {
+  const rules = [...byId.values()];
+  const { cycles } = dependencyOrder(rules.map((rule) => ({ name: rule.id, dependsOn: new Set(resolved.get(rule)) })));
+  for (const cycle of cycles) {
+    const [from, to] = cycle as [string, string];
+    const ref = byId.get(from)?.suppresses.find((s) => s.name === to);
+    if (ref === undefined) continue;
+    sink.report(
+      'ADEC4008',
+      ref.span,
+      { rule: from, target: to, problem: `the rules suppress each other in a cycle, ${formatCycle(cycle)}` },
+      { help: 'when every rule of the cycle matches, each removes another and none decides: keep the suppression that says which rule wins' },
+    );
+  }
 }

@@ -1,13 +1,14 @@
 /**
  * Golden tests: an adjudication test names an action, its context and the expected
  * status (and rule); a selection test names a scenario, its signals, candidate actions and
- * the expected selection. Values are checked against the declared types so a test cannot
- * silently exercise a misspelled attribute. Missing supplied attributes are allowed: tests
- * may exercise missing evidence.
+ * the expected selection. Values are checked against the declared types, ranges and lengths,
+ * and every required value must be given, so a test cannot silently exercise a misspelled
+ * attribute or a request the runtime refuses: such a test would only ever see the fail-safe
+ * YELLOW of a refused context, whatever its rules say.
  */
 import { closestMatch, type Span } from '@adec/diagnostics';
 import type { TestDecl, TestMember, Value, ValueRecord } from '@adec/grammar';
-import type { CheckedTest, JsonValue, RecordField } from '../model/index.js';
+import { RULE_OUTCOMES, type CheckedTest, type JsonValue, type RecordField, type RuleOutcome } from '../model/index.js';
 import { firstDeclaredAt, type DiagnosticSink } from './checker-context.js';
 import type { ActionInfo } from './check-action.js';
 import { SYSTEM_ATTRIBUTE_TYPES, type DeclaredAttribute } from './check-context.js';
@@ -106,23 +107,30 @@ function checkAdjudicationTest(
     if (name !== '') sink.report('ADEC2006', actionRef.action.span, { name }, didYouMeanName(name, env.actions.keys()));
     return undefined;
   }
-  const context = checkRecordValues(contextMember?.value, sink, (key) => {
+  const test = decl.name.value;
+  const supplied = action.view.attributes.filter((a) => a.decl.source === 'supplied').map((a) => a.name);
+  const context = checkRecordValues(contextMember?.value, test, sink, (key) => {
     const attribute = action.view.byName.get(key.name);
     if (attribute !== undefined && attribute.decl.source === 'supplied') {
       env.onUse(attribute);
       return attribute.type;
     }
-    const supplied = action.view.attributes.filter((a) => a.decl.source === 'supplied').map((a) => a.name);
+    if (attribute?.decl.source === 'system') {
+      sink.report('ADEC4026', key.span, { test, problem: `gives system attribute \`${key.name}\` in its context: the host captures system values, a request never sends them` }, { help: `set it in \`system { ${key.name}: … }\`` });
+      return undefined;
+    }
     const help =
-      attribute?.decl.source === 'system'
-        ? { help: `system values go in \`system { ${key.name}: … }\`` }
-        : attribute?.decl.source === 'computed'
-          ? { help: `\`${key.name}\` is computed from the other attributes; tests supply only supplied attributes` }
-          : didYouMeanName(key.name, supplied);
+      attribute?.decl.source === 'computed'
+        ? { help: `\`${key.name}\` is computed from the other attributes; tests supply only supplied attributes` }
+        : didYouMeanName(key.name, supplied);
     sink.report('ADEC2014', key.span, { name: key.name, action: name }, help);
     return undefined;
   });
-  const system = checkRecordValues(systemMember?.value, sink, (key) => {
+  const required = action.view.attributes.filter((a) => a.decl.source === 'supplied' && a.decl.value === undefined && a.type.kind !== 'optional');
+  const missing = reportMissing(contextMember?.value, required.map((a) => a.name), supplied, `the context of test \`${test}\``, contextMember?.span ?? decl.name.span, sink, {
+    help: (attribute) => `action \`${name}\` declares \`${attribute}\` with no default and not optional (\`?\`): a request without it is refused before any rule runs`,
+  });
+  const system = checkRecordValues(systemMember?.value, test, sink, (key) => {
     const type = SYSTEM_ATTRIBUTE_TYPES.get(key.name);
     if (type === undefined) sink.report('ADEC2011', key.span, { name: key.name }, didYouMeanName(key.name, SYSTEM_ATTRIBUTE_TYPES.keys()));
     return type;
@@ -136,7 +144,11 @@ function checkAdjudicationTest(
   if (rule !== undefined && rule.name !== '' && !action.ruleIds.includes(rule.name)) {
     sink.report('ADEC4020', rule.span, { rule: rule.name, action: name }, didYouMeanName(rule.name, action.ruleIds));
   }
-  if (status === undefined || context === undefined || system === undefined) return undefined;
+  const producible = producibleOutcomes(action.ruleOutcomes);
+  if (status !== undefined && !action.ruleOutcomes.includes(undefined) && !producible.includes(status)) {
+    sink.report('ADEC4026', expect.status.span, { test, problem: `expects ${status}, but no rule of action \`${name}\` has outcome ${status}` }, { help: `action \`${name}\` can decide ${producible.join(', ')}` });
+  }
+  if (status === undefined || context === undefined || system === undefined || missing) return undefined;
   return {
     kind: 'adjudication',
     name: decl.name.value,
@@ -165,21 +177,26 @@ function checkSelectionTest(
     if (name !== '') sink.report('ADEC2007', scenarioRef.scenario.span, { name }, didYouMeanName(name, env.scenarios.keys()));
     return undefined;
   }
-  const signals = checkRecordValues(signalsMember?.value, sink, (key) => fieldType(scenario.signals, key, `${name}.signals`, sink));
-  const actions = (actionsMember?.value.items ?? []).map((item) => checkCandidate(item, scenario, sink));
+  const signals = checkRecordValues(signalsMember?.value, test, sink, (key) => fieldType(scenario.signals, key, `${name}.signals`, sink));
+  const missingSignals = reportMissing(signalsMember?.value, scenario.requiredSignals, scenario.signals.map((f) => f.name), `the signals of test \`${test}\``, signalsMember?.span ?? decl.name.span, sink, {
+    help: (signal) => `scenario \`${name}\` declares signal \`${signal}\` with no default and not optional (\`?\`)`,
+  });
+  const actions = (actionsMember?.value.items ?? []).map((item) => checkCandidate(item, scenario, test, sink));
   const actionIds = new Map<string, Span>();
-  for (const [index, candidate] of actions.entries()) {
-    const id = candidate?.['action_id'];
+  // Read from the source, so a candidate with a wrong value still counts as having its id.
+  for (const item of actionsMember?.value.items ?? []) {
+    const idValue = item.kind === 'ValueRecord' ? item.entries.find((e) => e.key.name === 'action_id')?.value : undefined;
+    const id = idValue?.kind === 'ValueScalar' ? idValue.value : undefined;
     if (typeof id !== 'string') continue;
     const first = actionIds.get(id);
-    const span = actionsMember!.value.items[index]!.span;
+    const span = item.span;
     if (first !== undefined) sink.report('ADEC2010', span, { kind: 'action_id', name: id }, { notes: [firstDeclaredAt(first)] });
     else actionIds.set(id, span);
   }
   if (expect?.kind === 'TestExpectSelected' && !actionIds.has(expect.actionId.value)) {
     sink.report('ADEC4026', expect.actionId.span, { test, problem: `expects \`${expect.actionId.value}\` to be selected, but no action in \`actions\` has that action_id` }, didYouMeanName(expect.actionId.value, actionIds.keys()));
   }
-  if (expect === undefined || expect.kind === 'TestExpectStatus' || signals === undefined || actions.some((a) => a === undefined)) return undefined;
+  if (expect === undefined || expect.kind === 'TestExpectStatus' || signals === undefined || missingSignals || actions.some((a) => a === undefined)) return undefined;
   return {
     kind: 'selection',
     name: test,
@@ -192,7 +209,7 @@ function checkSelectionTest(
 }
 
 /** One candidate action: `action_id`, a `type` naming an action type, and that type's fields. */
-function checkCandidate(value: Value, scenario: ScenarioInfo, sink: DiagnosticSink): { [key: string]: JsonValue } | undefined {
+function checkCandidate(value: Value, scenario: ScenarioInfo, test: string, sink: DiagnosticSink): { [key: string]: JsonValue } | undefined {
   if (value.kind !== 'ValueRecord') {
     const found = describeLiteral(literalFromValue(value));
     sink.report('ADEC3001', value.span, { expected: 'an action record such as `{ action_id: "a1", type: "…" }`', found }, { label: `this is ${found}` });
@@ -219,7 +236,10 @@ function checkCandidate(value: Value, scenario: ScenarioInfo, sink: DiagnosticSi
     { name: 'action_id', type: { kind: 'string' } },
     { name: 'type', type: { kind: 'enum', members: scenario.actionTypes.map((t) => t.name) } },
   ];
-  return checkRecordValues(value, sink, (key) => {
+  const requiredFields = actionType?.fields.filter((f) => f.type.kind !== 'optional').map((f) => f.name) ?? [];
+  const known = ['action_id', 'type', ...(actionType?.fields.map((f) => f.name) ?? [])];
+  const incomplete = reportMissing(value, requiredFields, known, `a test action of type \`${typeName}\``, value.span, sink);
+  const checked = checkRecordValues(value, test, sink, (key) => {
     const intended = misspelled.get(key.name);
     if (intended !== undefined) {
       sink.report('ADEC2002', key.span, { type: actionType?.name ?? 'action', name: key.name }, { help: `did you mean \`${intended}\`?` });
@@ -229,6 +249,37 @@ function checkCandidate(value: Value, scenario: ScenarioInfo, sink: DiagnosticSi
     if (builtin !== undefined) return key.name === 'type' ? undefined : builtin.type;
     return actionType === undefined ? undefined : fieldType(actionType.fields, key, actionType.name, sink);
   }, new Set(['type']));
+  return incomplete ? undefined : checked;
+}
+
+/**
+ * ADEC4003 for each of `required` that `record` leaves out, at `span`. Not while the record
+ * names something other than `known`: a misspelled name is one mistake, already reported, not
+ * also the name left out. Returns whether the record is incomplete or names something unknown.
+ */
+function reportMissing(
+  record: ValueRecord | undefined,
+  required: readonly string[],
+  known: readonly string[],
+  owner: string,
+  span: Span,
+  sink: DiagnosticSink,
+  extras: { readonly help?: (name: string) => string } = {},
+): boolean {
+  const given = new Set(record?.entries.map((e) => e.key.name));
+  if ([...given].some((name) => !known.includes(name))) return true;
+  const missing = required.filter((name) => !given.has(name));
+  for (const name of missing) sink.report('ADEC4003', span, { clause: name, owner }, extras.help === undefined ? {} : { help: extras.help(name) });
+  return missing.length > 0;
+}
+
+/**
+ * The statuses an action can decide: GREEN when no rule matches, YELLOW always (the fail-safe
+ * of a failed predicate or a vote below its quorum), RED and GREEN-SKIP only from a rule with
+ * that outcome.
+ */
+function producibleOutcomes(outcomes: readonly (RuleOutcome | undefined)[]): RuleOutcome[] {
+  return RULE_OUTCOMES.filter((o) => o === 'GREEN' || o === 'YELLOW' || outcomes.includes(o));
 }
 
 function fieldType(fields: readonly RecordField[], key: { name: string; span: Span }, owner: string, sink: DiagnosticSink) {
@@ -244,6 +295,7 @@ function fieldType(fields: readonly RecordField[], key: { name: string; span: Sp
  */
 function checkRecordValues(
   record: ValueRecord | undefined,
+  test: string,
   sink: DiagnosticSink,
   typeOf: (key: { name: string; span: Span }) => ReturnType<typeof fieldType>,
   passThrough: ReadonlySet<string> = new Set(),
@@ -266,7 +318,7 @@ function checkRecordValues(
       else valid = false;
       continue;
     }
-    const value = checkLiteral(literalFromValue(entry.value), type, sink);
+    const value = checkLiteral(literalFromValue(entry.value), type, sink, { test });
     if (value === undefined) valid = false;
     else result[key] = value;
   }

@@ -61,19 +61,19 @@ export function literalFromValue(value: Value): LiteralNode {
   }
 }
 
-export interface LiteralCheckOptions {
-  /**
-   * Defaults must also respect ranges and lengths (ADEC4021, naming `defaultOf`); test
-   * values need not, since tests may exercise input the runtime rejects.
-   */
-  readonly defaultOf?: string;
-}
+/**
+ * Whose value a literal is. Defaults and test values must both respect ranges and lengths: a
+ * default outside them is ADEC4021, and a test value outside them is ADEC4026, since the
+ * runtime would refuse the test's request before any rule ran and the test would only ever
+ * see a fail-safe YELLOW.
+ */
+export type LiteralCheckOptions = { readonly defaultOf: string } | { readonly test: string };
 
 /**
  * The JSON value of `node` as a `type`, or undefined after reporting why it is not one
  * (ADEC3001 wrong kind, ADEC3006 not an enum member, ADEC4021 out of range).
  */
-export function checkLiteral(node: LiteralNode, type: Type, sink: DiagnosticSink, options: LiteralCheckOptions = {}): JsonValue | undefined {
+export function checkLiteral(node: LiteralNode, type: Type, sink: DiagnosticSink, options: LiteralCheckOptions): JsonValue | undefined {
   // A value nested deeper than the limit was reported by the parser (ADEC1010).
   if (type.kind === 'error' || (node.kind === 'scalar' && node.tooDeep)) return undefined;
   if (type.kind === 'optional') {
@@ -101,21 +101,21 @@ export function checkLiteral(node: LiteralNode, type: Type, sink: DiagnosticSink
     case 'int':
     case 'float':
       if (typeof value !== 'number' || node.durationMs !== undefined || (type.kind === 'int' && !Number.isInteger(value))) return mismatch();
-      return withinRange(value, type.range, 'is', node, sink, options) ? value : undefined;
+      return withinRange(value, type.range, 'is', type, node, sink, options) ? value : undefined;
     case 'string':
       if (typeof value !== 'string' || node.durationMs !== undefined) return mismatch();
-      return withinRange(value.length, type.length, 'has a length that is', node, sink, options) ? value : undefined;
+      return withinRange(charLength(value), type.length, 'has a length that is', type, node, sink, options) ? value : undefined;
     case 'enum':
       if (typeof value !== 'string' || node.durationMs !== undefined) return mismatch();
       reportIfNotMember(sink, value, node, type);
       return type.members.includes(value) ? value : undefined;
     case 'timestamp':
-      return typeof value === 'string' && isIsoTimestamp(value) ? value : mismatch();
+      return typeof value === 'string' && isRfc3339Timestamp(value) ? value : mismatch();
     case 'duration': {
       if (node.durationMs !== undefined) return node.durationMs;
-      if (typeof value === 'number' && value >= 0) return value;
-      const ms = typeof value === 'string' ? parseDuration(value) : undefined;
-      return ms ?? mismatch();
+      // Whole milliseconds, as the runtime takes a duration on the wire.
+      const ms = typeof value === 'string' ? parseDuration(value) : value;
+      return typeof ms === 'number' && Number.isSafeInteger(ms) && ms >= 0 ? ms : mismatch();
     }
     default:
       return mismatch();
@@ -144,14 +144,24 @@ function checkRecordLiteral(
   return valid ? result : undefined;
 }
 
-function withinRange(measure: number, range: NumericRange | undefined, verb: string, node: LiteralNode, sink: DiagnosticSink, options: LiteralCheckOptions): boolean {
-  if (range === undefined || options.defaultOf === undefined) return true;
+function withinRange(measure: number, range: NumericRange | undefined, verb: string, type: Type, node: LiteralNode, sink: DiagnosticSink, options: LiteralCheckOptions): boolean {
+  if (range === undefined) return true;
   const tooLow = range.min !== undefined && measure < range.min;
   const tooHigh = range.max !== undefined && measure > range.max;
   if (!tooLow && !tooHigh) return true;
   const bound = tooLow ? `below the minimum ${range.min}` : `above the maximum ${range.max}`;
-  sink.report('ADEC4021', node.span, { name: options.defaultOf, problem: `${verb} ${bound}` });
+  if ('defaultOf' in options) {
+    sink.report('ADEC4021', node.span, { name: options.defaultOf, problem: `${verb} ${bound}` });
+  } else {
+    const value = type.kind === 'string' ? `${measure} characters long` : `${measure}`;
+    sink.report('ADEC4026', node.span, { test: options.test, problem: `gives a value outside its type ${formatType(type)}: it is ${value}, ${bound}` }, { label: `this is ${value}` });
+  }
   return false;
+}
+
+/** Length in characters (code points), as the runtime and JSON Schema `maxLength` count it. */
+export function charLength(text: string): number {
+  return Array.from(text).length;
 }
 
 /** How a literal reads in "expected …, found …". */
@@ -166,10 +176,26 @@ export function describeLiteral(node: LiteralNode, quoteText = false): string {
   return quoteText ? `"${value}"` : 'string';
 }
 
-const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/;
+/**
+ * RFC 3339 date-time (a date, a time and an explicit offset): exactly the timestamps the
+ * runtime accepts on the wire (packages/runtime/src/context/wire-values.ts, held to the same
+ * table by test/property/wire-timestamps.test.ts). A date alone or a time without seconds would pass
+ * here and be refused there, and a test or a default would only ever see that refusal.
+ */
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 
-function isIsoTimestamp(text: string): boolean {
-  return ISO_TIMESTAMP.test(text) && !Number.isNaN(Date.parse(text));
+export function isRfc3339Timestamp(text: string): boolean {
+  const parts = RFC3339.exec(text);
+  if (parts === null) return false;
+  const [month, day, hour, minute, second] = parts.slice(2, 7).map(Number) as [number, number, number, number, number];
+  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return false;
+  const ms = Date.parse(text.toUpperCase());
+  if (!Number.isFinite(ms)) return false;
+  // Date.parse rolls 2026-02-31 over to March; the local date of the instant must be the one written.
+  const offset = parts[8]!.toUpperCase();
+  const offsetMinutes = offset === 'Z' ? 0 : (offset.startsWith('-') ? -1 : 1) * (Number(offset.slice(1, 3)) * 60 + Number(offset.slice(4, 6)));
+  const local = new Date(ms + offsetMinutes * 60_000);
+  return local.getUTCDate() === day && local.getUTCMonth() + 1 === month;
 }
 
 const DURATION_UNITS_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };

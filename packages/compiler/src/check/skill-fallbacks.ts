@@ -1,10 +1,12 @@
 /**
  * Fallbacks (SEC §6): a skill falls back to a deterministic skill that exists, is not
- * itself, and does not lead back to it, so a failing skill always ends at an output.
+ * itself, does not lead back to it, and answers within the 20ms a fallback has, so a failing
+ * skill always ends at an output in time.
  */
 import type { DiagnosticSink } from './checker-context.js';
 import type { SkillInfo } from './check-skill.js';
 import { formatCycle } from './dependency-order.js';
+import { FALLBACK_TIMEOUT_MS } from './skill-timeouts.js';
 import { didYouMeanName } from './suggestions.js';
 
 export function checkFallbacks(skills: readonly SkillInfo[], byId: ReadonlyMap<string, SkillInfo>, sink: DiagnosticSink): void {
@@ -20,6 +22,9 @@ export function checkFallbacks(skills: readonly SkillInfo[], byId: ReadonlyMap<s
       sink.report('ADEC2004', fallback.span, { name: fallback.name }, didYouMeanName(fallback.name, byId.keys()));
     } else if (target.type === 'llm') {
       problem('which is an llm skill: fallbacks must be deterministic');
+    } else if (target.timeoutMs > FALLBACK_TIMEOUT_MS) {
+      const setAt = target.timeoutSpan && { notes: [`its timeout is set at ${target.timeoutSpan.file}:${target.timeoutSpan.line}:${target.timeoutSpan.column}`] };
+      sink.report('ADEC4016', fallback.span, { skill: skill.id, fallback: fallback.name, problem: `which may run for ${target.timeoutMs}ms: a fallback must answer within ${FALLBACK_TIMEOUT_MS}ms` }, setAt ?? {});
     } else {
       const cycle = fallbackCycle(skill, byId);
       if (cycle !== undefined && !cycle.some((id) => reportedCycles.has(id))) {

@@ -1,6 +1,8 @@
 /**
  * Skill time budgets (SEC §5): a timeout that triggers the fallback and a hard limit at
- * which execution is terminated. Defaults per type come from the SEC's table.
+ * which execution is terminated. Defaults per type come from the SEC's table, and its hard
+ * limits (deterministic 50ms, llm 500ms) bound both: a longer budget would hold the cycle past
+ * what the contract promises.
  */
 import type { SkillMember } from '@adec/grammar';
 import type { DiagnosticSink } from './checker-context.js';
@@ -15,6 +17,9 @@ export interface SkillBudget {
   readonly hardLimitMs: number;
 }
 
+/** SEC §6: a fallback answers in under 20ms, the deterministic default timeout. */
+export const FALLBACK_TIMEOUT_MS = DEFAULT_BUDGETS.deterministic.timeoutMs;
+
 export function checkSkillTimeouts(
   member: Extract<SkillMember, { kind: 'SkillTimeout' }> | undefined,
   type: 'llm' | 'deterministic' | undefined,
@@ -26,6 +31,11 @@ export function checkSkillTimeouts(
   // An unreadable duration was reported by the parser; fall back to the defaults.
   if (Number.isNaN(timeout.milliseconds) || (hardLimit !== undefined && Number.isNaN(hardLimit.milliseconds))) return defaults;
   if (timeout.milliseconds <= 0) sink.report('ADEC4017', timeout.span, { problem: `\`${timeout.text}\` must be greater than 0` });
+  for (const duration of [timeout, hardLimit]) {
+    if (duration !== undefined && type !== undefined && duration.milliseconds > defaults.hardLimitMs) {
+      sink.report('ADEC4017', duration.span, { problem: `\`${duration.text}\` exceeds the ${defaults.hardLimitMs}ms hard limit of ${type === 'llm' ? 'an llm' : 'a deterministic'} skill (SEC §5)` });
+    }
+  }
   if (hardLimit === undefined) {
     return { timeoutMs: timeout.milliseconds, hardLimitMs: Math.max(timeout.milliseconds, defaults.hardLimitMs) };
   }

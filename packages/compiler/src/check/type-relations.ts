@@ -2,7 +2,8 @@
  * How semantic types relate: assignability, joining the branches of a conditional or the
  * items of a list, and the small predicates the operator rules are written with.
  */
-import { BOOL, DURATION, ERROR, FLOAT, INT, NULL, STRING, TIMESTAMP, type Type } from '../model/index.js';
+import { BOOL, DURATION, ERROR, FLOAT, INT, NULL, STRING, TIMESTAMP, type NumericRange, type Type } from '../model/index.js';
+import { charLength } from './literal-values.js';
 
 /**
  * Whether a type is, or holds, the poison type of a mistake already reported (`list<…>` of an
@@ -96,6 +97,35 @@ export function isAssignable(from: Type, to: Type): boolean {
     default:
       return from.kind === to.kind;
   }
+}
+
+/**
+ * Whether every value of `from` already lies within the ranges and lengths `to` declares.
+ * Assignability leaves bounds to the run-time input check; where a value crosses into a
+ * contract that no input check guards (a skill's `action_metadata`, taken from the selected
+ * action's fields), the contract's bounds must hold by the declarations alone.
+ */
+export function isWithinBounds(from: Type, to: Type): boolean {
+  const source = unwrapOptional(from);
+  const target = unwrapOptional(to);
+  if ((source.kind === 'int' || source.kind === 'float') && (target.kind === 'int' || target.kind === 'float')) return rangeWithin(source.range, target.range);
+  if (source.kind === 'string' && target.kind === 'string') return rangeWithin(source.length, target.length);
+  if (source.kind === 'enum' && target.kind === 'string') return source.members.every((m) => rangeWithin({ min: charLength(m), max: charLength(m) }, target.length));
+  if (source.kind === 'list' && target.kind === 'list') return isWithinBounds(source.element, target.element);
+  if (source.kind === 'record' && target.kind === 'record') {
+    return target.fields.every((field) => {
+      const sourceField = source.fields.find((f) => f.name === field.name);
+      return sourceField === undefined || isWithinBounds(sourceField.type, field.type);
+    });
+  }
+  return true;
+}
+
+function rangeWithin(inner: NumericRange | undefined, outer: NumericRange | undefined): boolean {
+  if (outer === undefined) return true;
+  const lowOk = outer.min === undefined || (inner?.min !== undefined && inner.min >= outer.min);
+  const highOk = outer.max === undefined || (inner?.max !== undefined && inner.max <= outer.max);
+  return lowOk && highOk;
 }
 
 /**

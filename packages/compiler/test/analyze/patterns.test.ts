@@ -32,14 +32,45 @@ describe('translatePattern', () => {
     ['a{2,1}', 'numbers out of order in {} quantifier'],
     ['(?i)[b-a]', 'range out of order in character class'],
     ['*a', 'nothing to repeat'],
-    ['a(?i)b', 'inline flags are only supported at the start of a pattern'],
-    ['(?i:ab)', 'inline flags are only supported at the start of a pattern'],
-    ['x(?-i:ab)', 'inline flags are only supported at the start of a pattern'],
-    ['(?x)a b', 'unsupported inline flag `x` in `(?x)`: only i, m and s are supported'],
-    ['\\p{L}+', 'unsupported escape `\\p`'],
-    ['\\Aabc\\Z', 'unsupported escape `\\A`'],
   ])('%s is rejected: %s', (pattern, problem) => {
     expect(translatePattern(pattern)).toEqual({ problem });
+  });
+
+  // What JavaScript rejects or reads differently from Python and PCRE, at its place in the pattern.
+  it.each([
+    ['a(?i)b', 1, 4, 'inline flags are only supported at the start of a pattern'],
+    ['(?i:ab)', 0, 4, 'inline flags are only supported at the start of a pattern'],
+    ['x(?-i:ab)', 1, 5, 'inline flags are only supported at the start of a pattern'],
+    ['(?x)a b', 0, 4, 'unsupported inline flag `x` in `(?x)`: only i, m and s are supported'],
+    ['(?i)(?x)a', 4, 4, 'unsupported inline flag `x` in `(?x)`: only i, m and s are supported'],
+    ['\\p{L}+', 0, 2, 'unsupported escape `\\p`'],
+    ['\\Aabc\\Z', 0, 2, 'unsupported escape `\\A`'],
+    ['\\d{,4} days', 2, 4, '`{,4}` repeats 0 to 4 times in Python but is the text `{,4}` in JavaScript: write `{0,4}`'],
+    ['(?i)a{,}', 5, 3, '`{,}` repeats 0 to any number of times in Python but is the text `{,}` in JavaScript: write `{0,}`'],
+    ['\\d++', 3, 1, 'JavaScript has no possessive quantifiers (`++`): drop the `+`'],
+    ['a*+b', 2, 1, 'JavaScript has no possessive quantifiers (`*+`): drop the `+`'],
+    ['a?+', 2, 1, 'JavaScript has no possessive quantifiers (`?+`): drop the `+`'],
+    ['x{2,3}+', 6, 1, 'JavaScript has no possessive quantifiers (`}+`): drop the `+`'],
+    ['(?>ab|a)c', 0, 3, 'JavaScript has no atomic groups `(?>…)`: write a plain group `(…)`'],
+    ['x(?#note)y', 1, 3, 'JavaScript has no comments `(?#…)` in patterns: remove it'],
+    ['\\\\d+ days', 0, 3, '`\\\\d` is a backslash followed by `d`: a backslash in an adec string is literal, so `\\d` is written with one (a pattern copied from JSON has each doubled)'],
+    ['[\\\\s]', 1, 3, '`\\\\s` is a backslash followed by `s`: a backslash in an adec string is literal, so `\\s` is written with one (a pattern copied from JSON has each doubled)'],
+  ])('%s is rejected at %i (%i characters): %s', (pattern, index, length, problem) => {
+    expect(translatePattern(pattern)).toEqual({ problem, at: { index, length } });
+  });
+
+  it.each([
+    // lazy quantifiers read the same in both dialects
+    ['a+?b*?c??d{2,3}?', 'a+?b*?c??d{2,3}?'],
+    // `+` after a group, a class or a literal `{` is an ordinary quantifier
+    ['(ab)+[cd]+x{+', '(ab)+[cd]+x{+'],
+    // lookarounds and named groups: their `?` is no quantifier
+    ['(?=a)+', '(?=a)+'],
+    ['(?<n>a)+', '(?<n>a)+'],
+    // `+` inside a class, an escaped backslash before a non-letter
+    ['[a+]+\\\\.', '[a+]+\\\\.'],
+  ])('%s is accepted as JavaScript reads it', (pattern, source) => {
+    expect(translatePattern(pattern)).toEqual({ source, flags: '' });
   });
 
   it('produces patterns that behave like the SEC intends', () => {

@@ -32,7 +32,7 @@ skill fitness_session_rationale {
 skill decision_rationale_template {
   version "1.0.0"
   type    deterministic
-  output  { rationale: string }
+  output  { rationale: string(..200) }
   template default { rationale: "Today's plan was chosen for you." }
 }
 
@@ -74,7 +74,7 @@ scenario fitness_daily_session {
 test "rest is forced after a week without rest" {
   scenario fitness_daily_session
   signals  { rest_days_last_7d: 0 }
-  actions  [ { action_id: "w1", type: "workout_session", intensity: "high", duration_minutes: 30 }, { action_id: "r1", type: "rest_day" } ]
+  actions  [ { action_id: "w1", type: "workout_session", session_name: "HIIT", session_type: "hiit", intensity: "high", duration_minutes: 30 }, { action_id: "r1", type: "rest_day" } ]
   expect   selected "r1"
 }
 `;
@@ -139,7 +139,7 @@ describe('the fitness skill and scenario of LANGUAGE.md', () => {
       kind: 'selection',
       scenario: 'fitness_daily_session',
       signals: { rest_days_last_7d: 0 },
-      actions: [{ action_id: 'w1', type: 'workout_session', intensity: 'high', duration_minutes: 30 }, { action_id: 'r1', type: 'rest_day' }],
+      actions: [{ action_id: 'w1', type: 'workout_session', session_name: 'HIIT', session_type: 'hiit', intensity: 'high', duration_minutes: 30 }, { action_id: 'r1', type: 'rest_day' }],
       expect: { selected: 'r1' },
     });
   });

@@ -5,19 +5,19 @@ import { HEADER, expectDiagnostics } from './helpers.js';
 const TEMPLATE_SKILL = `skill tmpl {
   version "1.0.0"
   type deterministic
-  output { rationale: string }
+  output { rationale: string(..200) }
   template default { rationale: "Chosen for you." }
 }
 `;
 
 describe('skills', () => {
   it('checks type, prompt, fallback and version (ADEC4025, ADEC4023, ADEC2004, ADEC4004)', () => {
-    expectDiagnostics(`${HEADER}skill s {\n  version "1"\n  type lml\n  output { text: string }\n  fallback tmlp\n}\n${TEMPLATE_SKILL}`, [
+    expectDiagnostics(`${HEADER}skill s {\n  version "1"\n  type lml\n  output { text: string(..200) }\n  fallback tmlp\n}\n${TEMPLATE_SKILL}`, [
       ['ADEC4004', 3, 11, 'invalid version `1`: expected semantic versioning (MAJOR.MINOR.PATCH)', undefined],
       ['ADEC4025', 4, 8, 'invalid skill type `lml`: expected llm or deterministic', 'did you mean `llm`?'],
       ['ADEC2004', 6, 12, 'unknown skill `tmlp`', 'did you mean `tmpl`?'],
     ]);
-    expectDiagnostics(`${HEADER}skill s {\n  version "1.0.0"\n  type llm\n  output { text: string }\n}\n`, [
+    expectDiagnostics(`${HEADER}skill s {\n  version "1.0.0"\n  type llm\n  output { text: string(..200) }\n}\n`, [
       ['ADEC4023', 2, 7, 'llm skill `s` needs a `prompt`', undefined],
       ['ADEC4023', 2, 7, 'llm skill `s` needs a deterministic `fallback` (SEC §6: every skill has a defined fallback)', undefined],
     ]);
@@ -25,7 +25,7 @@ describe('skills', () => {
 
   it('checks timeouts and fallbacks (ADEC4017, ADEC4016)', () => {
     const llm = (id: string, fallback: string) =>
-      `skill ${id} {\n  version "1.0.0"\n  type llm\n  prompt "p"\n  timeout 300ms hard_limit 200ms\n  output { text: string }\n  fallback ${fallback}\n}\n`;
+      `skill ${id} {\n  version "1.0.0"\n  type llm\n  prompt "p"\n  timeout 300ms hard_limit 200ms\n  output { text: string(..200) }\n  fallback ${fallback}\n}\n`;
     expectDiagnostics(`${HEADER}${llm('a', 'b')}${llm('b', 'b')}`, [
       ['ADEC4017', 6, 28, 'invalid timeout: hard_limit `200ms` is shorter than timeout `300ms`', undefined],
       ['ADEC4016', 8, 12, 'skill `a` falls back to `b`, which is an llm skill: fallbacks must be deterministic', undefined],
@@ -38,7 +38,7 @@ describe('skills', () => {
     const source = `${HEADER}skill s {
   version "1.0.0"
   type deterministic
-  output { rationale: string, tone: string? }
+  output { rationale: string(..200), tone: string(..200)? }
   invariant "I-1" "mentions": payload.rational CONTAINS "x"
   invariant "I-1" "counts": payload.rationale LENGTH
   prohibit "P-1" "(?i)(unclosed" "bad"
@@ -70,7 +70,7 @@ describe('scenarios', () => {
       SCENARIO(`  guardrail "G1" "force" { when n > 1 force reset }
   guardrail "G2" "block" { when n > 2 block action.minutes }
   guardrail "G3" "cap" { when n > 3 cap action.note 10 }
-  objective o weight 1 = 1`).replace('output { rationale: string }', 'output { rationale: string }\n  action_metadata { label: string }'),
+  objective o weight 1 = 1`).replace('output { rationale: string(..200) }', 'output { rationale: string(..200) }\n  action_metadata { label: string }'),
       [
         ['ADEC4018', 12, 42, 'action type `walk` uses skill `tmpl` but has no field `label`', undefined],
         ['ADEC2005', 14, 45, 'unknown action type `reset` in scenario `sc`', 'did you mean `rest`?'],

@@ -52,7 +52,8 @@ function lengthProblems(value: unknown, schema: Readonly<Record<string, unknown>
   if (schema === undefined) return [];
   const variants = Array.isArray(schema['anyOf']) ? (schema['anyOf'] as Record<string, unknown>[]) : [schema];
   if (typeof value === 'string') {
-    const limits = variants.map((variant) => variant['maxLength']).filter((limit): limit is number => typeof limit === 'number');
+    // An enum is bounded by its longest member, as the compiler holds it (ADEC4023, INV-006).
+    const limits = variants.map(maxLengthOf).filter((limit): limit is number => limit !== undefined);
     if (limits.length === 0) return [{ path, message: 'the contract declares no maximum length for this string' }];
     const limit = Math.max(...limits);
     return [...value].length > limit ? [{ path, message: `the text is ${[...value].length} characters, over its limit of ${limit}` }] : [];
@@ -68,4 +69,12 @@ function lengthProblems(value: unknown, schema: Readonly<Record<string, unknown>
     }
   }
   return problems;
+}
+
+/** The longest string `schema` allows: its `maxLength`, or its longest `enum` member. */
+function maxLengthOf(schema: Readonly<Record<string, unknown>>): number | undefined {
+  if (typeof schema['maxLength'] === 'number') return schema['maxLength'];
+  const members = schema['enum'];
+  if (!Array.isArray(members) || !members.every((m): m is string => typeof m === 'string')) return undefined;
+  return Math.max(...members.map((m) => [...m].length));
 }

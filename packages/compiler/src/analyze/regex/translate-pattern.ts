@@ -15,10 +15,23 @@
  *   code units, which no SEC pattern depends on. The one silent change non-`u` mode would
  *   make, an unknown letter escape read as the letter (`\p{L}` as `p{L}`, Python's `\A`,
  *   `\Z` as `A`, `Z`), is rejected here with a problem instead.
+ * - What JavaScript would reject or read differently from the dialects contracts are written
+ *   in (Python, PCRE) is rejected at its position in the pattern: `{,4}` (0 to 4 times in
+ *   Python, the literal text `{,4}` in JavaScript), possessive quantifiers (`a++`) and atomic
+ *   groups (`(?>…)`), comments `(?#…)`, and `\\d`, a backslash escaped as JSON escapes it,
+ *   which is a literal backslash and `d` here, where backslashes are literal.
  * - The result is validated with `new RegExp`; its error message becomes the problem.
  */
 
-export type TranslatedPattern = { readonly source: string; readonly flags: string } | { readonly problem: string };
+/** Where in the pattern as written (leading flags included) a problem is, when it is known. */
+export interface PatternPosition {
+  readonly index: number;
+  readonly length: number;
+}
+
+export type TranslatedPattern =
+  | { readonly source: string; readonly flags: string }
+  | { readonly problem: string; readonly at?: PatternPosition };
 
 const SUPPORTED_FLAGS: Readonly<Record<string, string>> = { i: 'i', m: 'm', s: 's' };
 
@@ -29,7 +42,7 @@ export function translatePattern(pattern: string): TranslatedPattern {
   const leading = leadingFlags(pattern);
   if ('problem' in leading) return leading;
   const body = translateBody(pattern.slice(leading.length));
-  if ('problem' in body) return body;
+  if ('problem' in body) return body.at === undefined ? body : { problem: body.problem, at: { index: leading.length + body.at.index, length: body.at.length } };
   const flags = [...new Set(leading.flags)].sort().join('');
   try {
     new RegExp(body.source, flags);
@@ -39,7 +52,7 @@ export function translatePattern(pattern: string): TranslatedPattern {
   return { source: body.source, flags };
 }
 
-function leadingFlags(pattern: string): { flags: string[]; length: number } | { problem: string } {
+function leadingFlags(pattern: string): { flags: string[]; length: number } | { problem: string; at: PatternPosition } {
   const flags: string[] = [];
   let length = 0;
   for (;;) {
@@ -47,7 +60,7 @@ function leadingFlags(pattern: string): { flags: string[]; length: number } | { 
     if (!group) return { flags, length };
     for (const letter of group[1]!) {
       const flag = SUPPORTED_FLAGS[letter];
-      if (flag === undefined) return { problem: `unsupported inline flag \`${letter}\` in \`${group[0]}\`: only i, m and s are supported` };
+      if (flag === undefined) return { problem: `unsupported inline flag \`${letter}\` in \`${group[0]}\`: only i, m and s are supported`, at: { index: length, length: group[0].length } };
       flags.push(flag);
     }
     length += group[0].length;
@@ -55,18 +68,31 @@ function leadingFlags(pattern: string): { flags: string[]; length: number } | { 
 }
 
 /** Rewrites Python-only group syntax and rejects what JavaScript would misread. */
-function translateBody(body: string): { source: string } | { problem: string } {
+function translateBody(body: string): { source: string } | { problem: string; at: PatternPosition } {
   let source = '';
   let inClass = false;
+  // Whether the last thing read repeats the atom before it (`*`, `+`, `?`, `{2,3}`).
+  let afterQuantifier = false;
+  const problem = (text: string, index: number, length: number) => ({ problem: text, at: { index, length } });
   for (let pos = 0; pos < body.length; ) {
     const char = body[pos]!;
+    const rest = body.slice(pos);
     if (char === '\\') {
       const next = body[pos + 1];
       if (next !== undefined && /[A-Za-z]/.test(next) && !KNOWN_LETTER_ESCAPES.has(next)) {
-        return { problem: `unsupported escape \`\\${next}\`` };
+        return problem(`unsupported escape \`\\${next}\``, pos, 2);
+      }
+      const letter = body[pos + 2];
+      if (next === '\\' && letter !== undefined && KNOWN_LETTER_ESCAPES.has(letter)) {
+        return problem(
+          `\`\\\\${letter}\` is a backslash followed by \`${letter}\`: a backslash in an adec string is literal, so \`\\${letter}\` is written with one (a pattern copied from JSON has each doubled)`,
+          pos,
+          3,
+        );
       }
       source += body.slice(pos, pos + 2);
       pos += 2;
+      afterQuantifier = false;
       continue;
     }
     if (inClass) {
@@ -75,6 +101,7 @@ function translateBody(body: string): { source: string } | { problem: string } {
       // `]` right after `[` or `[^` is a literal in Python; JavaScript reads `[]` as empty.
       const opener = body[pos + 1] === '^' ? '[^' : '[';
       inClass = true;
+      afterQuantifier = false;
       source += opener;
       pos += opener.length;
       if (body[pos] === ']') {
@@ -83,10 +110,11 @@ function translateBody(body: string): { source: string } | { problem: string } {
       }
       continue;
     } else if (char === '(' && body[pos + 1] === '?') {
-      const rest = body.slice(pos);
-      if (/^\(\?([A-Za-z]+(-[A-Za-z]*)?|-[A-Za-z]+)[):]/.test(rest) && !/^\(\?P[<=]/.test(rest)) {
-        return { problem: 'inline flags are only supported at the start of a pattern' };
-      }
+      afterQuantifier = false;
+      const inlineFlags = /^\(\?([A-Za-z]+(-[A-Za-z]*)?|-[A-Za-z]+)[):]/.exec(rest);
+      if (inlineFlags !== null && !/^\(\?P[<=]/.test(rest)) return problem('inline flags are only supported at the start of a pattern', pos, inlineFlags[0].length);
+      if (rest.startsWith('(?>')) return problem('JavaScript has no atomic groups `(?>…)`: write a plain group `(…)`', pos, 3);
+      if (rest.startsWith('(?#')) return problem('JavaScript has no comments `(?#…)` in patterns: remove it', pos, 3);
       const named = /^\(\?P<([A-Za-z_]\w*)>/.exec(rest);
       if (named) {
         source += `(?<${named[1]}>`;
@@ -99,7 +127,32 @@ function translateBody(body: string): { source: string } | { problem: string } {
         pos += backreference[0].length;
         continue;
       }
+      // `(?:`, `(?=`, `(?!`, `(?<=`, `(?<!`, `(?<name>`: the `?` is no quantifier.
+      source += '(?';
+      pos += 2;
+      continue;
+    } else if (char === '{') {
+      const quantifier = /^\{(\d*)(,\d*)?\}/.exec(rest);
+      if (quantifier !== null && quantifier[1] === '' && quantifier[2] !== undefined) {
+        return problem(`\`${quantifier[0]}\` repeats 0 to ${quantifier[2].slice(1) || 'any number of'} times in Python but is the text \`${quantifier[0]}\` in JavaScript: write \`{0${quantifier[2]}}\``, pos, quantifier[0].length);
+      }
+      if (quantifier !== null && quantifier[1] !== '') {
+        source += quantifier[0];
+        pos += quantifier[0].length;
+        afterQuantifier = true;
+        continue;
+      }
+    } else if (char === '+' && afterQuantifier) {
+      return problem(`JavaScript has no possessive quantifiers (\`${body[pos - 1]}+\`): drop the \`+\``, pos, 1);
+    } else if (char === '*' || char === '+' || char === '?') {
+      // `?` right after a quantifier makes it lazy, which JavaScript reads as Python does.
+      const lazy: boolean = char === '?' && afterQuantifier;
+      source += char;
+      pos++;
+      afterQuantifier = !lazy;
+      continue;
     }
+    afterQuantifier = false;
     source += char;
     pos++;
   }
