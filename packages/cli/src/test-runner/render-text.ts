@@ -7,6 +7,7 @@ import type { Decision } from '@adec/runtime';
 import type { ActionScore, Selection, SelectionError } from '@adec/engine';
 import type { Coverage } from './coverage.js';
 import type { TestRun } from './run-tests.js';
+import { differingFields, type DecisionFacts, type Expectation } from './decision-expectations.js';
 import type { AdjudicationOutcome, SelectionOutcome, SelectionVerdict, TestOutcome } from './test-outcome.js';
 
 const DETAIL = '    ';
@@ -34,10 +35,31 @@ function renderOutcome(outcome: TestOutcome): string[] {
 // ── Adjudication ─────────────────────────────────────────────────────────────────────────
 
 function adjudicationDiff(outcome: AdjudicationOutcome): string[] {
-  const expected = outcome.expected.rule === null ? outcome.expected.status : `${outcome.expected.status} by ${outcome.expected.rule}`;
-  const lines = [`${DETAIL}expected  ${expected}`];
-  if (outcome.decision === null) return [...lines, `${DETAIL}actual    error: ${outcome.error ?? 'no decision'}`];
-  return [...lines, `${DETAIL}actual    ${describeDecision(outcome.decision)}`, ...decisionExplanation(outcome.decision)];
+  const { expected, actual, decision } = outcome;
+  const lines = [`${DETAIL}expected  ${expected.rule === null ? expected.status : `${expected.status} by ${expected.rule}`}`];
+  if (decision === null || actual === null) return [...lines, `${DETAIL}actual    error: ${outcome.error ?? 'no decision'}`];
+  lines.push(`${DETAIL}actual    ${describeDecision(decision)}`);
+  for (const failed of outcome.failed) lines.push(...expectationDiff(failed, expected, actual));
+  return [...lines, ...decisionExplanation(decision)];
+}
+
+/** An expectation besides the status that did not hold, as expected and actual lines. */
+function expectationDiff(failed: Expectation, expected: DecisionFacts, actual: DecisionFacts): string[] {
+  const pair = (what: string, want: string, got: string) => [`${DETAIL}expected  ${what}${want}`, `${DETAIL}actual    ${what}${got}`];
+  switch (failed) {
+    case 'status':
+      return [];
+    case 'reason':
+      return pair('reason ', JSON.stringify(expected.reason), actual.reason === null ? '(none)' : JSON.stringify(actual.reason));
+    case 'basis':
+      return pair('reason ', expected.basis!, actual.basis!);
+    case 'work_frame':
+      return differingFields(expected.work_frame!, actual.work_frame!).flatMap((field) =>
+        pair(`work_frame.${field} `, JSON.stringify(expected.work_frame![field]), JSON.stringify(actual.work_frame![field])),
+      );
+    case 'missing_evidence':
+      return pair('missing_evidence ', `[${expected.missing_evidence!.join(', ')}]`, `[${actual.missing_evidence!.join(', ')}]`);
+  }
 }
 
 function describeDecision(decision: Decision): string {

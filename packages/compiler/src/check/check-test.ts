@@ -6,18 +6,20 @@
  * may exercise missing evidence.
  */
 import type { Span } from '@adec/diagnostics';
-import type { TestDecl, TestMember, Value, ValueRecord } from '@adec/grammar';
+import type { TestDecl, TestMember, Value } from '@adec/grammar';
 import type { CheckedTest, JsonValue, RecordField } from '../model/index.js';
 import { firstDeclaredAt, type DiagnosticSink } from './checker-context.js';
 import type { ActionInfo } from './check-action.js';
 import { SYSTEM_ATTRIBUTE_TYPES, type DeclaredAttribute } from './check-context.js';
 import type { ScenarioInfo } from './check-scenario.js';
-import { checkLiteral, describeLiteral, literalFromValue } from './literal-values.js';
+import { checkDecisionExpectations } from './check-test-expectations.js';
+import { checkRecordValues } from './test-record-values.js';
+import { describeLiteral, literalFromValue } from './literal-values.js';
 import { asOutcome, outcomeHelp } from './spellings.js';
 import { didYouMeanName } from './suggestions.js';
 
-type MemberOf<K extends TestMember['kind']> = Extract<TestMember, { kind: K }>;
-type ExpectMember = MemberOf<'TestExpectStatus' | 'TestExpectSelected' | 'TestExpectNoEligible'>;
+export type MemberOf<K extends TestMember['kind']> = Extract<TestMember, { kind: K }>;
+export type ExpectMember = MemberOf<'TestExpectStatus' | 'TestExpectSelected' | 'TestExpectNoEligible'>;
 
 const MEMBER_CLAUSES: Readonly<Record<TestMember['kind'], string>> = {
   TestAction: 'action',
@@ -27,10 +29,13 @@ const MEMBER_CLAUSES: Readonly<Record<TestMember['kind'], string>> = {
   TestSignals: 'signals',
   TestActions: 'actions',
   TestExpectStatus: 'expect',
+  TestExpectReason: 'expect reason',
+  TestExpectWorkFrame: 'expect work_frame',
+  TestExpectMissingEvidence: 'expect missing_evidence',
   TestExpectSelected: 'expect',
   TestExpectNoEligible: 'expect',
 };
-const ADJUDICATION_ONLY: readonly TestMember['kind'][] = ['TestContext', 'TestSystem', 'TestExpectStatus'];
+const ADJUDICATION_ONLY: readonly TestMember['kind'][] = ['TestContext', 'TestSystem', 'TestExpectStatus', 'TestExpectReason', 'TestExpectWorkFrame', 'TestExpectMissingEvidence'];
 const SELECTION_ONLY: readonly TestMember['kind'][] = ['TestSignals', 'TestActions', 'TestExpectSelected', 'TestExpectNoEligible'];
 
 export interface TestEnvironment {
@@ -59,9 +64,9 @@ function checkTest(decl: TestDecl, env: TestEnvironment, sink: DiagnosticSink): 
     if (earlier !== undefined) sink.report('ADEC4009', member.span, { clause, owner }, { notes: [firstDeclaredAt(earlier.span)] });
     else first.set(clause, member);
   }
-  const member = <K extends TestMember['kind']>(kind: K) => {
+  const member: MemberLookup = (kind) => {
     const found = first.get(MEMBER_CLAUSES[kind]);
-    return found?.kind === kind ? (found as MemberOf<K>) : undefined;
+    return found?.kind === kind ? (found as MemberOf<typeof kind>) : undefined;
   };
   const expect = first.get('expect') as ExpectMember | undefined;
   const action = member('TestAction');
@@ -79,15 +84,17 @@ function checkTest(decl: TestDecl, env: TestEnvironment, sink: DiagnosticSink): 
     sink.report('ADEC4026', m.span, { test, problem: `is ${kindName} test, which takes no \`${MEMBER_CLAUSES[m.kind]}\`` });
   }
   if (expect === undefined) sink.report('ADEC4003', decl.name.span, { clause: 'expect', owner });
-  if (action !== undefined) return checkAdjudicationTest(decl, action, member('TestContext'), member('TestSystem'), expect, env, sink);
+  if (action !== undefined) return checkAdjudicationTest(decl, action, member, expect, env, sink);
   return checkSelectionTest(decl, scenario!, member('TestSignals'), member('TestActions'), expect, env, sink);
 }
+
+/** A test's first member of one kind (a repeated clause is reported and ignored). */
+export type MemberLookup = <K extends TestMember['kind']>(kind: K) => MemberOf<K> | undefined;
 
 function checkAdjudicationTest(
   decl: TestDecl,
   actionRef: MemberOf<'TestAction'>,
-  contextMember: MemberOf<'TestContext'> | undefined,
-  systemMember: MemberOf<'TestSystem'> | undefined,
+  member: MemberLookup,
   expect: ExpectMember | undefined,
   env: TestEnvironment,
   sink: DiagnosticSink,
@@ -98,7 +105,7 @@ function checkAdjudicationTest(
     if (name !== '') sink.report('ADEC2006', actionRef.action.span, { name }, didYouMeanName(name, env.actions.keys()));
     return undefined;
   }
-  const context = checkRecordValues(contextMember?.value, sink, (key) => {
+  const context = checkRecordValues(member('TestContext')?.value, sink, (key) => {
     const attribute = action.view.byName.get(key.name);
     if (attribute !== undefined && attribute.decl.source === 'supplied') {
       env.onUse(attribute);
@@ -114,11 +121,12 @@ function checkAdjudicationTest(
     sink.report('ADEC2014', key.span, { name: key.name, action: name }, help);
     return undefined;
   });
-  const system = checkRecordValues(systemMember?.value, sink, (key) => {
+  const system = checkRecordValues(member('TestSystem')?.value, sink, (key) => {
     const type = SYSTEM_ATTRIBUTE_TYPES.get(key.name);
     if (type === undefined) sink.report('ADEC2011', key.span, { name: key.name });
     return type;
   });
+  const details = checkDecisionExpectations(decl.name.value, action, member, expect, sink);
   if (expect === undefined || expect.kind !== 'TestExpectStatus') return undefined;
   const status = asOutcome(expect.status.text);
   if (status === undefined) {
@@ -128,7 +136,7 @@ function checkAdjudicationTest(
   if (rule !== undefined && rule.name !== '' && !action.ruleIds.includes(rule.name)) {
     sink.report('ADEC4020', rule.span, { rule: rule.name, action: name }, didYouMeanName(rule.name, action.ruleIds));
   }
-  if (status === undefined || context === undefined || system === undefined) return undefined;
+  if (status === undefined || context === undefined || system === undefined || details === undefined) return undefined;
   return {
     kind: 'adjudication',
     name: decl.name.value,
@@ -137,6 +145,7 @@ function checkAdjudicationTest(
     system,
     expectStatus: status,
     ...(rule !== undefined && { expectRule: rule.name }),
+    ...details,
     span: decl.span,
   };
 }
@@ -215,40 +224,4 @@ function fieldType(fields: readonly RecordField[], key: { name: string; span: Sp
   const field = fields.find((f) => f.name === key.name);
   if (field === undefined) sink.report('ADEC2002', key.span, { type: owner, name: key.name }, didYouMeanName(key.name, fields.map((f) => f.name)));
   return field?.type;
-}
-
-/**
- * Checks each entry of a record of test values against the type `typeOf` gives its key
- * (undefined: already reported, or `passThrough`). Returns the JSON record, or undefined if
- * any entry was wrong.
- */
-function checkRecordValues(
-  record: ValueRecord | undefined,
-  sink: DiagnosticSink,
-  typeOf: (key: { name: string; span: Span }) => ReturnType<typeof fieldType>,
-  passThrough: ReadonlySet<string> = new Set(),
-): { [key: string]: JsonValue } | undefined {
-  const result: { [key: string]: JsonValue } = {};
-  let valid = true;
-  const seen = new Map<string, Span>();
-  for (const entry of record?.entries ?? []) {
-    const key = entry.key.name;
-    const first = seen.get(key);
-    if (first !== undefined) {
-      sink.report('ADEC4009', entry.key.span, { clause: key, owner: 'this record' }, { notes: [firstDeclaredAt(first)] });
-      valid = false;
-      continue;
-    }
-    seen.set(key, entry.key.span);
-    const type = typeOf(entry.key);
-    if (type === undefined) {
-      if (passThrough.has(key) && entry.value.kind === 'ValueScalar' && entry.value.value !== null) result[key] = entry.value.value;
-      else valid = false;
-      continue;
-    }
-    const value = checkLiteral(literalFromValue(entry.value), type, sink);
-    if (value === undefined) valid = false;
-    else result[key] = value;
-  }
-  return valid ? result : undefined;
 }
