@@ -17,13 +17,14 @@ export function renderTestRun(run: TestRun): string {
   const lines = run.outcomes.flatMap(renderOutcome);
   // A failure's details already end with a blank line.
   if (lines.at(-1) !== '') lines.push('');
-  lines.push(...renderCoverage(run.coverage), '', summaryLine(run.outcomes));
+  lines.push(...renderCoverage(run.coverage, run.filter !== null), '', summaryLine(run));
   return `${lines.join('\n')}\n`;
 }
 
-function summaryLine(outcomes: readonly TestOutcome[]): string {
+function summaryLine({ outcomes, filter }: TestRun): string {
   const passed = outcomes.filter((o) => o.passed).length;
-  return `${passed} passed, ${outcomes.length - passed} failed`;
+  const left = filter === null ? '' : ` (${filter.skipped} left out by --filter ${JSON.stringify(filter.pattern)})`;
+  return `${passed} passed, ${outcomes.length - passed} failed${left}`;
 }
 
 function renderOutcome(outcome: TestOutcome): string[] {
@@ -131,9 +132,10 @@ function formatNumber(value: number): string {
 
 // ── Coverage ─────────────────────────────────────────────────────────────────────────────
 
-function renderCoverage(coverage: Coverage): string[] {
+/** `filtered`: only the tests --filter selected ran, so coverage counts only the actions and scenarios they decide. */
+function renderCoverage(coverage: Coverage, filtered: boolean): string[] {
   const { rules, guardrails } = coverage;
-  const lines = ['coverage', `  rule coverage: ${rules.covered}/${rules.total} (${rules.percent}%)`];
+  const lines = [filtered ? 'coverage (of the actions and scenarios --filter selected)' : 'coverage', `  rule coverage: ${rules.covered}/${rules.total} (${rules.percent}%)`];
   lines.push(...section('uncovered rules', rules.uncovered.map((u) => `${DETAIL}${u.action}: ${u.rules.join(', ')}`), undefined, '  '));
   if (guardrails.total > 0) lines.push(`  guardrails fired: ${guardrails.covered}/${guardrails.total} (${guardrails.percent}%)`);
   lines.push(...section('guardrails that never fired (information)', guardrails.never_fired.map((n) => `${DETAIL}${n.scenario}: ${n.guardrails.join(', ')}`), undefined, '  '));

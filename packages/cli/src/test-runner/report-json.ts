@@ -15,6 +15,7 @@ export function testRunJson(run: TestRun, diagnostics: readonly DiagnosticJson[]
     diagnostics,
     tests: run.outcomes.map(outcomeJson),
     coverage: run.coverage,
+    filter: run.filter,
     summary: { passed, failed: run.outcomes.length - passed },
   };
 }
