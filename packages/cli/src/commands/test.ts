@@ -31,11 +31,13 @@ export async function run(args: readonly string[], io: CliIo, signals: NodeJS.Ev
   if (values['watch'] !== true) return runOnce();
 
   await runOnce();
-  io.stderr.write(`adec test: watching ${dir} for changes to .adec files (Ctrl-C to stop)\n`);
-  await watchWorld(resolve(io.cwd, dir), async (changed) => {
+  // The watcher is in place (watchWorld starts it at once) before the user is told it is.
+  const stopped = watchWorld(resolve(io.cwd, dir), async (changed) => {
     io.stdout.write(`\n── ${changed.join(', ')} changed: running the tests again ──\n\n`);
     await runOnce();
   }, signals);
+  io.stderr.write(`adec test: watching ${dir} for changes to .adec files (Ctrl-C to stop)\n`);
+  await stopped;
   return EXIT.ok;
 }
 
