@@ -4,8 +4,7 @@
  * coverage.
  */
 import type { BuildArtifacts, CheckedTest, CheckedWorld } from '@adec/compiler';
-import { loadModule } from '@adec/runtime';
-import { SELECTION_EXTENSION } from '@adec/engine';
+import { loadBuiltModule } from '../built-module.js';
 import { measureCoverage, type Coverage } from './coverage.js';
 import { runAdjudicationTest } from './run-adjudication-test.js';
 import { runSelectionTest } from './run-selection-test.js';
@@ -26,10 +25,7 @@ export async function runWorldTests(world: CheckedWorld, artifacts: BuildArtifac
   const selected = (test: CheckedTest) => filter === undefined || testMatches(test, filter);
   const count = world.tests.filter(selected).length;
   if (count === 0 && filter !== undefined) return { ok: false, message: `no test matches --filter \`${filter}\` (by name, action or scenario)` };
-  const loaded = await loadModule(
-    { manifest: artifacts.manifest as unknown as Readonly<Record<string, unknown>>, moduleHash: artifacts.manifest.module_hash, bundleSource: artifacts.bundle },
-    { isolation: 'in-process', extensions: [SELECTION_EXTENSION] },
-  );
+  const loaded = await loadBuiltModule(artifacts);
   if (!loaded.ok) return { ok: false, message: `the built module could not be loaded: ${loaded.message}` };
   const module = loaded.module;
   try {
