@@ -97,7 +97,8 @@ function assertWellFormed(d: Diagnostic, texts: ReadonlyMap<string, string>): vo
   if (d.message.trim() === '') throw new Error(`empty message: ${where}`);
   const text = texts.get(d.span.file);
   if (text === undefined) throw new Error(`span names a file that is not in the world: ${where}`);
-  const lineCount = text.split('\n').length;
+  // Lines as the lexer counts them (grammar/src/line-map.ts): a lone `\r` ends a line too.
+  const lineCount = text.split(/\r\n|\r|\n/).length;
   if (!Number.isInteger(d.span.line) || d.span.line < 1 || d.span.line > lineCount + 1) {
     throw new Error(`line outside the file (1..${lineCount + 1}): ${where}`);
   }

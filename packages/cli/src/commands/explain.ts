@@ -1,4 +1,3 @@
-import { buildWorld } from '@adec/compiler';
 import type { Span } from '@adec/diagnostics';
 import { decide } from '@adec/runtime';
 import { loadBuiltModule } from '../built-module.js';
@@ -8,9 +7,9 @@ import { explainDecision } from '../explain/explain-decision.js';
 import { explanationJson, renderExplanation } from '../explain/render-explanation.js';
 import { EXIT, type CliIo, type ExitCode } from '../io.js';
 import { parseCommand } from '../parse-command.js';
-import { diagnosticsJson, progress, reportDiagnostics, writeJson } from '../report.js';
+import { progress, writeJson } from '../report.js';
 import { parseRequestTime } from '../request-time-option.js';
-import { loadWorldOrReport } from '../world-input.js';
+import { buildWorldOrReport } from '../world-input.js';
 
 export const usage = `usage: adec explain <world> --action <action> --context <file|-> [options]
 
@@ -45,15 +44,9 @@ export async function run(args: readonly string[], io: CliIo): Promise<ExitCode>
     return EXIT.inputErrors;
   };
 
-  const sources = await loadWorldOrReport(dir, io);
-  if (sources === undefined) return EXIT.inputErrors;
-  const show = progress(io.stderr);
-  const built = await buildWorld(sources, { onPhase: (phase) => show(`${phase}…`) });
-  if (built.world === undefined || built.artifacts === undefined) {
-    if (format === 'json') writeJson(io.stdout, { ok: false, diagnostics: diagnosticsJson(built.diagnostics) });
-    else reportDiagnostics(io.stderr, built.diagnostics, sources);
-    return EXIT.inputErrors;
-  }
+  const built = await buildWorldOrReport(dir, format, io, progress(io.stderr));
+  if (built === undefined) return EXIT.inputErrors;
+  const sources = built.sources;
   const action = built.world.actions.find((a) => a.name === actionName);
   if (action === undefined) return fail(`the world has no action \`${actionName}\` (actions: ${built.world.actions.map((a) => a.name).join(', ') || 'none'})`);
   const context = await readJsonInput(contextSource, '--context', 'the context', io);

@@ -1,13 +1,12 @@
 import { resolve } from 'node:path';
-import { buildWorld } from '@adec/compiler';
 import { parseCommand } from '../parse-command.js';
 import { EXIT, type CliIo, type ExitCode } from '../io.js';
-import { diagnosticsJson, progress, reportDiagnostics, writeJson, type OutputFormat } from '../report.js';
+import { diagnosticsJson, progress, writeJson, type OutputFormat } from '../report.js';
 import { testRunJson } from '../test-runner/report-json.js';
 import { renderTestRun } from '../test-runner/render-text.js';
 import { runWorldTests } from '../test-runner/run-tests.js';
 import { watchWorld } from '../test-runner/watch-world.js';
-import { loadWorldOrReport } from '../world-input.js';
+import { buildWorldOrReport } from '../world-input.js';
 
 export const usage = `usage: adec test <world> [--format text|json] [--filter <pattern>] [--watch]
 
@@ -42,17 +41,9 @@ export async function run(args: readonly string[], io: CliIo, signals: NodeJS.Ev
 }
 
 async function testWorld(dir: string, format: OutputFormat, filter: string | undefined, io: CliIo): Promise<ExitCode> {
-  const sources = await loadWorldOrReport(dir, io);
-  if (sources === undefined) return EXIT.inputErrors;
-
   const show = progress(io.stderr);
-  const built = await buildWorld(sources, { onPhase: (phase) => show(`${phase}…`) });
-  if (built.world === undefined || built.artifacts === undefined) {
-    if (format === 'json') writeJson(io.stdout, { ok: false, diagnostics: diagnosticsJson(built.diagnostics) });
-    else reportDiagnostics(io.stderr, built.diagnostics, sources);
-    return EXIT.inputErrors;
-  }
-  if (format === 'text') reportDiagnostics(io.stderr, built.diagnostics, sources);
+  const built = await buildWorldOrReport(dir, format, io, show);
+  if (built === undefined) return EXIT.inputErrors;
 
   show('test…');
   const result = await runWorldTests(built.world, built.artifacts, filter);
