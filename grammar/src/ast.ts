@@ -626,6 +626,9 @@ export interface TieBreakKey {
  *   context { relationship: "child", dependent_age: 27 }
  *   system  { request_time: "2026-01-01T00:00:00Z" }     // optional
  *   expect  RED by ineligible_over_age                    // `by <rule>` optional
+ *   expect  reason "Children aged 27 are not eligible"    // optional: or a basis, `expect reason NO_RULE_MATCH`
+ *   expect  work_frame { next_human_owner: "benefits-escalations" }   // optional: these fields only
+ *   expect  missing_evidence [documents]                  // optional: the attributes asked for
  * }
  * ```
  * Selection test:
@@ -658,6 +661,10 @@ export type TestMember =
       readonly rule?: Identifier;
       readonly span: Span;
     }
+  /** `expect reason "text"` (the winning rule's reason) or `expect reason CODE` (the decision's basis). */
+  | { readonly kind: 'TestExpectReason'; readonly reason: StringLiteral | Identifier; readonly span: Span }
+  | { readonly kind: 'TestExpectWorkFrame'; readonly value: ValueRecord; readonly span: Span }
+  | { readonly kind: 'TestExpectMissingEvidence'; readonly attributes: readonly Identifier[]; readonly span: Span }
   | { readonly kind: 'TestExpectSelected'; readonly actionId: StringLiteral; readonly span: Span }
   | { readonly kind: 'TestExpectNoEligible'; readonly span: Span };
 

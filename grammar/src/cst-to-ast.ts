@@ -581,6 +581,17 @@ export class AstBuilder {
       return { kind: 'TestExpectSelected', actionId: this.string(this.token(node, 'StringLiteral'), after), span };
     }
     if (this.token(node, 'NoEligibleActions')) return { kind: 'TestExpectNoEligible', span };
+    const reason = this.token(node, 'Reason');
+    if (reason) {
+      const text = this.token(node, 'StringLiteral');
+      const at = this.tokenEnd(reason, after);
+      return { kind: 'TestExpectReason', reason: text ? this.string(text, at) : this.identifier(this.token(node, 'Name'), at), span };
+    }
+    const workFrame = this.token(node, 'WorkFrame');
+    if (workFrame) return { kind: 'TestExpectWorkFrame', value: this.valueRecord(this.node(node, 'valueRecord'), this.tokenEnd(workFrame, after)), span };
+    if (this.token(node, 'MissingEvidence')) {
+      return { kind: 'TestExpectMissingEvidence', attributes: this.tokens(this.node(node, 'nameList'), 'Name').map((name) => this.identifier(name, after)), span };
+    }
     const status = this.word(this.node(node, 'word'), after);
     const by = this.token(node, 'By');
     const rule = by ? this.identifier(this.token(node, 'Name'), this.tokenEnd(by, after)) : undefined;

@@ -514,14 +514,26 @@ export class WorldParser extends CstParser {
     });
   });
 
-  /** `expect RED by rule_id` · `expect selected "r1"` · `expect NO_ELIGIBLE_ACTIONS` */
+  /**
+   * `expect RED by rule_id` · `expect reason "text"` · `expect reason NO_QUORUM` ·
+   * `expect work_frame { next_action: "…" }` · `expect missing_evidence [documents]` ·
+   * `expect selected "r1"` · `expect NO_ELIGIBLE_ACTIONS`
+   */
   expectation: Rule = this.RULE('expectation', () => {
     this.CONSUME(t.Expect);
     this.OR({
-      IGNORE_AMBIGUITIES: true, // `selected` and NO_ELIGIBLE_ACTIONS are tried before a status word
+      IGNORE_AMBIGUITIES: true, // the words that start the other forms are tried before a status word
       DEF: [
         { ALT: () => (this.CONSUME(t.Selected), this.CONSUME(t.StringLiteral)) },
         { ALT: () => this.CONSUME(t.NoEligibleActions) },
+        {
+          ALT: () => {
+            this.CONSUME(t.Reason);
+            this.OR1([{ ALT: () => this.CONSUME1(t.StringLiteral) }, { ALT: () => this.CONSUME1(t.Name) }]);
+          },
+        },
+        { ALT: () => (this.CONSUME(t.WorkFrame), this.SUBRULE(this.valueRecord)) },
+        { ALT: () => (this.CONSUME(t.MissingEvidence), this.SUBRULE(this.nameList)) },
         {
           ALT: () => {
             this.SUBRULE(this.word);
@@ -533,6 +545,16 @@ export class WorldParser extends CstParser {
         },
       ],
     });
+  });
+
+  /** `[documents, dependent_age]`: names, commas optional. */
+  nameList: Rule = this.RULE('nameList', () => {
+    this.CONSUME(t.LBracket);
+    this.MANY(() => {
+      this.CONSUME(t.Name);
+      this.OPTION(() => this.CONSUME(t.Comma));
+    });
+    this.CONSUME(t.RBracket);
   });
 
   value: Rule = this.RULE('value', () => {

@@ -198,6 +198,8 @@ export const Expect = keyword('Expect', ['expect']);
 export const By = keyword('By', ['by']);
 export const Selected = keyword('Selected', ['selected']);
 export const NoEligibleActions = keyword('NoEligibleActions', ['NO_ELIGIBLE_ACTIONS']);
+export const WorkFrame = keyword('WorkFrame', ['work_frame']);
+export const MissingEvidence = keyword('MissingEvidence', ['missing_evidence']);
 
 // Types
 export const List = keyword('List', ['list']);

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The adec launcher. isolated-vm, which runs the decisions of `eval`, `test`, `serve` and `mcp`,
+// The adec launcher. isolated-vm, which runs the decisions of `eval`, `explain`, `test`, `serve` and `mcp`,
 // requires --no-node-snapshot on Node 20+; without its startup snapshot Node takes about 0.1 s
 // longer to start. So those commands run in a Node process started with the flag (signals
 // passed on to it, so `adec serve` stops gracefully; it has the launcher's standard input and
@@ -7,7 +7,7 @@
 // and trust commands) start without it.
 import { spawn } from 'node:child_process';
 
-const SANDBOX_COMMANDS = new Set(['eval', 'select', 'test', 'serve', 'mcp']);
+const SANDBOX_COMMANDS = new Set(['eval', 'explain', 'select', 'test', 'serve', 'mcp']);
 const FLAG = '--no-node-snapshot';
 const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 

@@ -67,6 +67,10 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'decide one request against a bundle and print the decision as JSON',
     load: () => import('./commands/eval.js'),
   },
+  explain: {
+    summary: 'decide one request against a world and explain it, rule by rule and sub-condition by sub-condition',
+    load: () => import('./commands/explain.js'),
+  },
   select: {
     summary: 'run the ADE selection cycle on a bundle and print the DecisionResponse as JSON',
     load: () => import('./commands/select.js'),

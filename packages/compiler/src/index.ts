@@ -15,4 +15,5 @@ export type { WorldLoadError } from './sources/load-world.js';
 export type { WorldSource, WorldSources } from './sources/world-sources.js';
 export type { GeneratedModule, ModuleGenerator } from './generate/generate-and-verify.js';
 export { COMPILER_VERSION } from './version.js';
+export { explainCondition, type ConditionExplanation } from './explain/explain-condition.js';
 export { BUILD_FILES, buildFiles, writeBuild } from './write-build.js';

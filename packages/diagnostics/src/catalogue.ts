@@ -46,6 +46,8 @@ export const CATALOGUE = {
   ADEC2013: { severity: 'error', message: 'unknown work_frame field `{name}`' },
   ADEC2014: { severity: 'error', message: 'unknown attribute `{name}` in test context of action `{action}`' },
   ADEC2015: { severity: 'error', message: '`{name}` cannot name a {kind}: every JavaScript object already has a `{name}` property' },
+  ADEC2030: { severity: 'error', message: 'unknown reason code `{name}`' },
+  ADEC2031: { severity: 'error', message: 'test expects missing evidence `{name}`, which is not a supplied attribute of action `{action}`' },
 
   // ── Types ─────────────────────────────────────────────────────────────────
   ADEC3001: { severity: 'error', message: 'expected {expected}, found {found}' },

@@ -14,7 +14,7 @@ export { loadModule, DEFAULT_MEMORY_LIMIT_MB, type BundleToLoad, type Isolation,
 export { ModuleLoader, RETRY_BACKOFF_MS, MAX_RETRY_BACKOFF_MS, type RoutingKey, type LoadError, type LoadErrorCode, type ModuleLookup, type ModuleLoaderOptions, type ModuleLoaderStats, type RefreshOutcome, REPLACED_MODULE_GRACE_MS } from './load/module-loader.js';
 export { DirectoryModuleStore, type DirectoryModuleStoreOptions, type ModuleStore, type WorldKey } from './load/module-store.js';
 export { SandboxProcessPool, type SandboxPoolOptions, type SandboxPoolStats } from './sandbox/sandbox-process-pool.js';
-export { durationMs, timestampMs } from './context/wire-values.js';
+export { durationMs, durationText, isoDuration, isoDurationMs, timestampMs } from './context/wire-values.js';
 export { parseRequestJson, firstInvalidUtf8, type RequestJson, type RequestJsonProblem, type RequestJsonProblemCode } from './context/request-json.js';
 export { checkRequestBytes, checkValueLimits, DEFAULT_REQUEST_LIMITS, requestLimits, type LimitProblem, type RequestLimitName, type RequestLimits } from './context/request-limits.js';
 export { compileValueConverter, describeValue, type ValueConverter, type ValueProblem, type ValueSchema } from './context/value-converter.js';

@@ -1,7 +1,7 @@
-import { decide, loadModule, timestampMs, type Isolation } from '@adec/runtime';
+import { decide, loadModule, type Isolation } from '@adec/runtime';
 import { choiceOption, parseBundleCommand, requiredOption } from '../bundle-command.js';
 import { EXIT, type CliIo, type ExitCode } from '../io.js';
-import { UsageError } from '../usage-error.js';
+import { parseRequestTime } from '../request-time-option.js';
 import { readJsonInput, readVerifiedBundle } from '../bundle-input.js';
 
 export const usage = `usage: adec eval <bundle> --action <action> --context <file|-> [options]
@@ -35,7 +35,7 @@ export async function run(args: readonly string[], io: CliIo): Promise<ExitCode>
   const action = requiredOption(values, 'action', usage);
   const contextSource = requiredOption(values, 'context', usage);
   const isolation = choiceOption<Isolation>(values, 'isolation', ['process', 'in-process'], usage);
-  const requestTime = parseRequestTime(values['request-time']);
+  const requestTime = parseRequestTime(values['request-time'], usage);
   const fail = (message: string): ExitCode => {
     io.stderr.write(`adec eval: ${message}\n`);
     return EXIT.inputErrors;
@@ -60,11 +60,4 @@ export async function run(args: readonly string[], io: CliIo): Promise<ExitCode>
   } finally {
     await loaded.module.evaluator.dispose();
   }
-}
-
-function parseRequestTime(value: string | boolean | undefined): number | undefined {
-  if (typeof value !== 'string') return undefined;
-  const ms = timestampMs(value);
-  if (ms === undefined) throw new UsageError(`invalid --request-time \`${value}\`: expected an RFC 3339 timestamp such as 2026-03-01T09:00:00Z\n\n${usage}`);
-  return ms;
 }

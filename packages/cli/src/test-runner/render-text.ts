@@ -7,6 +7,7 @@ import type { Decision } from '@adec/runtime';
 import type { ActionScore, Selection, SelectionError } from '@adec/engine';
 import type { Coverage } from './coverage.js';
 import type { TestRun } from './run-tests.js';
+import { differingFields, type DecisionFacts, type Expectation } from './decision-expectations.js';
 import type { AdjudicationOutcome, SelectionOutcome, SelectionVerdict, TestOutcome } from './test-outcome.js';
 
 const DETAIL = '    ';
@@ -16,13 +17,14 @@ export function renderTestRun(run: TestRun): string {
   const lines = run.outcomes.flatMap(renderOutcome);
   // A failure's details already end with a blank line.
   if (lines.at(-1) !== '') lines.push('');
-  lines.push(...renderCoverage(run.coverage), '', summaryLine(run.outcomes));
+  lines.push(...renderCoverage(run.coverage, run.filter !== null), '', summaryLine(run));
   return `${lines.join('\n')}\n`;
 }
 
-function summaryLine(outcomes: readonly TestOutcome[]): string {
+function summaryLine({ outcomes, filter }: TestRun): string {
   const passed = outcomes.filter((o) => o.passed).length;
-  return `${passed} passed, ${outcomes.length - passed} failed`;
+  const left = filter === null ? '' : ` (${filter.skipped} left out by --filter ${JSON.stringify(filter.pattern)})`;
+  return `${passed} passed, ${outcomes.length - passed} failed${left}`;
 }
 
 function renderOutcome(outcome: TestOutcome): string[] {
@@ -34,10 +36,31 @@ function renderOutcome(outcome: TestOutcome): string[] {
 // ── Adjudication ─────────────────────────────────────────────────────────────────────────
 
 function adjudicationDiff(outcome: AdjudicationOutcome): string[] {
-  const expected = outcome.expected.rule === null ? outcome.expected.status : `${outcome.expected.status} by ${outcome.expected.rule}`;
-  const lines = [`${DETAIL}expected  ${expected}`];
-  if (outcome.decision === null) return [...lines, `${DETAIL}actual    error: ${outcome.error ?? 'no decision'}`];
-  return [...lines, `${DETAIL}actual    ${describeDecision(outcome.decision)}`, ...decisionExplanation(outcome.decision)];
+  const { expected, actual, decision } = outcome;
+  const lines = [`${DETAIL}expected  ${expected.rule === null ? expected.status : `${expected.status} by ${expected.rule}`}`];
+  if (decision === null || actual === null) return [...lines, `${DETAIL}actual    error: ${outcome.error ?? 'no decision'}`];
+  lines.push(`${DETAIL}actual    ${describeDecision(decision)}`);
+  for (const failed of outcome.failed) lines.push(...expectationDiff(failed, expected, actual));
+  return [...lines, ...decisionExplanation(decision)];
+}
+
+/** An expectation besides the status that did not hold, as expected and actual lines. */
+function expectationDiff(failed: Expectation, expected: DecisionFacts, actual: DecisionFacts): string[] {
+  const pair = (what: string, want: string, got: string) => [`${DETAIL}expected  ${what}${want}`, `${DETAIL}actual    ${what}${got}`];
+  switch (failed) {
+    case 'status':
+      return [];
+    case 'reason':
+      return pair('reason ', JSON.stringify(expected.reason), actual.reason === null ? '(none)' : JSON.stringify(actual.reason));
+    case 'basis':
+      return pair('reason ', expected.basis!, actual.basis!);
+    case 'work_frame':
+      return differingFields(expected.work_frame!, actual.work_frame!).flatMap((field) =>
+        pair(`work_frame.${field} `, JSON.stringify(expected.work_frame![field]), JSON.stringify(actual.work_frame![field])),
+      );
+    case 'missing_evidence':
+      return pair('missing_evidence ', `[${expected.missing_evidence!.join(', ')}]`, `[${actual.missing_evidence!.join(', ')}]`);
+  }
 }
 
 function describeDecision(decision: Decision): string {
@@ -109,9 +132,10 @@ function formatNumber(value: number): string {
 
 // ── Coverage ─────────────────────────────────────────────────────────────────────────────
 
-function renderCoverage(coverage: Coverage): string[] {
+/** `filtered`: only the tests --filter selected ran, so coverage counts only the actions and scenarios they decide. */
+function renderCoverage(coverage: Coverage, filtered: boolean): string[] {
   const { rules, guardrails } = coverage;
-  const lines = ['coverage', `  rule coverage: ${rules.covered}/${rules.total} (${rules.percent}%)`];
+  const lines = [filtered ? 'coverage (of the actions and scenarios --filter selected)' : 'coverage', `  rule coverage: ${rules.covered}/${rules.total} (${rules.percent}%)`];
   lines.push(...section('uncovered rules', rules.uncovered.map((u) => `${DETAIL}${u.action}: ${u.rules.join(', ')}`), undefined, '  '));
   if (guardrails.total > 0) lines.push(`  guardrails fired: ${guardrails.covered}/${guardrails.total} (${guardrails.percent}%)`);
   lines.push(...section('guardrails that never fired (information)', guardrails.never_fired.map((n) => `${DETAIL}${n.scenario}: ${n.guardrails.join(', ')}`), undefined, '  '));

@@ -1,6 +1,7 @@
 /**
  * The `--format json` report of a test run: one object for CI. Every test with its expected
- * and actual result; a failed test also carries the decision or selection that explains it.
+ * and actual result; a failed test also carries the decision or selection that explains it
+ * (and, for an adjudication, which of its expectations did not hold).
  */
 import type { DiagnosticJson } from '@adec/diagnostics';
 import type { TestRun } from './run-tests.js';
@@ -14,6 +15,7 @@ export function testRunJson(run: TestRun, diagnostics: readonly DiagnosticJson[]
     diagnostics,
     tests: run.outcomes.map(outcomeJson),
     coverage: run.coverage,
+    filter: run.filter,
     summary: { passed, failed: run.outcomes.length - passed },
   };
 }
@@ -21,6 +23,6 @@ export function testRunJson(run: TestRun, diagnostics: readonly DiagnosticJson[]
 function outcomeJson(outcome: TestOutcome) {
   const { name, kind, file, line, passed, expected, actual, error } = outcome;
   const subject = outcome.kind === 'adjudication' ? { action: outcome.action } : { scenario: outcome.scenario };
-  const explanation = passed ? {} : outcome.kind === 'adjudication' ? { decision: outcome.decision } : { selection: outcome.selection };
+  const explanation = passed ? {} : outcome.kind === 'adjudication' ? { failed: outcome.failed, decision: outcome.decision } : { selection: outcome.selection };
   return { name, kind, file, line, ...subject, passed, expected, actual, error, ...explanation };
 }

@@ -5,6 +5,7 @@
  */
 import type { CheckedTest } from '@adec/compiler';
 import { decide, type LoadedModule } from '@adec/runtime';
+import { compareDecision, expectedFacts } from './decision-expectations.js';
 import type { AdjudicationOutcome } from './test-outcome.js';
 
 type AdjudicationTest = Extract<CheckedTest, { kind: 'adjudication' }>;
@@ -26,11 +27,9 @@ export async function runAdjudicationTest(module: LoadedModule, test: Adjudicati
       authenticatedCaller: text('authenticated_caller') ?? null,
     },
   );
-  const expected = { status: test.expectStatus, rule: test.expectRule ?? null };
+  const expected = expectedFacts(test);
   const base = { kind: 'adjudication' as const, name: test.name, file: test.span.file, line: test.span.line, action: test.action, expected };
-  if (!result.ok) return { ...base, passed: false, actual: null, decision: null, error: result.error.message };
-  const decision = result.decision;
-  const actual = { status: decision.status, rule: decision.decision_metadata.aggregation_outcome.winning_rule };
-  const passed = actual.status === expected.status && (expected.rule === null || actual.rule === expected.rule);
-  return { ...base, passed, actual, decision, error: null };
+  if (!result.ok) return { ...base, passed: false, actual: null, failed: ['status'], decision: null, error: result.error.message };
+  const { actual, failed } = compareDecision(expected, result.decision);
+  return { ...base, passed: failed.length === 0, actual, failed, decision: result.decision, error: null };
 }

@@ -2,7 +2,8 @@
  * The result of one golden test (`test "…" { … }` in a world): what it expected, what the
  * module answered, and the decision or selection behind the answer, for the failure report.
  */
-import type { Decision, Status } from '@adec/runtime';
+import type { Decision } from '@adec/runtime';
+import type { DecisionFacts, Expectation } from './decision-expectations.js';
 import type { Selection, SelectionError, SelectionStatus } from '@adec/engine';
 
 export type TestOutcome = AdjudicationOutcome | SelectionOutcome;
@@ -19,9 +20,11 @@ export interface AdjudicationOutcome extends OutcomeBase {
   readonly kind: 'adjudication';
   readonly action: string;
   /** `rule` is null when the test does not name one (`expect RED` without `by`). */
-  readonly expected: { readonly status: Status; readonly rule: string | null };
-  /** Null when the runtime refused the request (`error`). */
-  readonly actual: { readonly status: Status; readonly rule: string | null } | null;
+  readonly expected: DecisionFacts;
+  /** The same facts of the decision; null when the runtime refused the request (`error`). */
+  readonly actual: DecisionFacts | null;
+  /** The expectations that did not hold (all of them when there is no decision). */
+  readonly failed: readonly Expectation[];
   readonly decision: Decision | null;
   readonly error: string | null;
 }

@@ -14,7 +14,7 @@
  * semantics compiled into closures over variable slots (compile.ts, which reuses the
  * helpers exported here); test/analyze/compile.test.ts checks the two agree.
  */
-import type { CheckedExpr } from '../model/index.js';
+import { convertDuration, durationConversion, type CheckedExpr } from '../model/index.js';
 
 export const UNKNOWN: unique symbol = Symbol('unknown');
 export type Unknown = typeof UNKNOWN;
@@ -232,8 +232,10 @@ export function callBuiltin(name: string, args: readonly Value[]): Value {
       return typeof args[0] === 'string' ? args[0].toUpperCase() : UNKNOWN;
     case 'len':
       return args.length === 1 ? lengthOf(args[0]!) : UNKNOWN;
-    default:
-      return UNKNOWN;
+    default: {
+      const conversion = durationConversion(name);
+      return conversion !== undefined && numbers?.length === 1 ? convertDuration(conversion, numbers[0]!) : UNKNOWN;
+    }
   }
 }
 

@@ -1,9 +1,11 @@
 /**
  * The built-in functions, the only calls the language has: clamp, min, max, abs, round,
- * floor, ceil (numbers), lower, upper (strings) and len (strings and lists).
+ * floor, ceil (numbers), lower, upper (strings), len (strings and lists), and the duration
+ * conversions in_days, in_hours, in_minutes, in_seconds (duration → float) and days, hours,
+ * minutes, seconds (number → duration; model/duration-conversions.ts).
  */
 import type { CallExpr } from '@adec/grammar';
-import { formatType, type BuiltinName, type CheckedExpr, type Type } from '../model/index.js';
+import { DURATION, formatType, type BuiltinName, type CheckedExpr, type Type } from '../model/index.js';
 import type { ExprChecker } from './check-expr.js';
 import { poisoned } from './check-expr.js';
 import type { Narrowed } from './narrowing.js';
@@ -18,6 +20,7 @@ interface BuiltinSignature {
 }
 
 const NUMBER = { describe: 'a number', test: isNumeric };
+const A_DURATION = { describe: 'a duration', test: (type: Type) => type.kind === 'duration' };
 /** int when every argument is int, else float. */
 const numericResult = (args: readonly Type[]): Type => (args.every((a) => a.kind === 'int') ? INT : FLOAT);
 
@@ -32,6 +35,14 @@ const BUILTINS: Readonly<Record<BuiltinName, BuiltinSignature>> = {
   lower: { arity: 1, accepts: { describe: 'string', test: isText }, result: () => STRING },
   upper: { arity: 1, accepts: { describe: 'string', test: isText }, result: () => STRING },
   len: { arity: 1, accepts: { describe: 'a string or list', test: (t) => isText(t) || t.kind === 'list' }, result: () => INT },
+  in_days: { arity: 1, accepts: A_DURATION, result: () => FLOAT },
+  in_hours: { arity: 1, accepts: A_DURATION, result: () => FLOAT },
+  in_minutes: { arity: 1, accepts: A_DURATION, result: () => FLOAT },
+  in_seconds: { arity: 1, accepts: A_DURATION, result: () => FLOAT },
+  days: { arity: 1, accepts: NUMBER, result: () => DURATION },
+  hours: { arity: 1, accepts: NUMBER, result: () => DURATION },
+  minutes: { arity: 1, accepts: NUMBER, result: () => DURATION },
+  seconds: { arity: 1, accepts: NUMBER, result: () => DURATION },
 };
 
 function isBuiltinName(name: string): name is BuiltinName {

@@ -13,13 +13,15 @@ import { firstDeclaredAt, type DiagnosticSink } from './checker-context.js';
 import type { ActionInfo } from './check-action.js';
 import { SYSTEM_ATTRIBUTE_TYPES, type DeclaredAttribute } from './check-context.js';
 import type { ScenarioInfo } from './check-scenario.js';
-import { checkLiteral, describeLiteral, literalFromValue } from './literal-values.js';
+import { checkDecisionExpectations } from './check-test-expectations.js';
+import { checkRecordValues } from './test-record-values.js';
+import { describeLiteral, literalFromValue } from './literal-values.js';
 import { asOutcome, outcomeHelp } from './spellings.js';
-import { didYouMeanName } from './suggestions.js';
+import { didYouMeanName, suggestName } from './suggestions.js';
 import { CANDIDATE_BUILTIN_FIELDS } from './candidate-action.js';
 
-type MemberOf<K extends TestMember['kind']> = Extract<TestMember, { kind: K }>;
-type ExpectMember = MemberOf<'TestExpectStatus' | 'TestExpectSelected' | 'TestExpectNoEligible'>;
+export type MemberOf<K extends TestMember['kind']> = Extract<TestMember, { kind: K }>;
+export type ExpectMember = MemberOf<'TestExpectStatus' | 'TestExpectSelected' | 'TestExpectNoEligible'>;
 
 const MEMBER_CLAUSES: Readonly<Record<TestMember['kind'], string>> = {
   TestAction: 'action',
@@ -29,10 +31,13 @@ const MEMBER_CLAUSES: Readonly<Record<TestMember['kind'], string>> = {
   TestSignals: 'signals',
   TestActions: 'actions',
   TestExpectStatus: 'expect',
+  TestExpectReason: 'expect reason',
+  TestExpectWorkFrame: 'expect work_frame',
+  TestExpectMissingEvidence: 'expect missing_evidence',
   TestExpectSelected: 'expect',
   TestExpectNoEligible: 'expect',
 };
-const ADJUDICATION_ONLY: readonly TestMember['kind'][] = ['TestContext', 'TestSystem', 'TestExpectStatus'];
+const ADJUDICATION_ONLY: readonly TestMember['kind'][] = ['TestContext', 'TestSystem', 'TestExpectStatus', 'TestExpectReason', 'TestExpectWorkFrame', 'TestExpectMissingEvidence'];
 const SELECTION_ONLY: readonly TestMember['kind'][] = ['TestSignals', 'TestActions', 'TestExpectSelected', 'TestExpectNoEligible'];
 
 export interface TestEnvironment {
@@ -61,9 +66,9 @@ function checkTest(decl: TestDecl, env: TestEnvironment, sink: DiagnosticSink): 
     if (earlier !== undefined) sink.report('ADEC4009', member.span, { clause, owner }, { notes: [firstDeclaredAt(earlier.span)] });
     else first.set(clause, member);
   }
-  const member = <K extends TestMember['kind']>(kind: K) => {
+  const member: MemberLookup = (kind) => {
     const found = first.get(MEMBER_CLAUSES[kind]);
-    return found?.kind === kind ? (found as MemberOf<K>) : undefined;
+    return found?.kind === kind ? (found as MemberOf<typeof kind>) : undefined;
   };
   const expect = first.get('expect') as ExpectMember | undefined;
   const action = member('TestAction');
@@ -81,7 +86,7 @@ function checkTest(decl: TestDecl, env: TestEnvironment, sink: DiagnosticSink): 
     sink.report('ADEC4026', m.span, { test, problem: `is ${kindName} test, which takes no \`${MEMBER_CLAUSES[m.kind]}\`` }, selectionExpectHelp(m));
   }
   if (expect === undefined) sink.report('ADEC4003', decl.name.span, { clause: 'expect', owner });
-  if (action !== undefined) return checkAdjudicationTest(decl, action, member('TestContext'), member('TestSystem'), expect, env, sink);
+  if (action !== undefined) return checkAdjudicationTest(decl, action, member, expect, env, sink);
   return checkSelectionTest(decl, scenario!, member('TestSignals'), member('TestActions'), expect, env, sink);
 }
 
@@ -92,11 +97,13 @@ function selectionExpectHelp(member: TestMember): { help?: string } {
   return { help: intended !== undefined ? `did you mean \`${intended}\`?` : 'a selection test expects `selected "<action_id>"` or `NO_ELIGIBLE_ACTIONS`' };
 }
 
+/** A test's first member of one kind (a repeated clause is reported and ignored). */
+export type MemberLookup = <K extends TestMember['kind']>(kind: K) => MemberOf<K> | undefined;
+
 function checkAdjudicationTest(
   decl: TestDecl,
   actionRef: MemberOf<'TestAction'>,
-  contextMember: MemberOf<'TestContext'> | undefined,
-  systemMember: MemberOf<'TestSystem'> | undefined,
+  member: MemberLookup,
   expect: ExpectMember | undefined,
   env: TestEnvironment,
   sink: DiagnosticSink,
@@ -109,6 +116,7 @@ function checkAdjudicationTest(
   }
   const test = decl.name.value;
   const supplied = action.view.attributes.filter((a) => a.decl.source === 'supplied').map((a) => a.name);
+  const contextMember = member('TestContext');
   const context = checkRecordValues(contextMember?.value, test, sink, (key) => {
     const attribute = action.view.byName.get(key.name);
     if (attribute !== undefined && attribute.decl.source === 'supplied') {
@@ -126,15 +134,19 @@ function checkAdjudicationTest(
     sink.report('ADEC2014', key.span, { name: key.name, action: name }, help);
     return undefined;
   });
-  const required = action.view.attributes.filter((a) => a.decl.source === 'supplied' && a.decl.value === undefined && a.type.kind !== 'optional');
+  // An attribute the test expects as missing evidence is left out on purpose; a misspelled one
+  // (ADEC2031) is taken for the attribute it is closest to, so the typo is the one diagnostic.
+  const leftOut = new Set(member('TestExpectMissingEvidence')?.attributes.map((a) => (supplied.includes(a.name) ? a.name : suggestName(a.name, supplied) ?? a.name)));
+  const required = action.view.attributes.filter((a) => a.decl.source === 'supplied' && a.decl.value === undefined && a.type.kind !== 'optional' && !leftOut.has(a.name));
   const missing = reportMissing(contextMember?.value, required.map((a) => a.name), supplied, `the context of test \`${test}\``, contextMember?.span ?? decl.name.span, sink, {
-    help: (attribute) => `action \`${name}\` declares \`${attribute}\` with no default and not optional (\`?\`): a request without it is refused before any rule runs`,
+    help: (attribute) => `action \`${name}\` declares \`${attribute}\` with no default and not optional (\`?\`): a request without it is refused before any rule runs; to test that, add \`expect missing_evidence [${attribute}]\``,
   });
-  const system = checkRecordValues(systemMember?.value, test, sink, (key) => {
+  const system = checkRecordValues(member('TestSystem')?.value, test, sink, (key) => {
     const type = SYSTEM_ATTRIBUTE_TYPES.get(key.name);
     if (type === undefined) sink.report('ADEC2011', key.span, { name: key.name }, didYouMeanName(key.name, SYSTEM_ATTRIBUTE_TYPES.keys()));
     return type;
   });
+  const details = checkDecisionExpectations(test, action, member, expect, sink);
   if (expect === undefined || expect.kind !== 'TestExpectStatus') return undefined;
   const status = asOutcome(expect.status.text);
   if (status === undefined) {
@@ -148,7 +160,7 @@ function checkAdjudicationTest(
   if (status !== undefined && !action.ruleOutcomes.includes(undefined) && !producible.includes(status)) {
     sink.report('ADEC4026', expect.status.span, { test, problem: `expects ${status}, but no rule of action \`${name}\` has outcome ${status}` }, { help: `action \`${name}\` can decide ${producible.join(', ')}` });
   }
-  if (status === undefined || context === undefined || system === undefined || missing) return undefined;
+  if (status === undefined || context === undefined || system === undefined || missing || details === undefined) return undefined;
   return {
     kind: 'adjudication',
     name: decl.name.value,
@@ -157,6 +169,7 @@ function checkAdjudicationTest(
     system,
     expectStatus: status,
     ...(rule !== undefined && { expectRule: rule.name }),
+    ...details,
     span: decl.span,
   };
 }
@@ -286,41 +299,4 @@ function fieldType(fields: readonly RecordField[], key: { name: string; span: Sp
   const field = fields.find((f) => f.name === key.name);
   if (field === undefined) sink.report('ADEC2002', key.span, { type: owner, name: key.name }, didYouMeanName(key.name, fields.map((f) => f.name)));
   return field?.type;
-}
-
-/**
- * Checks each entry of a record of test values against the type `typeOf` gives its key
- * (undefined: already reported, or `passThrough`). Returns the JSON record, or undefined if
- * any entry was wrong.
- */
-function checkRecordValues(
-  record: ValueRecord | undefined,
-  test: string,
-  sink: DiagnosticSink,
-  typeOf: (key: { name: string; span: Span }) => ReturnType<typeof fieldType>,
-  passThrough: ReadonlySet<string> = new Set(),
-): { [key: string]: JsonValue } | undefined {
-  const result: { [key: string]: JsonValue } = {};
-  let valid = true;
-  const seen = new Map<string, Span>();
-  for (const entry of record?.entries ?? []) {
-    const key = entry.key.name;
-    const first = seen.get(key);
-    if (first !== undefined) {
-      sink.report('ADEC4009', entry.key.span, { clause: key, owner: 'this record' }, { notes: [firstDeclaredAt(first)] });
-      valid = false;
-      continue;
-    }
-    seen.set(key, entry.key.span);
-    const type = typeOf(entry.key);
-    if (type === undefined) {
-      if (passThrough.has(key) && entry.value.kind === 'ValueScalar' && entry.value.value !== null) result[key] = entry.value.value;
-      else valid = false;
-      continue;
-    }
-    const value = checkLiteral(literalFromValue(entry.value), type, sink, { test });
-    if (value === undefined) valid = false;
-    else result[key] = value;
-  }
-  return valid ? result : undefined;
 }

@@ -423,6 +423,14 @@ class HintBuilder {
         if (minus !== undefined) h.glueAfter.add(minus);
         return;
       }
+      case 'Word': {
+        // A word the parser read across tokens (a mistyped `GREN-SKIP`) stays one word.
+        const first = this.first(node as unknown as Spanned);
+        const last = this.last(node as unknown as Spanned);
+        if (first === undefined || last === undefined) return;
+        for (let token = first + 1; token <= last; token++) h.glueBefore.add(token);
+        return;
+      }
       case 'BinaryExpr': {
         const binary = node as unknown as A.BinaryExpr;
         const first = this.ix.at(binary.operatorSpan.offset);

@@ -11,6 +11,8 @@ import {
   type CheckedRule,
   type CheckedWorld,
   type ContextAttribute,
+  type JsonValue,
+  type Type,
   type WorkFrameTemplate,
 } from '../model/index.js';
 import { entry, jsonCode, objectCode, renderCode, type Code, type CodeEntry } from './code-literal.js';
@@ -88,12 +90,49 @@ function actionData(action: CheckedAction, predicateTimeoutMs: number): Code {
     entry('supplied', names('supplied')),
     entry('system', names('system')),
     entry('reads', jsonCode(actionReads(action))),
+    entry('durations', durationShapes(action)),
     entry('predicate_timeout_ms', String(predicateTimeoutMs)),
     entry(
       'rule_timeout_ms',
       objectCode(rules.flatMap((r) => (r.timeoutMs === undefined ? [] : [{ key: r.id, value: String(r.timeoutMs) }]))),
     ),
   ]);
+}
+
+/**
+ * Where the action's attributes hold durations (`true` for a duration, `{ items }` for a list's
+ * elements, `{ fields }` for a record's), so a decision's trace can show them as durations
+ * (ISO 8601) rather than the milliseconds the module computes with. Absent when none does, so
+ * a world without durations builds exactly as before.
+ */
+function durationShapes(action: CheckedAction): Code | undefined {
+  const shapes = action.context.flatMap((a) => {
+    const shape = durationShape(a.type);
+    return shape === undefined ? [] : [{ key: a.name, value: jsonCode(shape) }];
+  });
+  return shapes.length === 0 ? undefined : objectCode(shapes);
+}
+
+function durationShape(type: Type): JsonValue | undefined {
+  switch (type.kind) {
+    case 'duration':
+      return true;
+    case 'optional':
+      return durationShape(type.inner);
+    case 'list': {
+      const items = durationShape(type.element);
+      return items === undefined ? undefined : { items };
+    }
+    case 'record': {
+      const fields = type.fields.flatMap((f) => {
+        const shape = durationShape(f.type);
+        return shape === undefined ? [] : [[f.name, shape] as const];
+      });
+      return fields.length === 0 ? undefined : { fields: Object.fromEntries(fields) };
+    }
+    default:
+      return undefined;
+  }
 }
 
 /**

@@ -13,7 +13,7 @@
  * Precedence is tracked so the output carries only the parentheses JavaScript needs, which
  * keeps a predicate readable next to its source.
  */
-import { childExpressions, type CheckedExpr, type CheckedTemplate, type RefRoot } from '../model/index.js';
+import { childExpressions, durationConversion, type CheckedExpr, type CheckedTemplate, type RefRoot } from '../model/index.js';
 import { memberAccess, regexLiteralSource, stringLiteral, templateText } from './naming.js';
 import type { HelperName } from './runtime-helpers.js';
 import { isOptionalType } from './ts-type.js';
@@ -86,7 +86,7 @@ export class ExprEmitter {
       } else if (part.type.kind === 'string' || part.type.kind === 'enum') {
         out += `\${${this.expr(part, scope).code}}`;
       } else if (part.type.kind === 'timestamp' || part.type.kind === 'duration') {
-        // Shown as the author writes them (ISO 8601, `30d`), not as milliseconds.
+        // Shown as a person reads them (ISO 8601, `30 days`), not as milliseconds.
         const helper = this.use(part.type.kind === 'timestamp' ? 'formatTimestamp' : 'formatDuration');
         out += `\${${helper}(${this.expr(part, scope).code})}`;
       } else {
@@ -319,6 +319,14 @@ export class ExprEmitter {
       case 'len':
         if (first === undefined) break;
         return postfix(this.lengthOf(first, scope));
+      default: {
+        const conversion = durationConversion(name);
+        if (conversion === undefined || first === undefined) break;
+        // Durations are whole milliseconds: a made one is rounded to the nearest (model/duration-conversions.ts).
+        const argument = wrap(this.expr(first, scope), Prec.Multiplicative + 1);
+        if (conversion.direction === 'read') return { code: `${argument} / ${conversion.unitMs}`, prec: Prec.Multiplicative };
+        return postfix(`Math.round(${argument} * ${conversion.unitMs})`);
+      }
     }
     throw new Error(`adec bug: built-in \`${name}\` with ${args.length} argument(s) reached code generation`);
   }

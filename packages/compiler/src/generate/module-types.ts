@@ -31,7 +31,7 @@ export interface SkillTypeNames {
   readonly renderInput: string;
 }
 
-const ABI_TYPE_NAMES = ['RuleOutcome', 'SeverityTier', 'RuleResult', 'RulePredicate', 'RuleFilter', 'Derivation', 'WorkFrameTemplate', 'ActionEntry'];
+const ABI_TYPE_NAMES = ['RuleOutcome', 'SeverityTier', 'RuleResult', 'RulePredicate', 'RuleFilter', 'Derivation', 'WorkFrameTemplate', 'DurationShape', 'ActionEntry'];
 
 export function assignTypeNames(world: CheckedWorld): ModuleTypeNames {
   const namer = new TypeNamer(ABI_TYPE_NAMES);
@@ -98,6 +98,11 @@ export function abiTypes(): (TypeAliasDeclarationStructure | InterfaceDeclaratio
         { name: 'next_human_owner', type: 'string', isReadonly: true, hasQuestionToken: true },
       ],
     },
+    typeAlias(
+      'DurationShape',
+      'true | { readonly items: DurationShape; } | { readonly fields: Readonly<Record<string, DurationShape>>; }',
+      'Where a value holds durations: itself, its list\'s elements, or some of its record\'s fields.',
+    ),
     {
       kind: StructureKind.Interface,
       name: 'ActionEntry',
@@ -115,6 +120,13 @@ export function abiTypes(): (TypeAliasDeclarationStructure | InterfaceDeclaratio
         { name: 'supplied', type: 'readonly string[]', isReadonly: true },
         { name: 'system', type: 'readonly string[]', isReadonly: true },
         { name: 'reads', type: 'readonly string[]', isReadonly: true, docs: ['Attributes the rules and derivations read: all that crosses into the sandbox.'] },
+        {
+          name: 'durations',
+          type: 'Readonly<Record<string, DurationShape>>',
+          isReadonly: true,
+          hasQuestionToken: true,
+          docs: ['The attributes that hold durations, which traces show as ISO 8601 durations; absent when none does.'],
+        },
         { name: 'predicate_timeout_ms', type: 'number', isReadonly: true },
         { name: 'rule_timeout_ms', type: 'Readonly<Record<string, number>>', isReadonly: true },
       ],

@@ -94,15 +94,17 @@ const HELPERS: Readonly<Record<HelperName, HelperSource>> = {
 }`,
   },
   formatDuration: {
-    doc: 'A duration (ms) in the language\'s own syntax, in the largest unit that divides it exactly: `30d`, `90m`, `1500ms`.',
+    doc: 'A duration (ms) as a person reads it: `30 days`, `2 hours 30 minutes`, `1 second 500 milliseconds`, `0 seconds`.',
     text: `function formatDuration(ms: number): string {
-  const sign = ms < 0 ? "-" : "";
-  const size = Math.abs(ms);
-  const units: readonly (readonly [string, number])[] = [["d", 86400000], ["h", 3600000], ["m", 60000], ["s", 1000]];
+  const units: readonly (readonly [string, number])[] = [["day", 86400000], ["hour", 3600000], ["minute", 60000], ["second", 1000], ["millisecond", 1]];
+  let rest = Math.abs(ms);
+  const parts: string[] = [];
   for (const [unit, unitMs] of units) {
-    if (size >= unitMs && size % unitMs === 0) return \`\${sign}\${size / unitMs}\${unit}\`;
+    const count = Math.floor(rest / unitMs);
+    rest -= count * unitMs;
+    if (count > 0) parts.push(\`\${count} \${unit}\${count === 1 ? "" : "s"}\`);
   }
-  return \`\${sign}\${size}ms\`;
+  return parts.length === 0 ? "0 seconds" : \`\${ms < 0 ? "-" : ""}\${parts.join(" ")}\`;
 }`,
   },
 };

@@ -3,6 +3,7 @@
  * translates to TypeScript; it never sees an unresolved name or an ill-typed operator.
  */
 import type { Span } from '@adec/diagnostics';
+import type { DurationMaker, DurationReader } from './duration-conversions.js';
 import type { Type } from './types.js';
 
 export type CheckedExpr =
@@ -67,7 +68,7 @@ export interface FieldExpr extends Node {
   readonly optional: boolean;
 }
 
-export type BuiltinName = 'clamp' | 'min' | 'max' | 'abs' | 'round' | 'floor' | 'ceil' | 'lower' | 'upper' | 'len';
+export type BuiltinName = 'clamp' | 'min' | 'max' | 'abs' | 'round' | 'floor' | 'ceil' | 'lower' | 'upper' | 'len' | DurationReader | DurationMaker;
 
 export interface BuiltinCallExpr extends Node {
   readonly kind: 'call';

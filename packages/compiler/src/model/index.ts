@@ -1,3 +1,4 @@
 export * from './types.js';
 export * from './expr.js';
 export * from './world.js';
+export * from './duration-conversions.js';

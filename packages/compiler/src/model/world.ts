@@ -11,6 +11,25 @@ import type { RecordField, Type } from './types.js';
 export type RuleOutcome = 'GREEN' | 'GREEN-SKIP' | 'YELLOW' | 'RED';
 export const RULE_OUTCOMES: readonly RuleOutcome[] = ['GREEN', 'GREEN-SKIP', 'YELLOW', 'RED'];
 
+/**
+ * How a decision's status was reached (`decision_metadata.aggregation_outcome.basis`): the
+ * reason codes a test may expect with `expect reason CODE`. The runtime's `DecisionBasis`.
+ */
+export type DecisionBasisCode = (typeof DECISION_BASES)[number];
+export const DECISION_BASES = [
+  'RULE_MATCH',
+  'T1_HARD_FLOOR',
+  'NO_RULE_MATCH',
+  'NO_QUORUM',
+  'BELOW_THRESHOLD',
+  'CONTEXT_INVALID',
+  'REQUEST_LIMIT',
+  'OVERLOADED',
+  'CANCELLED',
+  'DEADLINE_EXCEEDED',
+  'DECIDE_FAULT',
+] as const;
+
 /** Severity orders which matched rule's outcome wins; T1 is the hard floor (ADR-106 D3). */
 export type SeverityTier = 't1' | 't2' | 't3';
 export const SEVERITY_TIERS: readonly SeverityTier[] = ['t1', 't2', 't3'];
@@ -176,6 +195,14 @@ export type CheckedTest =
       readonly system: { readonly [key: string]: JsonValue };
       readonly expectStatus: RuleOutcome;
       readonly expectRule?: string;
+      /** `expect reason "…"`: the winning rule's reason, exactly. */
+      readonly expectReason?: string;
+      /** `expect reason CODE`: the decision's basis. */
+      readonly expectBasis?: DecisionBasisCode;
+      /** `expect work_frame { … }`: these work_frame fields, each exactly. */
+      readonly expectWorkFrame?: { readonly [field: string]: JsonValue };
+      /** `expect missing_evidence [...]`: the attributes the work_frame asks for, in any order. */
+      readonly expectMissingEvidence?: readonly string[];
       readonly span: Span;
     }
   | {

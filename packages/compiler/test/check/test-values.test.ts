@@ -74,7 +74,7 @@ describe('required values a test leaves out (ADEC4003)', () => {
       ['ADEC4003', 4, 21, '`x` is required in the context of test `t`'],
       ['ADEC4003', 4, 21, '`z` is required in the context of test `t`'],
     ]);
-    expect(diagnostics[0]!.help).toBe('action `a` declares `x` with no default and not optional (`?`): a request without it is refused before any rule runs');
+    expect(diagnostics[0]!.help).toBe('action `a` declares `x` with no default and not optional (`?`): a request without it is refused before any rule runs; to test that, add `expect missing_evidence [x]`');
   });
 
   it('points at the test name when there is no context at all', () => {

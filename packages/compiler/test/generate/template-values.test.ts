@@ -1,6 +1,6 @@
 /**
- * Timestamps and durations interpolated into a reason read as the author writes them
- * (ISO 8601 UTC, `30d`), computed inside the sandbox without `Date`.
+ * Timestamps and durations interpolated into a reason read as a person reads them (ISO 8601
+ * UTC, `30 days`), computed inside the sandbox without `Date`.
  */
 import { createContext, runInContext } from 'node:vm';
 import fc from 'fast-check';
@@ -22,14 +22,14 @@ async function lateRule(): Promise<Predicate> {
 }
 
 describe('timestamps and durations in reasons', () => {
-  it('render as ISO 8601 and in duration syntax', async () => {
+  it('render as ISO 8601 and as spoken durations', async () => {
     const late = await lateRule();
     const eventDate = Date.UTC(2026, 0, 31, 9, 30, 5, 7);
     expect(late({ event_date: eventDate, request_time: eventDate + 30 * 86_400_000 }).reason).toBe(
-      'Event on 2026-01-31T09:30:05.007Z was 30d before 2026-03-02T09:30:05.007Z',
+      'Event on 2026-01-31T09:30:05.007Z was 30 days before 2026-03-02T09:30:05.007Z',
     );
-    expect(late({ event_date: eventDate, request_time: eventDate + 90 * 60_000 }).reason).toContain(' was 90m before ');
-    expect(late({ event_date: eventDate, request_time: eventDate + 1_500 }).reason).toContain(' was 1500ms before ');
+    expect(late({ event_date: eventDate, request_time: eventDate + 90 * 60_000 }).reason).toContain(' was 1 hour 30 minutes before ');
+    expect(late({ event_date: eventDate, request_time: eventDate + 1_500 }).reason).toContain(' was 1 second 500 milliseconds before ');
   });
 
   it('format every instant exactly as Date#toISOString does', async () => {

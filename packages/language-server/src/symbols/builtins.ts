@@ -23,6 +23,14 @@ const FUNCTIONS: Readonly<Record<string, FunctionDoc>> = {
   lower: { parameters: 's', result: 'string', doc: 'the string in lower case' },
   upper: { parameters: 's', result: 'string', doc: 'the string in upper case' },
   len: { parameters: 'x', result: 'int', doc: 'the length of a string or a list' },
+  in_days: { parameters: 'd', result: 'float', doc: 'a duration as a number of days: `in_days(36h)` is 1.5' },
+  in_hours: { parameters: 'd', result: 'float', doc: 'a duration as a number of hours' },
+  in_minutes: { parameters: 'd', result: 'float', doc: 'a duration as a number of minutes' },
+  in_seconds: { parameters: 'd', result: 'float', doc: 'a duration as a number of seconds' },
+  days: { parameters: 'n', result: 'duration', doc: 'a duration of `n` days, to the nearest millisecond: `days(1.5)` is 36h' },
+  hours: { parameters: 'n', result: 'duration', doc: 'a duration of `n` hours, to the nearest millisecond' },
+  minutes: { parameters: 'n', result: 'duration', doc: 'a duration of `n` minutes, to the nearest millisecond' },
+  seconds: { parameters: 'n', result: 'duration', doc: 'a duration of `n` seconds, to the nearest millisecond' },
 };
 
 export const BUILTIN_FUNCTIONS: ReadonlyMap<string, WorldSymbol> = new Map(

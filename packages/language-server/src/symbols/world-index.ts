@@ -529,6 +529,9 @@ class IndexBuilder {
         case 'TestExpectStatus':
           if (m.rule !== undefined) this.refer(m.rule, action?.rules.get(m.rule.name));
           break;
+        case 'TestExpectMissingEvidence':
+          for (const attribute of m.attributes) this.refer(attribute, action?.scope.lookup(attribute.name));
+          break;
         case 'TestExpectSelected':
           this.record(m.actionId.span, [candidates.get(m.actionId.value)].filter((c) => c !== undefined));
           break;

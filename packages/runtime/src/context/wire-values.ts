@@ -1,7 +1,7 @@
 /**
  * Timestamps and durations cross the wire as text (or, for a duration, a number of ms) and are
  * numbers of ms inside the module. These are the two conversions, strict: anything that is not
- * exactly a valid value is `undefined`, never a guess.
+ * exactly a valid value is `undefined`, never a guess; and the forms a trace shows them in.
  */
 
 // RFC 3339 date-time: a date, a time, and an explicit offset.
@@ -53,4 +53,64 @@ export function isoTimestamp(ms: number): string {
     lastMs = ms;
   }
   return lastIso;
+}
+
+const ISO_UNITS: readonly (readonly [string, number])[] = [
+  ['H', 3_600_000],
+  ['M', 60_000],
+];
+
+/**
+ * A duration (ms) as an ISO 8601 duration, for traces a human and a client read: `P30D`,
+ * `PT2H30M`, `P1DT12H`, `PT0.5S`, `PT0S`; a negative one with a leading `-` (ISO 8601-2). A day
+ * is 24 hours here, as in the language: durations have no calendar.
+ */
+export function isoDuration(ms: number): string {
+  let rest = Math.abs(ms);
+  const days = Math.floor(rest / 86_400_000);
+  rest -= days * 86_400_000;
+  let time = '';
+  for (const [unit, unitMs] of ISO_UNITS) {
+    const count = Math.floor(rest / unitMs);
+    rest -= count * unitMs;
+    if (count > 0) time += `${count}${unit}`;
+  }
+  if (rest > 0) time += `${rest / 1_000}S`;
+  if (days === 0 && time === '') return 'PT0S';
+  return `${ms < 0 ? '-' : ''}P${days > 0 ? `${days}D` : ''}${time === '' ? '' : `T${time}`}`;
+}
+
+const ISO_DURATION = /^(-)?P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/;
+
+/** The milliseconds of an ISO 8601 duration as `isoDuration` writes them (days, hours, minutes, seconds), or undefined. */
+export function isoDurationMs(text: string): number | undefined {
+  const parts = ISO_DURATION.exec(text);
+  if (parts === null || text.endsWith('P') || text.endsWith('T')) return undefined;
+  const [days, hours, minutes, seconds] = [parts[2], parts[3], parts[4], parts[5]].map((part) => Number(part ?? 0)) as [number, number, number, number];
+  const ms = days * 86_400_000 + hours * 3_600_000 + minutes * 60_000 + Math.round(seconds * 1_000);
+  return parts[1] === '-' ? -ms : ms;
+}
+
+const SPOKEN_UNITS: readonly (readonly [string, number])[] = [
+  ['day', 86_400_000],
+  ['hour', 3_600_000],
+  ['minute', 60_000],
+  ['second', 1_000],
+  ['millisecond', 1],
+];
+
+/**
+ * A duration (ms) as a person reads it: `30 days`, `2 hours 30 minutes`, `0 seconds`. The same
+ * text a module's `reason` gives for an interpolated duration (its `formatDuration` helper,
+ * compiler generate/runtime-helpers.ts; test/runtime/durations.test.ts holds them together).
+ */
+export function durationText(ms: number): string {
+  let rest = Math.abs(ms);
+  const parts: string[] = [];
+  for (const [unit, unitMs] of SPOKEN_UNITS) {
+    const count = Math.floor(rest / unitMs);
+    rest -= count * unitMs;
+    if (count > 0) parts.push(`${count} ${unit}${count === 1 ? '' : 's'}`);
+  }
+  return parts.length === 0 ? '0 seconds' : `${ms < 0 ? '-' : ''}${parts.join(' ')}`;
 }

@@ -13,6 +13,7 @@ import type { Decision, DecisionBasis, DecisionMetadata, ErroredPredicate, Match
 import { mostRestrictive } from './status.js';
 import { applySuppression } from './suppress.js';
 import { deadlineSignal } from './deadline-signals.js';
+import { traceValue } from './trace-values.js';
 import { buildWorkFrame, standardWorkFrame } from './work-frame.js';
 import { messageOf } from '../error-message.js';
 
@@ -192,7 +193,7 @@ function compose(spec: ActionSpec, ctx: Record<string, unknown>, evaluation: Act
   const reasons: (string | null)[] = [];
   const errored: ErroredPredicate[] = [];
   const traces: PredicateTrace[] = new Array(spec.rules.length);
-  const inputs = spec.readSets.map((names) => inputsOf(names, values));
+  const inputs = spec.readSets.map((names) => inputsOf(names, values, spec.durations));
   for (let i = 0; i < spec.rules.length; i++) {
     const rule = spec.rules[i]!;
     const result = evaluation.rules[i]!;
@@ -249,9 +250,16 @@ function crossingJson(ctx: Readonly<Record<string, unknown>>, reads: readonly st
   return JSON.stringify(crossing);
 }
 
-/** The values of one read set, shared by the traces of every rule that reads it, hence frozen. */
-function inputsOf(names: readonly string[], values: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
+/**
+ * The values of one read set, shared by the traces of every rule that reads it, hence frozen;
+ * durations as ISO 8601 (trace-values.ts).
+ */
+function inputsOf(names: readonly string[], values: Readonly<Record<string, unknown>>, durations: ActionSpec['durations']): Readonly<Record<string, unknown>> {
   const inputs: Record<string, unknown> = {};
-  for (const name of names) if (Object.hasOwn(values, name)) inputs[name] = values[name];
+  for (const name of names) {
+    if (!Object.hasOwn(values, name)) continue;
+    const shape = durations.size === 0 ? undefined : durations.get(name);
+    inputs[name] = shape === undefined ? values[name] : traceValue(values[name], shape);
+  }
   return Object.freeze(inputs);
 }

@@ -29,7 +29,10 @@ export type PredicateResult = 'matched' | 'unmatched' | 'not_applicable' | 'erro
 export interface PredicateTrace {
   readonly rule_id: string;
   readonly result: PredicateResult;
-  /** The context attributes the rule reads, as its predicate saw them (timestamps/durations in ms). */
+  /**
+   * The context attributes the rule reads, as its predicate saw them: timestamps in ms since the
+   * epoch, durations as ISO 8601 durations (`P30D`; in ms for bundles built before the compiler listed their durations).
+   */
   readonly inputs: Readonly<Record<string, unknown>>;
 }
 

@@ -70,7 +70,16 @@ export interface ActionSpec {
   readonly reads: readonly string[] | undefined;
   /** The world's default time limit for one predicate (and one derivation). */
   readonly predicateTimeoutMs: number;
+  /**
+   * The attributes that hold durations, and where in their values: traces show those as ISO 8601
+   * durations. Empty for modules built before the compiler listed them: their traces keep the
+   * milliseconds they always recorded, so a stored decision of such a module replays identically.
+   */
+  readonly durations: ReadonlyMap<string, DurationShape>;
 }
+
+/** Where a value holds durations: itself (`true`), its list's elements, or some of its record's fields. */
+export type DurationShape = true | { readonly items: DurationShape } | { readonly fields: ReadonlyMap<string, DurationShape> };
 
 export interface ModuleMetadata {
   readonly abiVersion: 1 | 2;
@@ -159,7 +168,20 @@ function readAction(name: string, raw: Raw, classify: Classification, suppresses
     system: optionalStrings(raw['system'], `${where}.system`),
     reads: raw['reads'] === undefined ? undefined : strings(raw['reads'], `${where}.reads`),
     predicateTimeoutMs,
+    durations: raw['durations'] === undefined ? new Map() : shapeFields(object(raw['durations'], `${where}.durations`), `${where}.durations`),
   };
+}
+
+function shapeFields(raw: Raw, where: string): Map<string, DurationShape> {
+  return new Map(Object.entries(raw).map(([name, shape]) => [name, durationShape(shape, `${where}.${name}`)]));
+}
+
+function durationShape(raw: unknown, where: string): DurationShape {
+  if (raw === true) return true;
+  const shape = object(raw, where);
+  if (Object.hasOwn(shape, 'items')) return { items: durationShape(shape['items'], `${where}.items`) };
+  if (Object.hasOwn(shape, 'fields')) return { fields: shapeFields(object(shape['fields'], `${where}.fields`), `${where}.fields`) };
+  throw new Error(`${where} is not a duration shape`);
 }
 
 /** Distinct read sets, in order of first use; equal sets become one shared array. */
