@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { backtrackingRisk, translatePattern } from '../../src/analyze/index.js';
 
@@ -27,13 +28,44 @@ describe('translatePattern', () => {
     expect(translatePattern(pattern)).toEqual({ source, flags });
   });
 
+  // JavaScript's own syntax errors, placed in the pattern: `new RegExp` says what, not where.
   it.each([
-    ['(abc', 'unterminated group'],
-    ['a{2,1}', 'numbers out of order in {} quantifier'],
-    ['(?i)[b-a]', 'range out of order in character class'],
-    ['*a', 'nothing to repeat'],
-  ])('%s is rejected: %s', (pattern, problem) => {
-    expect(translatePattern(pattern)).toEqual({ problem });
+    ['(abc', 0, 1, 'unterminated group'],
+    ['^(a(b)c[(]d$', 1, 1, 'unterminated group'],
+    ['ab)c', 2, 1, "unmatched ')'"],
+    ['(a)|b)', 5, 1, "unmatched ')'"],
+    ['a[bc', 1, 1, 'unterminated character class'],
+    ['a{2,1}', 1, 5, 'numbers out of order in {} quantifier'],
+    ['x{1,3}y{9,2}', 7, 5, 'numbers out of order in {} quantifier'],
+    ['(?i)[b-a]', 5, 3, 'range out of order in character class'],
+    ['[a-c\\-x-z9-0]', 9, 3, 'range out of order in character class'],
+    ['*a', 0, 1, 'nothing to repeat'],
+    ['a|+b', 2, 1, 'nothing to repeat'],
+    ['(?i)(+a)', 5, 1, 'nothing to repeat'],
+    ['a**', 2, 1, 'nothing to repeat'],
+  ])('%s is rejected at %i (%i characters): %s', (pattern, index, length, problem) => {
+    expect(translatePattern(pattern)).toEqual({ problem, at: { index, length } });
+  });
+
+  it('places every error it places inside the pattern, and never throws (property over regex-like text)', () => {
+    const piece = fc.constantFrom('(', ')', '[', ']', '{', '}', '{2,1}', '{1,3}', '*', '+', '?', '|', '\\', '-', 'a', 'z', '0', '9', '^', '$', '(?', '(?:', '(?<n>', ':', 'b-a');
+    let placed = 0;
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }).map((pieces) => pieces.join('')), (pattern) => {
+        const translated = translatePattern(pattern);
+        if (!('problem' in translated) || translated.at === undefined) return;
+        placed++;
+        expect(translated.at.index).toBeGreaterThanOrEqual(0);
+        expect(translated.at.length).toBeGreaterThan(0);
+        expect(translated.at.index + translated.at.length).toBeLessThanOrEqual(pattern.length);
+      }),
+      { numRuns: 3_000, seed: 1_013 },
+    );
+    expect(placed).toBeGreaterThan(1_000);
+  });
+
+  it('leaves an error it cannot place on the whole pattern', () => {
+    expect(translatePattern('(?<1a>x)')).toEqual({ problem: 'invalid capture group name' });
   });
 
   // What JavaScript rejects or reads differently from Python and PCRE, at its place in the pattern.

@@ -20,8 +20,10 @@
  *   Python, the literal text `{,4}` in JavaScript), possessive quantifiers (`a++`) and atomic
  *   groups (`(?>…)`), comments `(?#…)`, and `\\d`, a backslash escaped as JSON escapes it,
  *   which is a literal backslash and `d` here, where backslashes are literal.
- * - The result is validated with `new RegExp`; its error message becomes the problem.
+ * - The result is validated with `new RegExp`; its error message becomes the problem, placed
+ *   in the pattern by locate-regex-error.ts where it can be.
  */
+import { locateRegexError } from './locate-regex-error.js';
 
 /** Where in the pattern as written (leading flags included) a problem is, when it is known. */
 export interface PatternPosition {
@@ -47,7 +49,10 @@ export function translatePattern(pattern: string): TranslatedPattern {
   try {
     new RegExp(body.source, flags);
   } catch (error) {
-    return { problem: regExpProblem(error, body.source, flags) };
+    const problem = regExpProblem(error, body.source, flags);
+    // Placed only when the body went to JavaScript as written: its positions are the pattern's.
+    const at = body.source === pattern.slice(leading.length) ? locateRegexError(body.source, problem) : undefined;
+    return at === undefined ? { problem } : { problem, at: { index: leading.length + at.index, length: at.length } };
   }
   return { source: body.source, flags };
 }
