@@ -532,12 +532,37 @@ connections, against 3.5 ms on the event loop) and throughput against Fastify + 
 0.61× to 0.64×, within this VM's run-to-run spread. The CPU of the two cores, not the event
 loop, is the limit here.
 
-Not done yet, in order of expected gain (each measured or bounded above): serialize the decision once and reuse the text for the answer
-and the audit record (about 40 µs); check the decision deadline without a timer and signal per
-decision; for PostgreSQL, keep a second commit in flight while one waits; make the answer
-smaller (a trace per rule, ~6.5 KB: socket writes and the load generator's parsing grow with it). The 5,000 decisions/s target needs the main thread
-under 200 µs per decision, and less for a p99 under 10 ms, with the load generator taking about
-half a core of the same two.
+A second round (2026-11-26, same tool, quiet machine, 2 rounds of 5 s at 64 connections) after
+three changes it pointed to: the decision is serialized once and the same JSON text is both the
+answer and, spliced into the record, the audit payload (\`decision-record.ts\`); only JSON text
+crosses to the SQLite writer thread, never the payload object, whose structured clone cost the
+main thread 56 µs per record (\`SerializedEntry\` in \`prepared-entry.ts\`); and decision
+deadlines share one timer per 10 ms slot (\`deadline-signals.ts\`) instead of a timer per
+decision that fired seconds later whether or not anyone waited (a \`TimeoutError\` and an abort
+event per decision: about 40 µs):
+
+| 64 connections, 2 rounds | decisions/s | server CPU per decision (its own process) |
+| --- | ---: | ---: |
+| adec, SQLite on disk | 2,575 / 3,166 | 407 (354) / 336 (292) µs |
+| adec, audit store replaced by one that commits nothing | 3,565 / 6,491 | 293 (238) / 161 (135) µs |
+| Fastify + Cedar | 3,349 / 3,894 | 287 / 252 µs |
+
+adec with its durable audit went from 0.64× to 0.77 – 0.81× of Fastify + Cedar at 64
+connections; without the audit it serves more than Fastify + Cedar (1.06 – 1.67×). The main
+thread is now busy about two thirds of the time (291 µs per decision under the profiler); what
+is left on it, per decision: socket writes of the 6.5 KB answer 45 µs, serializing the decision
+once 30 µs, handing the record's text to the writer thread 24 µs (measured around
+\`postMessage\`: the text is a rope of JSON.stringify's parts, which the serializer walks), garbage
+collection 22 µs; the writer thread's insert, hash and fsync run on the other core, which the
+sandbox processes and the load generator share. The audit still costs about as much CPU as the
+decision (the two rows above), and on these two cores CPU is the limit.
+
+Not done yet, in order of expected gain: an answer without the per-rule trace on request
+(seed 002 puts the predicate traces in the response, so the default stays; about 45 µs of
+socket writes and as much of the load generator's parsing per decision); for PostgreSQL, a
+second commit in flight while one waits. The 5,000 decisions/s target needs the whole
+machine under 400 µs of CPU per decision with the load generator's share included; adec with
+audit is at about 430 µs (336 + 92), Fastify + Cedar at about 310 µs (252 + 56).
 
 ## Selections: the ADE cycle
 
