@@ -85,7 +85,7 @@ describe('operators', () => {
 
   it('reports an invalid regular expression (ADEC3008)', () => {
     const [diagnostic] = check(actionWith('  supplied s: string', 's MATCHES "(unclosed"')).diagnostics;
-    expect(diagnostic).toMatchObject({ code: 'ADEC3008', span: { line: 9, column: 20 } });
+    expect(diagnostic).toMatchObject({ code: 'ADEC3008', span: { line: 9, column: 21, endColumn: 22 } }); // the `(` never closed
     expect(diagnostic!.message).toMatch(/^invalid regular expression: /);
   });
 

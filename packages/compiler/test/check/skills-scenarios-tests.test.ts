@@ -49,7 +49,7 @@ describe('skills', () => {
       ['ADEC2012', 6, 39, 'invariant `I-1` reads `payload.rational`, which is not in the output schema of skill `s`', 'did you mean `rationale`?'],
       ['ADEC2010', 7, 13, 'duplicate invariant `I-1`', undefined],
       ['ADEC3002', 7, 29, '`invariant` must be bool, found int', undefined],
-      ['ADEC3008', 8, 18, 'invalid regular expression: unterminated group', undefined],
+      ['ADEC3008', 8, 23, 'invalid regular expression: unterminated group', undefined],
       ['ADEC2002', 9, 38, '`s.output` has no field `ton`', 'did you mean `tone`?'],
     ]);
   });
