@@ -63,7 +63,9 @@ test('a module deciding beside a predicate that never ends keeps its p99 under t
   for (const timedOut of await loops) {
     expect(timedOut.decision_metadata.errored_predicates.map((e) => [e.rule_id, e.kind, e.message])).toEqual([[CULPRIT_RULE, 'timeout', `exceeded its time limit of ${LIMIT_MS} ms`]]);
   }
-  for (const ms of loopMs) expect(ms).toBeLessThan(4 * LIMIT_MS);
+  // At most three crossings of its limit (750 ms) plus what a loaded CI machine adds: always well
+  // under the sum of its action's limits (9 rules × 250 ms = 2.25 s), which is what this rules out.
+  for (const ms of loopMs) expect(ms).toBeLessThan(8 * LIMIT_MS);
   latenciesMs.sort((a, b) => a - b);
   expect(latenciesMs.length).toBeGreaterThan(200);
   expect(latenciesMs[Math.floor(latenciesMs.length * 0.99)]).toBeLessThan(LIMIT_MS);
