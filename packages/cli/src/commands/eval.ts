@@ -1,7 +1,7 @@
 import { decide, loadModule, type Isolation } from '@adec/runtime';
 import { choiceOption, parseBundleCommand, requiredOption } from '../bundle-command.js';
 import { EXIT, type CliIo, type ExitCode } from '../io.js';
-import { parseRequestTime } from '../request-time-option.js';
+import { SYSTEM_VALUE_OPTIONS, systemValues } from '../system-value-options.js';
 import { readJsonInput, readVerifiedBundle } from '../bundle-input.js';
 
 export const usage = `usage: adec eval <bundle> --action <action> --context <file|-> [options]
@@ -27,15 +27,13 @@ export async function run(args: readonly string[], io: CliIo): Promise<ExitCode>
     action: { type: 'string' },
     context: { type: 'string' },
     trust: { type: 'string' },
-    'request-time': { type: 'string' },
-    'request-id': { type: 'string' },
-    caller: { type: 'string' },
+    ...SYSTEM_VALUE_OPTIONS,
     isolation: { type: 'string', default: 'process' },
   });
   const action = requiredOption(values, 'action', usage);
   const contextSource = requiredOption(values, 'context', usage);
   const isolation = choiceOption<Isolation>(values, 'isolation', ['process', 'in-process'], usage);
-  const requestTime = parseRequestTime(values['request-time'], usage);
+  const system = systemValues(values, usage);
   const fail = (message: string): ExitCode => {
     io.stderr.write(`adec eval: ${message}\n`);
     return EXIT.inputErrors;
@@ -49,11 +47,7 @@ export async function run(args: readonly string[], io: CliIo): Promise<ExitCode>
   const loaded = await loadModule(bundle.bundle, { isolation });
   if (!loaded.ok) return fail(`${loaded.code}: ${loaded.message}`);
   try {
-    const result = await decide(loaded.module, { action, context: context.value }, {
-      ...(requestTime !== undefined && { requestTime }),
-      ...(typeof values['request-id'] === 'string' && { requestId: values['request-id'] }),
-      ...(typeof values['caller'] === 'string' && { authenticatedCaller: values['caller'] }),
-    });
+    const result = await decide(loaded.module, { action, context: context.value }, system);
     if (!result.ok) return fail(`${result.error.code}: ${result.error.message}`);
     io.stdout.write(`${JSON.stringify(result.decision, null, 2)}\n`);
     return EXIT.ok;

@@ -8,7 +8,7 @@ import { explanationJson, renderExplanation } from '../explain/render-explanatio
 import { EXIT, type CliIo, type ExitCode } from '../io.js';
 import { parseCommand } from '../parse-command.js';
 import { progress, writeJson } from '../report.js';
-import { parseRequestTime } from '../request-time-option.js';
+import { SYSTEM_VALUE_OPTIONS, systemValues } from '../system-value-options.js';
 import { buildWorldOrReport } from '../world-input.js';
 
 export const usage = `usage: adec explain <world> --action <action> --context <file|-> [options]
@@ -32,13 +32,11 @@ export async function run(args: readonly string[], io: CliIo): Promise<ExitCode>
   const { world: dir, format, values } = parseCommand(args, usage, {
     action: { type: 'string' },
     context: { type: 'string' },
-    'request-time': { type: 'string' },
-    'request-id': { type: 'string' },
-    caller: { type: 'string' },
+    ...SYSTEM_VALUE_OPTIONS,
   });
   const actionName = requiredOption(values, 'action', usage);
   const contextSource = requiredOption(values, 'context', usage);
-  const requestTime = parseRequestTime(values['request-time'], usage);
+  const system = systemValues(values, usage);
   const fail = (message: string): ExitCode => {
     io.stderr.write(`adec explain: ${message}\n`);
     return EXIT.inputErrors;
@@ -55,11 +53,7 @@ export async function run(args: readonly string[], io: CliIo): Promise<ExitCode>
   const loaded = await loadBuiltModule(built.artifacts);
   if (!loaded.ok) return fail(`the built module could not be loaded: ${loaded.message}`);
   try {
-    const result = await decide(loaded.module, { action: action.name, context: context.value }, {
-      ...(requestTime !== undefined && { requestTime }),
-      ...(typeof values['request-id'] === 'string' && { requestId: values['request-id'] }),
-      ...(typeof values['caller'] === 'string' && { authenticatedCaller: values['caller'] }),
-    });
+    const result = await decide(loaded.module, { action: action.name, context: context.value }, system);
     if (!result.ok) return fail(`${result.error.code}: ${result.error.message}`);
     const explanation = explainDecision(action, result.decision);
     const byPath = new Map(sources.files.map((file) => [file.path, file.text]));
