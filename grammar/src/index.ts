@@ -12,4 +12,4 @@ export { serializedGrammar, syntaxDiagramsHtml } from './diagrams.js';
 export { formatExpr, pathOf } from './print-expr.js';
 export { BINARY_PRECEDENCE, PRECEDENCE } from './precedence.js';
 export { EXPRESSION_KEYWORDS } from './tokens.js';
-export { durationUnitsHelp } from './lexer.js';
+export { durationMilliseconds, durationUnitsHelp } from './lexer.js';

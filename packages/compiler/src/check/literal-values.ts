@@ -3,7 +3,7 @@
  * (written as expressions) and the values of golden tests (written as JSON-like data).
  * Both become the JSON value the runtime receives: timestamps as ISO text, durations in ms.
  */
-import type { Expr, Value } from '@adec/grammar';
+import { durationMilliseconds, type Expr, type Value } from '@adec/grammar';
 import type { Span } from '@adec/diagnostics';
 import { formatType, type JsonValue, type NumericRange, type Type } from '../model/index.js';
 import type { DiagnosticSink } from './checker-context.js';
@@ -114,7 +114,7 @@ export function checkLiteral(node: LiteralNode, type: Type, sink: DiagnosticSink
     case 'duration': {
       if (node.durationMs !== undefined) return node.durationMs;
       // Whole milliseconds, as the runtime takes a duration on the wire.
-      const ms = typeof value === 'string' ? parseDuration(value) : value;
+      const ms = typeof value === 'string' ? durationMilliseconds(value) : value;
       return typeof ms === 'number' && Number.isSafeInteger(ms) && ms >= 0 ? ms : mismatch();
     }
     default:
@@ -198,11 +198,3 @@ export function isRfc3339Timestamp(text: string): boolean {
   return local.getUTCDate() === day && local.getUTCMonth() + 1 === month;
 }
 
-const DURATION_UNITS_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-
-/** `"18h"` → 64 800 000, as duration values are written on the wire. */
-export function parseDuration(text: string): number | undefined {
-  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/.exec(text);
-  if (match === null) return undefined;
-  return Number(match[1]) * DURATION_UNITS_MS[match[2]!]!;
-}
