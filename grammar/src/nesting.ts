@@ -69,8 +69,11 @@ export function limitNesting(tokens: IToken[], lines: LineMap, diagnostics: Diag
     if (out !== undefined) out.push(token);
     written++;
   };
-  /** Replaces output tokens from `fromOutput` on, and source tokens up to `end`, by one TooDeep. */
-  const cut = (fromOutput: number, first: IToken, end: number, crossing: { start: number; end: number }): void => {
+  /**
+   * Replaces output tokens from `fromOutput` on, and source tokens up to `end`, by one TooDeep;
+   * the diagnostic spans the tokens that cross the limit, `crossingFrom` to `crossingTo`.
+   */
+  const cut = (fromOutput: number, first: IToken, end: number, crossingFrom: IToken, crossingTo: IToken): void => {
     out = (out ?? tokens).slice(0, fromOutput);
     const lastToken = tokens[end - 1]!;
     const endOffset = lastToken.startOffset + lastToken.image.length;
@@ -78,7 +81,7 @@ export function limitNesting(tokens: IToken[], lines: LineMap, diagnostics: Diag
     out.push(replacement);
     written = out.length;
     diagnostics.push(
-      diagnostic('ADEC1010', lines.span(crossing.start, crossing.end), { limit }, {
+      diagnostic('ADEC1010', lines.span(crossingFrom.startOffset, crossingTo.startOffset + crossingTo.image.length), { limit }, {
         label: `level ${limit + 1} starts here`,
         help: HELP(limit),
       }),
@@ -112,7 +115,7 @@ export function limitNesting(tokens: IToken[], lines: LineMap, diagnostics: Diag
         const from = isCall ? written - 1 : written;
         const first = isCall ? last! : token;
         const opener = tokens[i + openerLength - 1]!;
-        cut(from, first, end, { start: first.startOffset, end: opener.startOffset + opener.image.length });
+        cut(from, first, end, first, opener);
         i = end - 1;
         continue;
       }
@@ -149,7 +152,7 @@ export function limitNesting(tokens: IToken[], lines: LineMap, diagnostics: Diag
       if (frame.level + frame.ifRun > limit) {
         frame.ifRun -= 1;
         const end = ifEnd(tokens, i);
-        cut(written, token, end, { start: token.startOffset, end: token.startOffset + token.image.length });
+        cut(written, token, end, token, token);
         i = end - 1;
         continue;
       }
@@ -173,7 +176,7 @@ export function limitNesting(tokens: IToken[], lines: LineMap, diagnostics: Diag
       prefix += 1;
       if (frame.level + frame.ifRun + prefix > limit) {
         const end = prefixRunEnd(tokens, i);
-        cut(written, token, end, { start: token.startOffset, end: token.startOffset + token.image.length });
+        cut(written, token, end, token, token);
         i = end - 1;
         continue;
       }
@@ -194,7 +197,7 @@ export function limitNesting(tokens: IToken[], lines: LineMap, diagnostics: Diag
         while (tokens[end]?.tokenType === t.Dot && tokens[end + 1] !== undefined && isPropertyName(tokens[end + 1]!.tokenType)) end += 2;
         const from = Math.min(frame.operandStart, written);
         const first = (out ?? tokens)[from] ?? token;
-        cut(from, first, end, { start: token.startOffset, end: property.startOffset + property.image.length });
+        cut(from, first, end, token, property);
         i = end - 1;
         continue;
       }
