@@ -34,13 +34,18 @@ export async function crashingBenefits(): Promise<TestBundle> {
   return misbehavingWhen(asTestBundle(await buildFixture('examples/benefits')), 'CRASH', 'new Array(2 ** 30).fill(1)');
 }
 
-/** The benefits world built with every predicate limited to `limitMs` (the example says 5 ms), its culprit looping on LOOPING. */
-export async function loopingBenefits(limitMs: number): Promise<TestBundle> {
+/** The benefits world built with every predicate limited to `limitMs` (the example says 5 ms). */
+export async function benefitsLimitedTo(limitMs: number): Promise<TestBundle> {
   const world = loadWorldFromDir('examples/benefits');
   const files = world.files.map((file) => ({ ...file, text: file.text.replace('timeout 5ms', `timeout ${limitMs}ms`) }));
   const built = await buildWorld({ ...world, files });
   if (built.artifacts === undefined) throw new Error(`the benefits world with a ${limitMs} ms limit does not build`);
-  return misbehavingWhen(asTestBundle(built.artifacts), 'LOOP', 'for (;;) {}');
+  return asTestBundle(built.artifacts);
+}
+
+/** `benefitsLimitedTo(limitMs)`, its culprit looping on LOOPING. */
+export async function loopingBenefits(limitMs: number): Promise<TestBundle> {
+  return misbehavingWhen(await benefitsLimitedTo(limitMs), 'LOOP', 'for (;;) {}');
 }
 
 /** A loader into `pool` (or in-process) whose modules are disposed, and the pool closed, after the file's tests. */

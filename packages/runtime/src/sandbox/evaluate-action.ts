@@ -14,9 +14,10 @@
  * has exactly its own limit, a predicate that never ends costs its decision its own limit (plus
  * what its crossing had run before it), and no time limit is paid per predicate; only what runs
  * long pays for crossings more.
- * Only when a crossing fails otherwise (memory exhaustion) does the attribution pass run: every
- * derivation and then every rule again, one crossing each under its own limit, so the failure
- * is pinned on exactly the predicate that caused it and every other result is exact.
+ * Only when a crossing fails otherwise (memory exhaustion, or a stop that landed late) does the
+ * attribution pass run: every derivation and then every rule again, one crossing each under its
+ * own limit and the same CPU rule, so the failure is pinned on exactly the predicate that caused
+ * it and every other result is exact.
  */
 import type { ActionSpec } from '../module/module-metadata.js';
 import type { CrossingFailureKind, CrossingResult } from './isolate-sandbox.js';
@@ -238,7 +239,7 @@ export function evaluateStepwise(sandbox: SandboxCalls, spec: ActionSpec, ctxJso
   for (const name of spec.computed) {
     if (Object.hasOwn(failed, name)) continue;
     const ctxJson = JSON.stringify(ctx);
-    const crossing = sandbox.call('__adec_derive', [spec.name, ctxJson, JSON.stringify(failed), name], spec.predicateTimeoutMs, copyAllowanceMs(ctxJson));
+    const crossing = callStep(sandbox, '__adec_derive', [spec.name, ctxJson, JSON.stringify(failed), name], spec.predicateTimeoutMs, copyAllowanceMs(ctxJson));
     const wire = crossing.ok ? readDerivation(crossing.value) : undefined;
     if (crossing.ok && wire !== undefined) {
       if (Object.hasOwn(wire.computed, name)) ctx[name] = computed[name] = wire.computed[name];
@@ -254,12 +255,31 @@ export function evaluateStepwise(sandbox: SandboxCalls, spec: ActionSpec, ctxJso
   const failedJson = JSON.stringify(failed);
   const copyAllowance = copyAllowanceMs(derivedJson);
   const rules = spec.rules.map((rule): RuleEvaluation => {
-    const crossing = sandbox.call('__adec_rules', [spec.name, derivedJson, failedJson, JSON.stringify([rule.id])], rule.timeoutMs, copyAllowance);
+    const crossing = callStep(sandbox, '__adec_rules', [spec.name, derivedJson, failedJson, JSON.stringify([rule.id])], rule.timeoutMs, copyAllowance);
     if (!crossing.ok) return { state: 'errored', kind: crossing.kind, phase: null, message: crossing.message };
     const wire = checkWire(parseAnswer(crossing.value), 1, false);
     return typeof wire === 'string' ? malformed({ ...spec, rules: [rule] }, wire).rules[0]! : decodeRules(wire)[0]!;
   });
   return { computed, failedDerivations, rules };
+}
+
+/** Crossings one step of the attribution pass may take before a starved step is given up on anyway. */
+const STEP_ATTEMPTS = 5;
+
+/**
+ * One step of the attribution pass in a crossing of its own, timed as the batch path times it:
+ * out of time only once it has had STUCK_AFTER_LIMITS of its limit's worth of CPU without
+ * finishing. A crossing the scheduler starved stopped having done less, and runs again (its
+ * step reads nothing but its arguments), at most STEP_ATTEMPTS times.
+ */
+function callStep(sandbox: SandboxCalls, entry: '__adec_derive' | '__adec_rules', args: readonly string[], limitMs: number, allowanceMs: number): CrossingResult {
+  let crossing = sandbox.call(entry, args, limitMs, allowanceMs);
+  for (let attempt = 1, spentMs = 0; !crossing.ok && crossing.kind === 'timeout' && attempt < STEP_ATTEMPTS; attempt++) {
+    spentMs += crossing.cpuMs ?? limitMs;
+    if (spentMs >= STUCK_AFTER_LIMITS * limitMs) break;
+    crossing = sandbox.call(entry, args, limitMs, allowanceMs);
+  }
+  return crossing;
 }
 
 function readDerivation(json: string): { readonly computed: Record<string, unknown>; readonly failed: Record<string, unknown> } | undefined {

@@ -166,9 +166,17 @@ export class SandboxConnection {
     return this.#queued;
   }
 
-  /** Sends one request (with `payload` after its header) in a frame of its own and waits for its reply. */
+  /**
+   * Sends one request (with `payload` after its header) in a frame of its own and waits for its
+   * reply. The module's decisions still waiting to be batched are sent first: a module's frames
+   * reach the process in the order they were asked for, so an unload never overtakes a decision
+   * queued before it (which would find its module gone).
+   */
   request(body: RequestBody, watchdogMs: number, payload?: string): Promise<Outcome<Reply>> {
     if (this.#death !== undefined) return Promise.resolve({ ok: false, fault: 'waiting', message: this.#death });
+    const [earlier, others] = partition(this.#pending, (member) => member.module === body.module);
+    this.#pending = others;
+    this.#sendBatches(earlier);
     return new Promise((resolve) => {
       const id = this.#nextId++;
       this.#send({ id, module: body.module, watchdogMs, handedBack: false, members: undefined, settle: (outcome) => resolve(outcome) }, { id, ...body }, payload);
@@ -221,11 +229,16 @@ export class SandboxConnection {
     this.#child.kill('SIGKILL');
   }
 
-  /** Sends every pending decision while the pipe has room: one frame per module and MAX_BATCH. */
+  /** Sends every pending decision while the pipe has room. */
   #flushIfFree(): void {
     if (this.#pending.length === 0 || this.#inFlight.length >= MAX_FRAMES_IN_FLIGHT || this.#death !== undefined) return;
+    this.#sendBatches(this.#pending.splice(0));
+  }
+
+  /** Sends `members`, one frame per module and MAX_BATCH decisions (one per decision sent `alone`). */
+  #sendBatches(members: readonly Member[]): void {
     const batches = new Map<string, Member[][]>();
-    for (const member of this.#pending.splice(0)) {
+    for (const member of members) {
       if (member.alone) {
         this.#sendBatch([member]);
         continue;
