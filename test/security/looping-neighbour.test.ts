@@ -10,8 +10,8 @@
 import { SandboxProcessPool, type Decision } from '@adec/runtime';
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
-import { asTestBundle, buildFixture } from '../support/runtime.js';
-import { ACTION, CULPRIT_RULE, decided, loaderOn, LOOPING, loopingBenefits } from './hostile-benefits.js';
+import { buildFixture } from '../support/runtime.js';
+import { ACTION, benefitsLimitedTo, CULPRIT_RULE, decided, loaderOn, LOOPING, loopingBenefits, UNHURRIED_LIMIT_MS } from './hostile-benefits.js';
 import { requestFor, type ContextSchema } from './schema-requests.js';
 
 const LIMIT_MS = 250;
@@ -19,7 +19,7 @@ const pool = new SandboxProcessPool({ processes: 2, spares: 1, memoryLimitMb: 32
 const load = loaderOn(pool);
 
 test('a module deciding beside a predicate that never ends keeps its p99 under the predicate limit', async () => {
-  const benefits = asTestBundle(await buildFixture('examples/benefits'));
+  const benefits = await benefitsLimitedTo(UNHURRIED_LIMIT_MS);
   // Placed on the process hosting the fewest modules: the looping module and the neighbour share process 0.
   const looping = await load(await loopingBenefits(LIMIT_MS), 'process');
   await load(benefits, 'process');

@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { expect, test } from 'vitest';
 import { childrenRssMiB } from '../support/processes.js';
 import { asTestBundle, buildFixture } from '../support/runtime.js';
-import { ACTION, benefitsLimitedTo, decided, loaderOn } from './hostile-benefits.js';
+import { ACTION, benefitsLimitedTo, decided, loaderOn, UNHURRIED_LIMIT_MS } from './hostile-benefits.js';
 import { requestFor, type ContextSchema } from './schema-requests.js';
 
 const BUDGET = 50;
@@ -26,9 +26,7 @@ function expectWithinBudget(): void {
 }
 
 test('200 modules against a budget of 50: within budget, evicted modules reload on their next decision, answers exact', async () => {
-  // Limits no loaded machine reaches: this is about the budget, and the answers must be exact. (At
-  // the example's 5 ms a reloaded module's first decision under load met a garbage collection.)
-  const benefits = await benefitsLimitedTo(50);
+  const benefits = await benefitsLimitedTo(UNHURRIED_LIMIT_MS);
   const reference = await load(benefits, 'in-process');
   const hosted: LoadedModule[] = [];
   let rssOfTwo = 0;

@@ -8,8 +8,8 @@
 import { decide, loadModule, SandboxProcessPool, type DecideControl, type DecideResult, type Decision, type LoadedModule } from '@adec/runtime';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { asTestBundle, buildFixture, type TestBundle } from '../support/runtime.js';
-import { ACTION, LOOPING, loopingBenefits } from './hostile-benefits.js';
+import { buildFixture, type TestBundle } from '../support/runtime.js';
+import { ACTION, benefitsLimitedTo, LOOPING, loopingBenefits, UNHURRIED_LIMIT_MS } from './hostile-benefits.js';
 import { requestFor, type ContextSchema } from './schema-requests.js';
 
 const QUEUE_LIMIT = 1_000;
@@ -52,10 +52,10 @@ function expectUnfinished(decision: Decision, basis: string): void {
 }
 
 beforeAll(async () => {
-  const benefits = await buildFixture('examples/benefits');
-  sandboxed = await load(asTestBundle(benefits), 'process');
-  reference = await load(asTestBundle(benefits), 'in-process');
-  const schema = benefits.manifest.actions[ACTION]!.context_schema as unknown as ContextSchema;
+  const benefits = await benefitsLimitedTo(UNHURRIED_LIMIT_MS);
+  sandboxed = await load(benefits, 'process');
+  reference = await load(benefits, 'in-process');
+  const schema = (await buildFixture('examples/benefits')).manifest.actions[ACTION]!.context_schema as unknown as ContextSchema;
   contexts = fc.sample(requestFor(schema), { seed: 1_405, numRuns: 500 });
   valid = [];
   for (const [i, context] of contexts.entries()) if (!['CONTEXT_INVALID', 'REQUEST_LIMIT'].includes(basisOf(await decided(reference, context, i)))) valid.push(context);

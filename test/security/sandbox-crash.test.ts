@@ -12,8 +12,9 @@ import { decide, loadModule, type LoadedModule } from '@adec/runtime';
 import fc from 'fast-check';
 import { afterAll, describe, expect, test } from 'vitest';
 import { CRASH_LOOP_LIMIT } from '../../packages/runtime/src/sandbox/process-evaluator.js';
-import { asTestBundle, buildFixture, injectIntoBundle, type TestBundle } from '../support/runtime.js';
+import { buildFixture, injectIntoBundle, type TestBundle } from '../support/runtime.js';
 import { requestFor, type ContextSchema } from './schema-requests.js';
+import { benefitsLimitedTo, UNHURRIED_LIMIT_MS } from './hostile-benefits.js';
 
 const ACTION = 'add_dependent';
 /** A request that fires the injected crash: the action reads `documents`, so it crosses. */
@@ -44,7 +45,7 @@ async function load(bundle: TestBundle, isolation: 'process' | 'in-process'): Pr
 }
 
 async function benefits(): Promise<TestBundle> {
-  return asTestBundle(await buildFixture('examples/benefits'));
+  return benefitsLimitedTo(UNHURRIED_LIMIT_MS);
 }
 
 /** 100 requests that never fire the crash, from the action's signed context schema. */

@@ -13,15 +13,15 @@ import { SandboxProcessPool } from '@adec/runtime';
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
 import { CRASH_LOOP_LIMIT } from '../../packages/runtime/src/sandbox/process-evaluator.js';
-import { asTestBundle, buildFixture } from '../support/runtime.js';
-import { ACTION, CRASHING, crashingBenefits, CULPRIT_RULE, decided, loaderOn } from './hostile-benefits.js';
+import { buildFixture } from '../support/runtime.js';
+import { ACTION, benefitsLimitedTo, CRASHING, crashingBenefits, CULPRIT_RULE, decided, loaderOn, UNHURRIED_LIMIT_MS } from './hostile-benefits.js';
 import { requestFor, type ContextSchema } from './schema-requests.js';
 
 const pool = new SandboxProcessPool({ processes: 1, spares: 1, memoryLimitMb: 32 });
 const load = loaderOn(pool);
 
 test('a module that aborts its shared process costs its neighbours nothing but time', async () => {
-  const benefits = asTestBundle(await buildFixture('examples/benefits'));
+  const benefits = await benefitsLimitedTo(UNHURRIED_LIMIT_MS);
   const culpritBundle = await crashingBenefits();
   const neighbours = await Promise.all(Array.from({ length: 5 }, () => load(benefits, 'process')));
   const culprit = await load(culpritBundle, 'process');
