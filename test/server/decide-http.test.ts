@@ -50,7 +50,7 @@ describe('POST /v1/decide', () => {
     expect(stored['chain'].hash).toMatch(/^[0-9a-f]{64}$/);
 
     const replay = await json(await service.post(`/v1/decisions/${id}/replay`, {}));
-    expect(replay).toEqual({ decision_id: id, identical: true, module_hash: decision['decision_metadata'].module.module_hash, differences: [] });
+    expect(replay).toEqual({ decision_id: id, identical: true, module_hash: decision['decision_metadata'].module.module_hash, differences: [], taken_as_recorded: [] });
   });
 
   it('records the caller and its RFC 8693 delegation chain with the decision', async () => {

@@ -10,7 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { AuditRecord, AuditStore } from '@adec/audit';
-import { decide, type Decision, type LoadErrorCode, type ModuleLoader } from '@adec/runtime';
+import { decide, replayDecision, type Decision, type LoadErrorCode, type ModuleLoader, type TakenAsRecorded } from '@adec/runtime';
 import { apiError, type ApiError } from './api-error.js';
 import type { Caller } from './auth/index.js';
 import { readDecideRequest, type DecideRequest } from './decide-request.js';
@@ -61,6 +61,12 @@ export interface ReplayReport {
   readonly identical: boolean;
   readonly module_hash: string;
   readonly differences: readonly Difference[];
+  /**
+   * What the machine did to the recording (a time limit, a heap, a dead process, a decision not
+   * evaluated), replayed as recorded (runtime recorded-faults.ts); empty for a selection, whose
+   * replay reads its skills' recorded results throughout.
+   */
+  readonly taken_as_recorded: readonly TakenAsRecorded[];
 }
 
 export class DecisionService {
@@ -129,14 +135,17 @@ export class DecisionService {
       return { ok: false, error: apiError(409, 'MODULE_CHANGED', `decision ${decisionId} was made by module ${payload.module_hash}, but ${request.domain}@${request.world_model_version} is now served by ${module.module.moduleHash}`) };
     }
     let differences: Difference[] = [];
+    let taken: readonly TakenAsRecorded[] = [];
     for (let attempt = 1; attempt <= REPLAY_ATTEMPTS; attempt++) {
-      const replayed = await decide(module.module, { action: request.action, context: request.context }, { requestId: entry.request_id, requestTime: entry.request_time, authenticatedCaller: entry.authenticated_caller });
+      const entryValues = { requestId: entry.request_id, requestTime: entry.request_time, authenticatedCaller: entry.authenticated_caller };
+      const replayed = await replayDecision(module.module, { action: request.action, context: request.context }, entryValues, payload.response);
       if (!replayed.ok) return { ok: false, error: apiError(500, 'REPLAY_FAILED', replayed.error.message) };
+      taken = replayed.takenAsRecorded;
       // The recorded response went through JSON: compare like with like.
       differences = jsonDifferences(payload.response, JSON.parse(JSON.stringify(replayed.decision)));
       if (differences.length === 0 || !faultedOnlyInReplay(payload.response, replayed.decision)) break;
     }
-    return { ok: true, value: { decision_id: decisionId, identical: differences.length === 0, module_hash: payload.module_hash, differences } };
+    return { ok: true, value: { decision_id: decisionId, identical: differences.length === 0, module_hash: payload.module_hash, differences, taken_as_recorded: taken } };
   }
 
   async #decide(caller: Caller, request: DecideRequest, receivedAt: number) {

@@ -109,13 +109,23 @@ const storedDecision = {
 
 const replayReport = {
   type: 'object',
-  required: ['decision_id', 'identical', 'module_hash', 'differences'],
+  required: ['decision_id', 'identical', 'module_hash', 'differences', 'taken_as_recorded'],
   additionalProperties: false,
   properties: {
     decision_id: { type: 'string' },
     identical: { type: 'boolean' },
     module_hash: { type: 'string' },
     differences: { type: 'array', items: { type: 'object', required: ['path'], properties: { path: { type: 'string' }, recorded: {}, replayed: {} } } },
+    taken_as_recorded: {
+      description: 'What the machine did to the recording (a time limit, a heap, a sandbox process that died, a decision not evaluated): replayed as recorded, since a replay re-runs the logic, not the machine.',
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['part', 'name', 'kind'],
+        additionalProperties: false,
+        properties: { part: { enum: ['decision', 'derivation', 'rule'] }, name: { type: ['string', 'null'] }, kind: { type: 'string' } },
+      },
+    },
   },
 } as const;
 

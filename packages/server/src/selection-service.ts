@@ -112,7 +112,8 @@ export class SelectionService implements StoredSelections {
         ? { ok: false, error: apiError(409, 'MODULE_CHANGED', `${replayed.error.message}: ${payload.request.domain}@${payload.request.world_model_version} is served by another module now`) }
         : { ok: false, error: apiError(500, 'REPLAY_FAILED', replayed.error.message) };
     }
-    return { ok: true, value: { decision_id: record.decisionId, identical: replayed.identical, module_hash: payload.module_hash, differences: replayed.differences } };
+    // A cycle's replay reads its skills' recorded results throughout: nothing is taken apart.
+    return { ok: true, value: { decision_id: record.decisionId, identical: replayed.identical, module_hash: payload.module_hash, differences: replayed.differences, taken_as_recorded: [] } };
   }
 
   /** The user's memory for this scenario; a store that cannot be read gives a flagged cold start. */

@@ -14,6 +14,7 @@ import { mostRestrictive } from './status.js';
 import { applySuppression } from './suppress.js';
 import { deadlineSignal } from './deadline-signals.js';
 import { traceValue } from './trace-values.js';
+import { recordedFaults, takenAsRecorded, withRecordedFaults, type RecordedFaults, type TakenAsRecorded } from './recorded-faults.js';
 import { buildWorkFrame, standardWorkFrame } from './work-frame.js';
 import { messageOf } from '../error-message.js';
 
@@ -59,6 +60,26 @@ export type DecideResult =
  * process was at its queue limit), `CANCELLED` or `DEADLINE_EXCEEDED` (see `control`).
  */
 export function decide(module: LoadedModule, request: DecisionRequest, entry: EntryValues = {}, control: DecideControl = {}): Promise<DecideResult> {
+  return decideWith(module, request, entry, control, undefined);
+}
+
+export type ReplayResult =
+  | { readonly ok: true; readonly decision: Decision; readonly takenAsRecorded: readonly TakenAsRecorded[] }
+  | Extract<DecideResult, { ok: false }>;
+
+/**
+ * Decides `request` again as `recorded` was decided (same module, request and entry values),
+ * taking what the machine did to the recording as given (recorded-faults.ts): its answer is
+ * identical to `recorded` when the logic is.
+ */
+export async function replayDecision(module: LoadedModule, request: DecisionRequest, entry: EntryValues, recorded: Decision): Promise<ReplayResult> {
+  const spec = typeof request?.action === 'string' ? module.metadata.actions.get(request.action) : undefined;
+  const faults = spec === undefined ? undefined : recordedFaults(spec, recorded);
+  const replayed = await decideWith(module, request, entry, {}, faults);
+  return replayed.ok ? { ok: true, decision: replayed.decision, takenAsRecorded: faults === undefined ? [] : takenAsRecorded(faults) } : replayed;
+}
+
+function decideWith(module: LoadedModule, request: DecisionRequest, entry: EntryValues, control: DecideControl, faults: RecordedFaults | undefined): Promise<DecideResult> {
   let spec: ActionSpec | undefined;
   let header: Header | undefined;
   try {
@@ -77,6 +98,7 @@ export function decide(module: LoadedModule, request: DecisionRequest, entry: En
     const bound = module.binders.get(spec.name)!(request.context);
     if (!bound.ok) return Promise.resolve({ ok: true, decision: refuseContext(spec, bound.problems, header) });
 
+    if (faults?.unevaluated !== undefined) return Promise.resolve({ ok: true, decision: unfinished(spec, header, faults.unevaluated) });
     const ctx = bound.values;
     const system: Record<string, unknown> = { request_time: requestTime, request_id: requestId, authenticated_caller: entry.authenticatedCaller ?? null };
     for (const name of spec.system) ctx[name] = system[name] ?? null;
@@ -89,13 +111,18 @@ export function decide(module: LoadedModule, request: DecisionRequest, entry: En
     if (evaluation instanceof Promise) {
       const [known, knownHeader] = [spec, header];
       return evaluation
-        .then((done): DecideResult => ({ ok: true, decision: 'unevaluated' in done ? unfinished(known, knownHeader, done) : compose(known, ctx, done, knownHeader) }))
+        .then((done): DecideResult => ({ ok: true, decision: 'unevaluated' in done ? unfinished(known, knownHeader, done) : compose(known, ctx, asRecorded(known, done, faults), knownHeader) }))
         .catch((error: unknown) => faulted(module, known, knownHeader, error));
     }
-    return Promise.resolve({ ok: true, decision: compose(spec, ctx, evaluation, header) });
+    return Promise.resolve({ ok: true, decision: compose(spec, ctx, asRecorded(spec, evaluation, faults), header) });
   } catch (error) {
     return Promise.resolve(spec === undefined ? invalidRequest(`the request could not be read: ${messageOf(error)}`) : faulted(module, spec, header, error));
   }
+}
+
+/** The evaluation, with a replay's recorded faults in place. */
+function asRecorded(spec: ActionSpec, evaluation: ActionEvaluation, faults: RecordedFaults | undefined): ActionEvaluation {
+  return faults === undefined ? evaluation : withRecordedFaults(spec, evaluation, faults);
 }
 
 function invalidRequest(message: string): DecideResult {
