@@ -35,6 +35,8 @@ const RUN_ATTEMPTS = 3;
 const DISTURBED_CORES = 0.3;
 export const ADEC_SQLITE = 'adec (SQLite)';
 export const ADEC_POSTGRES = 'adec (PostgreSQL)';
+/** The same service and audit, its answer asked for without the per-rule traces (the record keeps them). */
+export const ADEC_SQLITE_NO_TRACES = 'adec (SQLite), answer without traces';
 export const CEDAR = 'Fastify + Cedar (no audit, no auth)';
 /** The issue's targets on a 2-core machine. */
 export const HTTP_TARGETS = { sqlitePerSecond: 5_000, sqliteP99Ms: 10, overCedar: 1 };
@@ -100,7 +102,8 @@ export async function defaultServers(scratch) {
   /**
    * `audit` resolves to `{ audit: location, pid?, stop? }` (`pid`: a database server's, counted
    * in its CPU) or `{ skipped: reason }`; `options.entry` is the server file (for the profile's
-   * variants), `options.isolation` the sandbox's, `options.nodeArgs` the server's Node flags.
+   * variants), `options.isolation` the sandbox's, `options.nodeArgs` the server's Node flags,
+   * `options.path` the decide route with its query.
    */
   const adec = (name, audit, options = {}) => ({
     name,
@@ -113,7 +116,7 @@ export async function defaultServers(scratch) {
         if (JSON.stringify(ready.routing) !== JSON.stringify(SYNTHETIC_ROUTING)) throw new Error(`adec-server serves ${JSON.stringify(ready.routing)}, the requests name ${JSON.stringify(SYNTHETIC_ROUTING)}`);
         return {
           url: ready.url,
-          path: '/v1/decide',
+          path: options.path ?? '/v1/decide',
           headers: { 'content-type': 'application/json', authorization: `Bearer ${await issuer.token(ready.org)}` },
           pid: ready.pid,
           extraPids: location.pid === undefined ? [] : [location.pid],
@@ -140,6 +143,7 @@ export async function defaultServers(scratch) {
     postgresAudit,
     servers: [
       adec(ADEC_SQLITE, async () => ({ audit: join(scratch, 'audit.db') })),
+      adec(ADEC_SQLITE_NO_TRACES, async () => ({ audit: join(scratch, 'audit-no-traces.db') }), { path: '/v1/decide?traces=false' }),
       adec(ADEC_POSTGRES, postgresAudit),
       {
         name: CEDAR,

@@ -53,6 +53,47 @@ describe('POST /v1/decide', () => {
     expect(replay).toEqual({ decision_id: id, identical: true, module_hash: decision['decision_metadata'].module.module_hash, differences: [], taken_as_recorded: [] });
   });
 
+  it.each(Object.entries(BY_STATUS))('?traces=false answers %s without the traces; the record keeps them, and a retry is answered the same way', async (_status, context) => {
+    const requestId = `no-traces-${_status}`;
+    const full = await json(await service.post('/v1/decide', { ...addDependent(context), request_id: `${requestId}-full` }));
+    const response = await service.post('/v1/decide?traces=false', { ...addDependent(context), request_id: requestId });
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    const answer = JSON.parse(text) as Record<string, any>;
+    const { predicate_traces: traces, request_id: _fullId, ...fullRest } = full['decision_metadata'];
+    expect(traces.length).toBeGreaterThan(0);
+    expect(answer['status']).toBe(full['status']);
+    expect(answer['work_frame']).toEqual(full['work_frame']);
+    expect(answer['decision_metadata']).toEqual({ ...fullRest, request_id: requestId, request_time: answer['decision_metadata'].request_time });
+    expect(text.length).toBeLessThan(JSON.stringify(full).length);
+
+    const stored = await json(await service.get(`/v1/decisions/${requestId}`));
+    expect(stored['response'].decision_metadata.predicate_traces).toEqual(traces);
+    const retried = await service.post('/v1/decide?traces=false', { ...addDependent(context), request_id: requestId });
+    expect(retried.headers.get('idempotent-replayed')).toBe('true');
+    expect(await retried.text()).toBe(text);
+    expect(await json(await service.post(`/v1/decisions/${requestId}/replay`, {}))).toMatchObject({ identical: true });
+  });
+
+  it('refuses an unknown or invalid query parameter with a 400 naming it, and records nothing', async () => {
+    const cases = fc.sample(
+      fc.oneof(
+        fc.constantFrom('traces=0', 'traces=no', 'traces=FALSE', 'traces=', 'traces', 'traces=false&traces=false', 'trace=false', 'explain=full', 'traces=false&x=1'),
+        fc.tuple(fc.string({ minLength: 1, maxLength: 12 }), fc.string({ maxLength: 12 })).filter(([name]) => name !== 'traces').map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`),
+        fc.string({ maxLength: 12 }).filter((value) => value !== 'true' && value !== 'false').map((value) => `traces=${encodeURIComponent(value)}`),
+      ),
+      { seed: 2_611, numRuns: 60 },
+    );
+    for (const [i, query] of cases.entries()) {
+      const requestId = `bad-query-${i}`;
+      const error = await expectError(await service.post(`/v1/decide?${query}`, { ...addDependent(CHILD), request_id: requestId }), 400, 'INVALID_QUERY', /query parameter/);
+      expect(error.details.length, query).toBeGreaterThan(0);
+      expect(error.details.every((detail) => detail.path.startsWith('?')), query).toBe(true);
+      expect((await service.get(`/v1/decisions/${requestId}`)).status, query).toBe(404);
+    }
+    expect((await service.post('/v1/decide?traces=true', addDependent(CHILD))).status).toBe(200);
+  });
+
   it('records the caller and its RFC 8693 delegation chain with the decision', async () => {
     const token = await service.issuer.token({ sub: 'agent-9', act: { sub: 'planner-bot', client_id: 'c-1', act: { sub: 'alice@acme.test', iss: 'https://idp.acme.test' } } });
     const decision = await json(await service.post('/v1/decide', addDependent(CHILD), token));

@@ -52,13 +52,13 @@ const decision = {
     },
     decision_metadata: {
       type: 'object',
-      required: ['matched_rules', 'matched_rule_outcomes', 'suppression_chain', 'aggregation_outcome', 'predicate_traces', 'errored_predicates', 'request_id', 'request_time', 'module'],
+      required: ['matched_rules', 'matched_rule_outcomes', 'suppression_chain', 'aggregation_outcome', 'errored_predicates', 'request_id', 'request_time', 'module'],
       properties: {
         matched_rules: { type: 'array', items: { type: 'string' } },
         matched_rule_outcomes: { type: 'array', items: { type: 'object', required: ['rule_id', 'outcome', 'severity'], properties: { rule_id: { type: 'string' }, outcome: status, severity: { type: 'string', enum: ['t1', 't2', 't3'] } } } },
         suppression_chain: { type: 'array' },
         aggregation_outcome: { type: 'object', required: ['mode', 'basis'], properties: { mode: { type: 'string' }, basis: { type: 'string' } } },
-        predicate_traces: { type: 'array' },
+        predicate_traces: { type: 'array', description: 'One per rule; always stored, and left out of the answer of `POST /v1/decide?traces=false`' },
         errored_predicates: { type: 'array', items: { type: 'object', required: ['rule_id', 'kind', 'message'], properties: { rule_id: { type: 'string' }, kind: { type: 'string' }, message: { type: 'string' } } } },
         request_id: { type: 'string' },
         request_time: { type: 'string', format: 'date-time' },
@@ -141,10 +141,19 @@ export const OPENAPI_DOCUMENT = {
       post: {
         operationId: 'decide',
         summary: 'Decide one adjudication (the org comes from the token)',
+        parameters: [
+          {
+            name: 'traces',
+            in: 'query',
+            required: false,
+            description: 'false: answer without the per-rule predicate traces (the audit record keeps them)',
+            schema: { type: 'string', enum: ['true', 'false'], default: 'true' },
+          },
+        ],
         requestBody: { required: true, content: json('DecideRequest') },
         responses: {
           '200': { description: 'The decision, committed to the audit store', headers: { Location: { schema: { type: 'string' } }, 'Idempotent-Replayed': { schema: { type: 'string' } } }, content: json('Decision') },
-          '400': errorResponse('Invalid body: malformed JSON, wrong types (each with its JSON path)'),
+          '400': errorResponse('Invalid body: malformed JSON, wrong types (each with its JSON path); or an unknown or invalid query parameter'),
           '401': errorResponse('Missing, malformed, expired or otherwise invalid token'),
           '403': errorResponse("The body names another org than the token's"),
           '404': errorResponse('No such module or action for this org'),
