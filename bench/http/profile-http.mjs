@@ -37,6 +37,7 @@ function variants(factory, scratch, cedar) {
   return [
     factory('adec, SQLite on disk, sandbox process (default)', onDisk('disk')),
     factory('adec, SQLite on tmpfs, sandbox process', onTmpfs('shm')),
+    factory('adec, SQLite on disk, answer without traces', onDisk('disk-nt'), { path: '/v1/decide?traces=false' }),
     factory('adec, SQLite on disk, in-process isolate', onDisk('disk-ip'), { isolation: 'in-process' }),
     factory('adec, SQLite on tmpfs, in-process isolate', onTmpfs('shm-ip'), { isolation: 'in-process' }),
     factory('adec, no audit (profile only), sandbox process', none),
