@@ -5,7 +5,7 @@
 export * from './trust/index.js';
 export * from './decide/decide.js';
 export type * from './decide/decision.js';
-export type { TakenAsRecorded } from './decide/recorded-faults.js';
+export { isMachineFault, type TakenAsRecorded } from './decide/recorded-faults.js';
 export type { AggregationOutcome, AggregationBasis } from './decide/aggregate.js';
 export type { Status, Tier } from './decide/status.js';
 export type { WorkFrame } from './decide/work-frame.js';

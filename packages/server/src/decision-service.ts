@@ -10,7 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { AuditRecord, AuditStore } from '@adec/audit';
-import { decide, replayDecision, type Decision, type LoadErrorCode, type ModuleLoader, type TakenAsRecorded } from '@adec/runtime';
+import { decide, isMachineFault, replayDecision, type Decision, type LoadErrorCode, type ModuleLoader, type TakenAsRecorded } from '@adec/runtime';
 import { apiError, type ApiError } from './api-error.js';
 import type { Caller } from './auth/index.js';
 import { readDecideRequest, type DecideRequest } from './decide-request.js';
@@ -136,8 +136,8 @@ export class DecisionService {
     }
     let differences: Difference[] = [];
     let taken: readonly TakenAsRecorded[] = [];
+    const entryValues = { requestId: entry.request_id, requestTime: entry.request_time, authenticatedCaller: entry.authenticated_caller };
     for (let attempt = 1; attempt <= REPLAY_ATTEMPTS; attempt++) {
-      const entryValues = { requestId: entry.request_id, requestTime: entry.request_time, authenticatedCaller: entry.authenticated_caller };
       const replayed = await replayDecision(module.module, { action: request.action, context: request.context }, entryValues, payload.response);
       if (!replayed.ok) return { ok: false, error: apiError(500, 'REPLAY_FAILED', replayed.error.message) };
       taken = replayed.takenAsRecorded;
@@ -193,12 +193,11 @@ export class DecisionService {
  * then (a loaded host replaying a thousand decisions), not what the logic decides.
  */
 const REPLAY_ATTEMPTS = 3;
-const MACHINE_FAULTS: ReadonlySet<string> = new Set(['timeout', 'memory', 'crash', 'not_run']);
 
 /** True when `replayed` has a rule errored by a machine fault that `recorded` did not. */
 function faultedOnlyInReplay(recorded: Decision, replayed: Decision): boolean {
   const erroredBefore = new Set(recorded.decision_metadata.errored_predicates.map((errored) => errored.rule_id));
-  return replayed.decision_metadata.errored_predicates.some((errored) => MACHINE_FAULTS.has(errored.kind) && !erroredBefore.has(errored.rule_id));
+  return replayed.decision_metadata.errored_predicates.some((errored) => isMachineFault(errored.kind) && !erroredBefore.has(errored.rule_id));
 }
 
 /** How a module that cannot be served is answered: missing is 404, everything else 503. */

@@ -32,8 +32,16 @@ export interface TakenAsRecorded {
   readonly kind: string;
 }
 
-/** A rule's `not_run` is never its own: every rule of an unevaluated decision has it. */
-const MACHINE_FAULTS: ReadonlySet<string> = new Set(['timeout', 'memory', 'crash']);
+const MACHINE_FAULTS: ReadonlySet<string> = new Set(['timeout', 'memory', 'crash', 'not_run']);
+
+/**
+ * True for a failure the machine caused (a time limit, a heap, a process that died, a decision
+ * not run), not the logic: a replay takes it as recorded, and meeting one the recording did not
+ * is a reason to replay again (the server's replay).
+ */
+export function isMachineFault(kind: string): boolean {
+  return MACHINE_FAULTS.has(kind);
+}
 const UNEVALUATED: ReadonlySet<string> = new Set<Unevaluated['unevaluated']>(['OVERLOADED', 'CANCELLED', 'DEADLINE_EXCEEDED']);
 
 /** The machine's faults in `recorded`, a decision of `spec`'s action (read defensively: it comes from storage). */
@@ -46,12 +54,13 @@ export function recordedFaults(spec: ActionSpec, recorded: Decision): RecordedFa
     return { unevaluated: { unevaluated: basis as Unevaluated['unevaluated'], message: typeof message === 'string' ? message : basis }, derivations: [], rules: new Map() };
   }
   const failedDerivations = objectsIn<FailedDerivation>(metadata?.errored_derivations);
-  const derivations = failedDerivations.some((failed) => MACHINE_FAULTS.has(failed.kind)) ? failedDerivations : [];
+  const derivations = failedDerivations.some((failed) => isMachineFault(failed.kind)) ? failedDerivations : [];
   const takenAttributes = new Set(derivations.map((failed) => failed.attribute));
   const readsTaken = new Set(spec.rules.filter((rule) => spec.readSets[rule.readSet]?.some((name) => takenAttributes.has(name))).map((rule) => rule.id));
   const rules = new Map<string, RuleEvaluation & { state: 'errored' }>();
   for (const error of errored) {
-    if (MACHINE_FAULTS.has(error.kind) || readsTaken.has(error.rule_id)) rules.set(error.rule_id, { state: 'errored', kind: error.kind as FailedDerivation['kind'], phase: error.phase, message: error.message });
+    // A rule's `not_run` only comes with an unevaluated decision, answered above.
+    if (isMachineFault(error.kind) || readsTaken.has(error.rule_id)) rules.set(error.rule_id, { state: 'errored', kind: error.kind as FailedDerivation['kind'], phase: error.phase, message: error.message });
   }
   return { unevaluated: undefined, derivations, rules };
 }
