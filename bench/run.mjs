@@ -570,6 +570,71 @@ second commit in flight while one waits. The 5,000 decisions/s target needs the 
 machine under 400 µs of CPU per decision with the load generator's share included; adec with
 audit is at about 430 µs (336 + 92), Fastify + Cedar at about 310 µs (252 + 56).
 
+A third round (2026-11-26, later; same tool, 5 s runs at 64 connections, interleaved; this VM
+ran slower than in the rounds above, so compare rows within the table only):
+
+| 64 connections, 3 rounds | decisions/s | server CPU per decision (its own process) | load generator CPU per decision |
+| --- | ---: | ---: | ---: |
+| adec, SQLite on disk, whole answer | 2,755 / 3,059 / 3,139 | 376 (328) / 352 (305) / 331 (288) µs | 121 / 94 / 88 µs |
+| adec, SQLite on disk, answer without traces (\`?traces=false\`) | 3,401 / 3,453 / 3,259 | 315 (275) / 315 (272) / 335 (290) µs | 67 / 66 / 71 µs |
+| adec, no audit, answer without traces (profile only) | 6,747 / 5,548 (2 rounds) | 168 (141) / 202 (175) µs | 46 / 47 µs |
+| Fastify + Cedar | 3,728 / 4,052 / 3,577 | 263 / 240 / 274 µs | 61 / 64 / 57 µs |
+
+Leaving the traces out of the answer (the record keeps them) is worth about 13% here, 0.89×
+of Fastify + Cedar against 0.79× for the whole answer in the same runs; in the sequential run
+of \`npm run bench\` above the two adec rows came out within the VM's run-to-run spread of each
+other. The durable audit is now the larger part of what separates adec from Fastify + Cedar:
+without it the service serves about 1.5× Fastify + Cedar. Measured on the store alone
+(20,000 appends of a 5.3 KB record, 64 in flight, SQLite on disk, \`synchronous = FULL\`): 85 –
+105 µs of CPU per record over both threads, a third of it in the kernel (WAL writes and
+fsync); the writer thread's own JavaScript (linking, the chain hash) is about 20 µs of it. A
+larger page size cut that to 71 – 86 µs (16 KiB) and 63 – 79 µs (64 KiB): a record of a
+50-rule decision spans two overflow pages at the default 4 KiB. Not adopted yet: SQLite fixes
+a database's page size when the file is created, so it helps new stores only.
+
+A fourth round (2026-11-26, this VM; 8 – 12 s runs at 64 connections unless said) looked at
+what limits the service rather than at what it spends, and tried three more designs.
+
+- **At 64 connections nothing is saturated: the service is bound by latency.** Per thread
+  (read off \`/proc\` over 6 s, 2,820 decisions/s): the service's main thread 71% of a core, its
+  SQLite writer thread 24%, the sandbox process 7%, the load generator about 30%; the machine
+  25% idle and 8% in I/O wait. A decision spent 4.4 – 5.9 ms from admission to its evaluated
+  answer (the main thread's queue and the sandbox round trip), 9.6 – 11 ms waiting for its
+  group commit (the batch in front, then its own), and the rest of its ~19 ms in HTTP. The
+  writer thread (perf trace, 5 s) made 5.3 \`pwrite64\` and 1.5 \`pread64\` calls per record
+  (WAL frames, checkpoints) and an \`fsync\` every 26 records (1.3 ms on average).
+- **At 128 and 256 connections the main thread is the limit.** adec 3,417 / 3,234 decisions/s
+  at 128 and 3,419 / 3,505 at 256 (two rounds); Fastify + Cedar 4,179 / 4,018 and 4,252 /
+  3,908. More connections give bigger group commits but no more decisions: the main thread's
+  ~260 µs per decision (answer writes 45 µs, serializing the decision 30 µs, the runtime 33 µs,
+  the hand-off to the writer thread 24 µs, garbage collection 23 µs, …) caps it near 3,500/s.
+- **Two group commits in flight** (the writer thread holds the next batch while it commits
+  one, so it never waits for the busy event loop to take an answer and cut a batch): batches
+  of 16 records instead of 26, and 3,242 / 3,613 decisions/s against 3,162 / 2,631 with one,
+  within this VM's run-to-run spread. Not adopted.
+- **Checkpoints off the writer thread.** SQLite checkpoints the WAL on the connection whose
+  commit crossed 1,000 pages, so every few dozen commits the writer copied pages into the
+  database file. With no checkpoints at all (an upper bound, not a design) the store alone
+  committed 10,978 – 11,039 records/s against 8,184 – 8,576. A checkpoint thread of its own
+  (PASSIVE checkpoints 50 ms after commits, the writer's automatic checkpoint kept as a
+  backstop at 16,000 pages) gave the store alone 5 – 9% more records/s for 20 µs more CPU per
+  record, and over HTTP 3,613 / 3,314 / 2,815 decisions/s against 3,270 / 3,508 / 2,910
+  without it: no gain. Not adopted.
+- **A larger page size**, measured again on a store that already holds 320,000 records: 111 µs
+  of CPU per record at 16 KiB and 81 µs at 64 KiB against 94 µs at 4 KiB (on a fresh store
+  73 / 64 against 85 µs). Decision ids are random, so each insert into the id index dirties a
+  page anywhere in it, and larger pages write more per commit as the store grows. Not adopted.
+
+The floor, measured: adec with its durable audit costs the two cores 330 – 385 µs of server
+CPU per decision plus 90 – 110 µs of the load generator's for its 6.5 KB answer; Fastify +
+Cedar 237 – 274 µs plus 50 – 64 µs. Even spread perfectly over both cores, adec's ~470 µs per
+decision would top out near 4,250 decisions/s; Fastify + Cedar, on one thread, reaches 3,900 –
+4,250 here. The durable record alone costs ≥ 55 µs of CPU in SQLite even at 1 KB (store
+alone, 8-rule payloads: 53 – 63 µs per record), and its hash chain, hand-off and linking
+about 40 µs more on the service's side. So ≥ 5,000 durable decisions/s with p99 < 10 ms is
+out of reach on this machine (above what bare Fastify + Cedar serves on it), and parity with
+Fastify + Cedar without audit is within the VM's spread at best (0.85 – 0.89× measured).
+
 ## Selections: the ADE cycle
 
 The fitness world (\`examples/fitness\`), built, signed and approved, ${selections.requests} varied users and
