@@ -593,7 +593,7 @@ larger page size cut that to 71 – 86 µs (16 KiB) and 63 – 79 µs (64 KiB): 
 a database's page size when the file is created, so it helps new stores only.
 
 A fourth round (2026-11-26, this VM; 8 – 12 s runs at 64 connections unless said) looked at
-what limits the service rather than at what it spends, and tried three more designs.
+what limits the service rather than at what it spends, and tried four more designs.
 
 - **At 64 connections nothing is saturated: the service is bound by latency.** Per thread
   (read off \`/proc\` over 6 s, 2,820 decisions/s): the service's main thread 71% of a core, its
@@ -624,6 +624,11 @@ what limits the service rather than at what it spends, and tried three more desi
   of CPU per record at 16 KiB and 81 µs at 64 KiB against 94 µs at 4 KiB (on a fresh store
   73 / 64 against 85 µs). Decision ids are random, so each insert into the id index dirties a
   page anywhere in it, and larger pages write more per commit as the store grows. Not adopted.
+- **Two PostgreSQL group commits in flight** (the second waiting inside the server for the
+  first's lock on the chain head, so it goes on the moment the first commits): on the bench's
+  one tenant the batches halved (29 → 17 records at 64 connections) and decisions/s fell or
+  held: 1,407 / 1,971 / 1,758 against 2,291 / 2,020 / 2,038 at 64 connections, 1,818 / 2,672 /
+  2,419 against 2,899 / 2,583 / 2,490 at 128. Not adopted.
 
 The floor, measured: adec with its durable audit costs the two cores 330 – 385 µs of server
 CPU per decision plus 90 – 110 µs of the load generator's for its 6.5 KB answer; Fastify +
