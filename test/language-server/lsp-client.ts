@@ -14,6 +14,7 @@ import {
   DidChangeTextDocumentNotification,
   DidCloseTextDocumentNotification,
   DidOpenTextDocumentNotification,
+  DocumentFormattingRequest,
   ExitNotification,
   HoverRequest,
   InitializedNotification,
@@ -31,6 +32,7 @@ import {
   type ProtocolConnection,
   type PublishDiagnosticsParams,
   type TextDocumentContentChangeEvent,
+  type TextEdit,
 } from 'vscode-languageserver-protocol/node';
 
 export const SERVER_BIN = fileURLToPath(new URL('../../packages/language-server/bin/adec-language-server.js', import.meta.url));
@@ -130,6 +132,11 @@ export class LspClient {
 
   references(uri: string, position: Position, includeDeclaration = false): Promise<Location[] | null> {
     return this.connection.sendRequest(ReferencesRequest.type, { textDocument: { uri }, position, context: { includeDeclaration } });
+  }
+
+  /** The edits that format `uri`, with the options an editor sends (the server ignores them). */
+  async formatting(uri: string): Promise<TextEdit[]> {
+    return (await this.connection.sendRequest(DocumentFormattingRequest.type, { textDocument: { uri }, options: { tabSize: 8, insertSpaces: false } })) ?? [];
   }
 
   async completion(uri: string, position: Position): Promise<CompletionItem[]> {

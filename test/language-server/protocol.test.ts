@@ -275,6 +275,41 @@ describe('completion', () => {
   });
 });
 
+describe('formatting', () => {
+  /** Indentation and alignment collapsed to single spaces. */
+  const scrambled = (text: string) => text.replace(/ {2,}/g, ' ');
+
+  test('every file of the examples, its layout scrambled, formats back to the example as written', async () => {
+    for (const path of ['benefits/submit_claim.adec', 'benefits/change_plan.tests.adec', 'fitness/skills/fitness_session_rationale.adec', 'fitness/tests.adec']) {
+      const original = read(path);
+      const text = scrambled(original);
+      expect(text).not.toBe(original);
+      const uri = await client.open(path, text);
+      const edits = await client.formatting(uri);
+      // One edit over the whole document, whatever the editor's tab options.
+      expect(edits, path).toHaveLength(1);
+      expect(edits[0]!.range).toEqual({ start: { line: 0, character: 0 }, end: positionAt(text, text.length) });
+      expect(edits[0]!.newText, path).toBe(original);
+      await client.close(uri);
+    }
+  });
+
+  test('a formatted document gets no edits, and one with a syntax error is left as it is while the server keeps serving', async () => {
+    const path = 'benefits/add_dependent.adec';
+    const original = read(path);
+    const uri = await client.open(path, original);
+    expect(await client.formatting(uri)).toEqual([]);
+
+    const broken = replace(original, 'rule child_under_26 {', 'rule child_under_26 {{');
+    const version = await client.change(uri, [broken.change]);
+    await client.diagnostics(uri, (p) => p.diagnostics.some((d) => d.code === 'ADEC1003'), { version });
+    expect(await client.formatting(uri)).toEqual([]);
+    const shown = await client.hover(uri, positionOf(broken.text, 'relationship', 1));
+    expect(JSON.stringify(shown?.contents)).toMatch(/relationship/);
+    await client.close(uri);
+  });
+});
+
 describe('lifecycle', () => {
   test('shutdown then exit ends the process with code 0', async () => {
     const second = await LspClient.start(workspace);

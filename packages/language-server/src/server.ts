@@ -3,7 +3,7 @@
  * to a world (workspace/world-locator.ts); a change re-checks that world with the compiler,
  * debounced, and publishes the diagnostics of all its files. Hover, go to definition, find
  * references and completion use the world's symbol index, built from the text the editor
- * shows at the moment of the request.
+ * shows at the moment of the request; formatting is `adec fmt` on that text.
  *
  * Nothing an author types may stop the server: every handler answers (null or an empty
  * list) when anything goes wrong, and a compiler failure becomes an ADEC9001 diagnostic.
@@ -25,6 +25,7 @@ import {
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { completions } from './features/completion.js';
+import { formattingEdits } from './features/formatting.js';
 import { DIAGNOSTIC_SOURCE, toLspDiagnostic } from './features/diagnostics.js';
 import { hover } from './features/hover.js';
 import { spanRange } from './features/positions.js';
@@ -80,6 +81,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
         definitionProvider: true,
         referencesProvider: true,
         completionProvider: { triggerCharacters: ['.', '"', "'"] },
+        documentFormattingProvider: true,
       },
       serverInfo: { name: 'adec-language-server' },
     };
@@ -292,6 +294,13 @@ export function startServer(connection: Connection, options: ServerOptions = {})
         index,
         rangeBefore: (length) => ({ start: document.positionAt(offset - length), end: params.position }),
       });
+    }),
+  );
+
+  connection.onDocumentFormatting((params) =>
+    guard('formatting', [], async () => {
+      const document = documents.get(params.textDocument.uri);
+      return document === undefined ? [] : formattingEdits(document, filePath(params.textDocument.uri) ?? params.textDocument.uri);
     }),
   );
 
