@@ -435,6 +435,13 @@ describe('adec fmt: comments and blank lines', () => {
     );
   });
 
+  it('leaves no spaces or tabs at the end of a line, after code or after a line comment', () => {
+    const text = lines('// leading  \t', 'context {   ', '  supplied a: int // why \t ', '  //   ', '  computed b: bool = a > 1 /* kept */   ', '}  \t');
+    const formatted = fmt(text);
+    expect(formatted).toBe(lines('// leading', 'context {', '  supplied a: int // why', '  //', '  computed b: bool = a > 1 /* kept */', '}'));
+    expect(fmt(text.replaceAll('\n', '\r\n'))).toBe(formatted.replaceAll('\n', '\r\n'));
+  });
+
   it('keeps \\r\\n line endings and a byte-order mark; a file of only comments or blanks', () => {
     expect(fmt('\ufeffworld {\r\n  org "acme"\r\n}\r\ncontext { supplied a: int }\r\n')).toBe(
       '\ufeffworld {\r\n  org "acme"\r\n}\r\n\r\ncontext {\r\n  supplied a: int\r\n}\r\n',

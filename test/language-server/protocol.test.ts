@@ -276,8 +276,8 @@ describe('completion', () => {
 });
 
 describe('formatting', () => {
-  /** Indentation and alignment collapsed to single spaces. */
-  const scrambled = (text: string) => text.replace(/ {2,}/g, ' ');
+  /** Indentation and alignment collapsed to single spaces, and spaces left at the end of every line. */
+  const scrambled = (text: string) => text.replace(/ {2,}/g, ' ').replace(/\n/g, '  \n');
 
   test('every file of the examples, its layout scrambled, formats back to the example as written', async () => {
     for (const path of ['benefits/submit_claim.adec', 'benefits/change_plan.tests.adec', 'fitness/skills/fitness_session_rationale.adec', 'fitness/tests.adec']) {

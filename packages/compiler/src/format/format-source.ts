@@ -6,8 +6,8 @@
  * two tokens it was written between; the AST is consulted only to know the structure (which
  * braces are blocks, where items start, which columns align, which `-` is unary). Since
  * whitespace never changes what a file means, the output is the same tokens in the same
- * order: the same AST (spans aside) and the same diagnostics, with every comment and every
- * literal exactly as written. The result is checked: it must lex to the same tokens and hold
+ * order: the same AST (spans aside) and the same diagnostics, with every comment (less the
+ * spaces that ended a line comment's line) and every literal exactly as written. The result is checked: it must lex to the same tokens and hold
  * the same comments, or nothing is formatted (ADEC9001). A file with a syntax error is
  * refused with the parser's diagnostics and never touched. Printing from the AST instead
  * would have to re-attach comments and re-create literal spellings, which is where
@@ -39,7 +39,7 @@
  * * comments: a comment that followed a token on its line stays there, at the column it had
  *   (relative to its line's indentation) when that still fits, else one space after the
  *   code; a comment on its own line stays on its own line, indented like the code after it;
- *   a line comment always ends its line;
+ *   a line comment always ends its line, with no spaces or tabs after it;
  * * an invariant's check is kept exactly as written: the compiler records its text
  *   (`InvariantDecl.source`, in the bundle and in audit records), so changing a space there
  *   would change the module.

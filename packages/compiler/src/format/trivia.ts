@@ -5,7 +5,10 @@
  */
 
 export interface Comment {
-  /** Exactly as written, `//` or `/*` included (a line comment without its line break). */
+  /**
+   * As written, `//` or `/*` included; a line comment without its line break and without the
+   * spaces and tabs that ended its line (whitespace, which the formatter may move or drop).
+   */
   readonly text: string;
   readonly block: boolean;
   /** Its offset in the file. */
@@ -42,7 +45,9 @@ export function scanGap(text: string, start: number, end: number): Gap {
     } else if (text.startsWith('//', i)) {
       let stop = i;
       while (stop < end && text[stop] !== '\n' && text[stop] !== '\r') stop += 1;
-      comments.push(comment(text, i, stop, false, newlines));
+      let textEnd = stop;
+      while (textEnd > i + 2 && (text[textEnd - 1] === ' ' || text[textEnd - 1] === '\t')) textEnd -= 1;
+      comments.push(comment(text, i, textEnd, false, newlines));
       newlines = 0;
       i = stop;
     } else if (text.startsWith('/*', i)) {
