@@ -139,6 +139,23 @@ describe.each(backends)('audit store on %s', (_name, makeBackend) => {
     expect((await verified(store)).valid).toBe(true);
   });
 
+  it('refuses, by trigger, what would make records deletable: a chain deleted, its head or anchor moved back', async () => {
+    for (const id of ['c1', 'c2', 'c3']) await committed(store, entry('heads', id));
+    const refusals = {
+      'a deleted chain': "DELETE FROM chains WHERE tenant = 'heads'",
+      'a head moved back': "UPDATE chains SET head_seq = 2 WHERE tenant = 'heads'",
+      'a head rewritten in place': "UPDATE chains SET head_hash = 'x' WHERE tenant = 'heads'",
+      'an anchor moved past the head': "UPDATE chains SET anchor_seq = 4 WHERE tenant = 'heads'",
+      'a chain renamed': "UPDATE chains SET tenant = 'other' WHERE tenant = 'heads'",
+      'an anchor moved back': "UPDATE chains SET anchor_seq = -1 WHERE tenant = 'heads'",
+      'an anchor rewritten in place': "UPDATE chains SET anchor_hash = 'x' WHERE tenant = 'heads'",
+    };
+    for (const [what, sql] of Object.entries(refusals)) expect(await backend.refusal(sql), what).toMatch(/never deleted|only moves forward/);
+    expect(await backend.refusal("DELETE FROM decision_records WHERE tenant = 'heads'")).toMatch(/append-only/);
+    expect((await verified(store)).valid).toBe(true);
+    expect((await committed(store, entry('heads', 'c4'))).seq).toBe(4);
+  });
+
   it('answers QUEUE_FULL beyond its queue, and CLOSED once closed', async () => {
     const small = await backend.open({ maxQueued: 5 });
     const results = await Promise.all(Array.from({ length: 8 }, (_, i) => small.append(entry('queue', `q${i}`))));

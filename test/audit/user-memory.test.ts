@@ -421,6 +421,7 @@ describe.each(backends)('migrating a version 1 database on %s', (_name, makeBack
       await written(store, 'old-a', 'u', 's', { after: 'migration' }, 'r4');
       expect(await remembered(store, 'old-a', 'u', 's')).toMatchObject({ values: { after: 'migration' }, outcomeIds: ['r4'] });
       expect(await backend.refusal("DELETE FROM decision_records WHERE tenant = 'old-b'")).toMatch(/append-only/);
+      expect(await backend.refusal("DELETE FROM chains WHERE tenant = 'old-b'")).toMatch(/never deleted/);
     } finally {
       await store.close();
     }
@@ -432,6 +433,7 @@ describe.each(backends)('migrating a version 1 database on %s', (_name, makeBack
       expect(await check.query('SELECT version, name FROM schema_migrations ORDER BY version')).toEqual([
         { version: 1, name: 'hash-chained decision records' },
         { version: 2, name: 'per-user short-term memory' },
+        { version: 3, name: 'chain heads only move forward' },
       ]);
       expect(await remembered(again, 'old-a', 'u', 's')).toMatchObject({ values: { after: 'migration' } });
       expect((await verified(again)).valid).toBe(true);

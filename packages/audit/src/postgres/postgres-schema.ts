@@ -18,6 +18,10 @@
  * is refused too. They guard against a bug or a stray script, not an attacker with the database:
  * that is what verification is for.
  *
+ * Version 3 extends the rule to the chain heads, as in SQLite: a chains row is never deleted (nor
+ * truncated), and its head and anchor only move forward (an anchor never past its head). A record
+ * whose tenant has no chains row counts as after the anchor.
+ *
  * user_memory (version 2) is each user's short-term memory (user-memory.ts): mutable, one row per
  * signal. `value_json` is TEXT, not jsonb, which refuses a string holding \u0000 that JSON allows.
  * `write_seq` comes from a sequence, so it orders writes across hosts, even two in one millisecond;
@@ -88,6 +92,39 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
         PRIMARY KEY (tenant, user_id, scenario, signal)
       );
       CREATE INDEX user_memory_updated_at ON user_memory (updated_at);
+    `,
+  },
+  {
+    version: 3,
+    name: 'chain heads only move forward',
+    sql: `
+      CREATE OR REPLACE FUNCTION decision_records_refuse_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF OLD.seq > COALESCE((SELECT anchor_seq FROM chains WHERE tenant = OLD.tenant), 0) THEN
+          RAISE EXCEPTION 'decision records are append-only: only a retention purge removes them';
+        END IF;
+        RETURN OLD;
+      END $$;
+      CREATE FUNCTION chains_refuse_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        RAISE EXCEPTION 'chains are never deleted: verification checks the records against them';
+      END $$;
+      CREATE FUNCTION chains_refuse_backward() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.tenant IS DISTINCT FROM OLD.tenant
+          OR NEW.head_seq < OLD.head_seq OR (NEW.head_seq = OLD.head_seq AND NEW.head_hash IS DISTINCT FROM OLD.head_hash)
+          OR NEW.anchor_seq < OLD.anchor_seq OR (NEW.anchor_seq = OLD.anchor_seq AND NEW.anchor_hash IS DISTINCT FROM OLD.anchor_hash)
+          OR NEW.anchor_seq > NEW.head_seq THEN
+          RAISE EXCEPTION 'a chain only moves forward: its head and anchor never go back, and the anchor never passes the head';
+        END IF;
+        RETURN NEW;
+      END $$;
+      CREATE TRIGGER chains_no_delete BEFORE DELETE ON chains
+        FOR EACH ROW EXECUTE FUNCTION chains_refuse_delete();
+      CREATE TRIGGER chains_no_truncate BEFORE TRUNCATE ON chains
+        FOR EACH STATEMENT EXECUTE FUNCTION chains_refuse_delete();
+      CREATE TRIGGER chains_forward_only BEFORE UPDATE ON chains
+        FOR EACH ROW EXECUTE FUNCTION chains_refuse_backward();
     `,
   },
 ];

@@ -6,6 +6,11 @@
  * (first the anchor, then the delete). They guard against a bug or a stray script, not an
  * attacker with the file: that is what verification is for.
  *
+ * Version 3 extends the rule to the chain heads: a chains row is never deleted, and its head and
+ * anchor only move forward (an anchor never past its head), so a record cannot be made deletable
+ * by first deleting its chain's row or moving the anchor back. A record whose tenant has no
+ * chains row (a database edited by hand before version 3) counts as after the anchor.
+ *
  * user_memory (version 2) is each user's short-term memory (user-memory.ts): mutable, one row per
  * signal, the value as JSON text. `write_seq` orders a user's writes, even two in one millisecond;
  * the index on `updated_at` serves the purge that forgets what was not written since its cutoff.
@@ -61,6 +66,24 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
         PRIMARY KEY (tenant, user_id, scenario, signal)
       );
       CREATE INDEX user_memory_updated_at ON user_memory (updated_at);
+    `,
+  },
+  {
+    version: 3,
+    name: 'chain heads only move forward',
+    sql: `
+      DROP TRIGGER decision_records_no_delete;
+      CREATE TRIGGER decision_records_no_delete BEFORE DELETE ON decision_records
+      WHEN OLD.seq > COALESCE((SELECT anchor_seq FROM chains WHERE tenant = OLD.tenant), 0)
+      BEGIN SELECT RAISE(ABORT, 'decision records are append-only: only a retention purge removes them'); END;
+      CREATE TRIGGER chains_no_delete BEFORE DELETE ON chains
+      BEGIN SELECT RAISE(ABORT, 'chains are never deleted: verification checks the records against them'); END;
+      CREATE TRIGGER chains_forward_only BEFORE UPDATE ON chains
+      WHEN NEW.tenant IS NOT OLD.tenant
+        OR NEW.head_seq < OLD.head_seq OR (NEW.head_seq = OLD.head_seq AND NEW.head_hash IS NOT OLD.head_hash)
+        OR NEW.anchor_seq < OLD.anchor_seq OR (NEW.anchor_seq = OLD.anchor_seq AND NEW.anchor_hash IS NOT OLD.anchor_hash)
+        OR NEW.anchor_seq > NEW.head_seq
+      BEGIN SELECT RAISE(ABORT, 'a chain only moves forward: its head and anchor never go back, and the anchor never passes the head'); END;
     `,
   },
 ];
