@@ -7,11 +7,12 @@
  * braces are blocks, where items start, which columns align, which `-` is unary). Since
  * whitespace never changes what a file means, the output is the same tokens in the same
  * order: the same AST (spans aside) and the same diagnostics, with every comment (less the
- * spaces that ended a line comment's line) and every literal exactly as written. The result is checked: it must lex to the same tokens and hold
- * the same comments, or nothing is formatted (ADEC9001). A file with a syntax error is
- * refused with the parser's diagnostics and never touched. Printing from the AST instead
- * would have to re-attach comments and re-create literal spellings, which is where
- * formatters lose comments; moving whitespace cannot.
+ * spaces that ended a line comment's line) and every literal exactly as written. The result
+ * is checked: it must lex to the same tokens and hold the same comments, or nothing is
+ * formatted (ADEC9001). A file with a syntax error is refused with the parser's diagnostics
+ * and never touched. Printing from the AST instead would have to re-attach comments and
+ * re-create literal spellings, which is where formatters lose comments; moving whitespace
+ * cannot.
  *
  * The layout, as the example worlds are written:
  * * two spaces of indentation per block; one item per line in a block (a declaration, clause,
