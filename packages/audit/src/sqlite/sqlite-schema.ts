@@ -72,7 +72,7 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
     version: 3,
     name: 'chain heads only move forward',
     sql: `
-      DROP TRIGGER decision_records_no_delete;
+      DROP TRIGGER IF EXISTS decision_records_no_delete;
       CREATE TRIGGER decision_records_no_delete BEFORE DELETE ON decision_records
       WHEN OLD.seq > COALESCE((SELECT anchor_seq FROM chains WHERE tenant = OLD.tenant), 0)
       BEGIN SELECT RAISE(ABORT, 'decision records are append-only: only a retention purge removes them'); END;
