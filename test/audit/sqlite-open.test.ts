@@ -5,8 +5,6 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openAuditStore } from '@adec/audit';
-import { CREATE_MIGRATIONS_TABLE } from '../../packages/audit/src/migration.js';
-import { SQLITE_MIGRATIONS } from '../../packages/audit/src/sqlite/sqlite-schema.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'adec-audit-open-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -32,25 +30,6 @@ describe('opening a SQLite audit store', () => {
     const path = join(dir, 'notes.txt');
     writeFileSync(path, 'these are my notes, not a database\n'.repeat(200));
     expect(await openAuditStore(path)).toMatchObject({ ok: false, code: 'STORE_UNAVAILABLE', message: expect.stringMatching(/file is not a database/) });
-  });
-
-  it('migrates a version 2 database whose delete trigger was dropped by hand, and puts the trigger back', async () => {
-    const path = join(dir, 'hand-edited.db');
-    const db = new Database(path);
-    db.exec(CREATE_MIGRATIONS_TABLE);
-    for (const migration of SQLITE_MIGRATIONS.filter((m) => m.version <= 2)) {
-      db.exec(migration.sql);
-      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(migration.version, migration.name, '2026-01-01T00:00:00.000Z');
-    }
-    db.exec('DROP TRIGGER decision_records_no_delete');
-    db.close();
-    const opened = await openAuditStore(path);
-    expect(opened).toMatchObject({ ok: true });
-    if (opened.ok) await opened.store.close();
-    const migrated = new Database(path, { readonly: true });
-    const triggers = migrated.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name").all();
-    migrated.close();
-    expect(triggers).toEqual([{ name: 'chains_forward_only' }, { name: 'chains_no_delete' }, { name: 'decision_records_no_delete' }, { name: 'decision_records_no_update' }]);
   });
 
   it('refuses a database migrated by a newer adec without changing it', async () => {

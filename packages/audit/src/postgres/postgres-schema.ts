@@ -119,6 +119,9 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
         END IF;
         RETURN NEW;
       END $$;
+      DROP TRIGGER IF EXISTS decision_records_no_delete ON decision_records;
+      CREATE TRIGGER decision_records_no_delete BEFORE DELETE ON decision_records
+        FOR EACH ROW EXECUTE FUNCTION decision_records_refuse_delete();
       CREATE TRIGGER chains_no_delete BEFORE DELETE ON chains
         FOR EACH ROW EXECUTE FUNCTION chains_refuse_delete();
       CREATE TRIGGER chains_no_truncate BEFORE TRUNCATE ON chains
