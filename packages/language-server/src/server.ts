@@ -25,8 +25,8 @@ import {
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { completions } from './features/completion.js';
-import { formattingEdits } from './features/formatting.js';
 import { DIAGNOSTIC_SOURCE, toLspDiagnostic } from './features/diagnostics.js';
+import { formattingEdits } from './features/formatting.js';
 import { hover } from './features/hover.js';
 import { spanRange } from './features/positions.js';
 import { MAX_FILE_BYTES } from './workspace/world-files.js';
