@@ -15,6 +15,7 @@ import { DecisionService } from './decision-service.js';
 import { FeedbackService } from './feedback-service.js';
 import { SelectionService } from './selection-service.js';
 import { createApp } from './http/create-app.js';
+import { connectionLimits, type ConnectionLimits } from './http/connection-limits.js';
 import { DEFAULT_MODULE_SCAN_MS, watchModules } from './module-watch.js';
 import { ServiceMetrics } from './service-metrics.js';
 import type { RateLimit } from './tenant-rate-limits.js';
@@ -38,6 +39,8 @@ export interface DecisionHostConfig {
   readonly maxInFlight?: number;
   readonly decisionTimeoutMs?: number;
   readonly requestLimits?: RequestLimits;
+  /** Deadlines for a request's headers, body and whole, and caps on connections (defaults: DEFAULT_CONNECTION_LIMITS). */
+  readonly connectionLimits?: Partial<ConnectionLimits>;
   readonly sandbox?: SandboxOptions;
   /** How often the bundle directory is scanned for new, replaced and expired modules (default 10 s). */
   readonly moduleScanMs?: number;
@@ -81,7 +84,10 @@ export type StartedHost = { readonly ok: true; readonly host: DecisionHost } | {
 
 export async function startDecisionHost(config: DecisionHostConfig): Promise<StartedHost> {
   const metrics = new ServiceMetrics();
-  const opened = typeof config.audit === 'string' ? await openAuditStore(config.audit, { onCommit: metrics.onCommit }) : { ok: true as const, store: config.audit };
+  let log: FastifyInstance['log'] | undefined;
+  // Rows inserted past a chain's head outside adec are set aside and the decision recorded after the true head (packages/audit/README.md).
+  const onRowsSetAside = (tenant: string, seqs: readonly number[]) => log?.error({ code: 'ROWS_BEYOND_HEAD', tenant, seqs }, `the audit chain of ${tenant} had ${seqs.length} record(s) past its head, inserted outside adec; they were set aside in decision_records_beyond_head and the decision was recorded after the true head: run adec audit verify`);
+  const opened = typeof config.audit === 'string' ? await openAuditStore(config.audit, { onCommit: metrics.onCommit, onRowsSetAside }) : { ok: true as const, store: config.audit };
   if (!opened.ok) return opened;
   const store = opened.store;
   const modules = new DirectoryModuleStore(config.modules);
@@ -89,7 +95,6 @@ export async function startDecisionHost(config: DecisionHostConfig): Promise<Sta
   const loader = new ModuleLoader({ store: modules, trust: config.trust, sandbox: { ...config.sandbox, extensions: [...(config.sandbox?.extensions ?? []), SELECTION_EXTENSION] } });
   metrics.watch(loader, store);
   const admission = new Admission(config.rateLimit ?? DEFAULT_RATE_LIMIT, config.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
-  let log: FastifyInstance['log'] | undefined;
   const selections = new SelectionService({
     loader,
     store,
@@ -105,7 +110,7 @@ export async function startDecisionHost(config: DecisionHostConfig): Promise<Sta
   const service = new DecisionService({ loader, store, admission, selections, observer: metrics, decisionTimeoutMs: config.decisionTimeoutMs ?? DEFAULT_DECISION_TIMEOUT_MS });
   let ready = false;
   const feedback = new FeedbackService({ loader, store, admission, onRefused: (code) => metrics.refused(code) });
-  const app = createApp({ service, selections, feedback, verifier: new TokenVerifier(config.auth), metrics, requestLimits: config.requestLimits ?? DEFAULT_REQUEST_LIMITS, isReady: () => ready, logger: config.logger });
+  const app = createApp({ service, selections, feedback, verifier: new TokenVerifier(config.auth), metrics, requestLimits: config.requestLimits ?? DEFAULT_REQUEST_LIMITS, connectionLimits: connectionLimits(config.connectionLimits), isReady: () => ready, logger: config.logger });
   log = app.log;
   try {
     await loader.ready();

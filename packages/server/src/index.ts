@@ -9,6 +9,7 @@ export { startDecisionHost, DEFAULT_DECISION_TIMEOUT_MS, DEFAULT_MAX_IN_FLIGHT, 
 export { DecisionService, type DecideOutcome, type DecisionServiceOptions, type ReplayReport, type ServiceObserver, type ServiceResult } from './decision-service.js';
 export { SelectionService, type SelectOutcome, type SelectionObserver, type SelectionServiceOptions } from './selection-service.js';
 export { Admission } from './admission.js';
+export { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './http/connection-limits.js';
 export type { ApiError, ErrorDetail } from './api-error.js';
 export type { RateLimit } from './tenant-rate-limits.js';
 export { OPENAPI_DOCUMENT } from './openapi.js';

@@ -1,6 +1,8 @@
 /**
- * The Fastify application of the decision service: strict JSON bodies, one error shape,
- * token authentication on every /v1 route, the decision, MCP and operations routes.
+ * The Fastify application of the decision service: strict JSON bodies, one error shape for
+ * every answer that is not a success (Fastify's and Node's own refusals included), the
+ * connection limits, token authentication on every /v1 route, the decision, MCP and
+ * operations routes.
  */
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { RequestLimits } from '@adec/runtime';
@@ -11,10 +13,15 @@ import type { SelectionService } from '../selection-service.js';
 import { mcpRoutes } from '../mcp/mcp-http.js';
 import type { ServiceMetrics } from '../service-metrics.js';
 import { authenticate } from './authenticate.js';
+import { enforceBodyDeadline } from './body-deadline.js';
+import { answerClientError } from './client-errors.js';
+import { connectionGatedServer } from './connection-gate.js';
+import type { ConnectionLimits } from './connection-limits.js';
 import { decisionRoutes } from './decision-routes.js';
-import { installErrorHandling } from './error-handling.js';
+import { answerFrameworkError, installErrorHandling } from './error-handling.js';
 import { acceptStrictJson } from './json-body.js';
 import { operationsRoutes } from './operations-routes.js';
+import { refuseUnservableRequests } from './request-guards.js';
 import { selectionRoutes } from './selection-routes.js';
 
 export interface AppOptions {
@@ -24,12 +31,17 @@ export interface AppOptions {
   readonly verifier: TokenVerifier;
   readonly metrics: ServiceMetrics;
   readonly requestLimits: RequestLimits;
+  readonly connectionLimits: ConnectionLimits;
   readonly isReady: () => boolean;
   readonly logger?: FastifyServerOptions['logger'];
 }
 
+/** The longest decision id (request-fields.ts REQUEST_ID): a longer path segment is answered 414. */
+const MAX_ID_LENGTH = 128;
+
 export function createApp(options: AppOptions): FastifyInstance {
-  const app = Fastify({
+  const limits = options.connectionLimits;
+  const app: FastifyInstance = Fastify({
     logger: options.logger ?? false,
     // Two log lines per decision would cost more than the decision: requests are counted in
     // /metrics; failures are still logged.
@@ -38,9 +50,19 @@ export function createApp(options: AppOptions): FastifyInstance {
     bodyLimit: options.requestLimits.maxRequestBytes,
     // Request ids in logs are the service's own, never taken from a header a client controls.
     requestIdHeader: false,
-    return503OnClosing: true,
+    // request-guards.ts answers during shutdown, in the service's error shape.
+    return503OnClosing: false,
+    routerOptions: { maxParamLength: MAX_ID_LENGTH },
+    serverFactory: (handler) => connectionGatedServer(handler, limits, (code, address) => {
+      options.metrics.refused(code);
+      app.log.debug({ code, remoteAddress: address }, 'connection refused');
+    }),
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError(limits, () => app.log),
   });
   installErrorHandling(app, options.requestLimits.maxRequestBytes);
+  refuseUnservableRequests(app);
+  enforceBodyDeadline(app, limits.bodyTimeoutMs);
   app.removeAllContentTypeParsers();
   acceptStrictJson(app, options.requestLimits);
   operationsRoutes(app, options.metrics, options.isReady);

@@ -1,27 +1,48 @@
 /**
  * Every failure becomes `{ error: { code, message, details } }`: refusals with their own status,
- * Fastify's own refusals (oversized or empty body, unsupported media type, unknown route)
- * translated, and anything else a 500 INTERNAL_ERROR whose details stay in the log. A stack
- * trace never reaches a client.
+ * Fastify's own refusals (oversized or empty body, unsupported media type, a URL that is not
+ * percent-encoded or whose id is too long, unknown route) translated, and anything else a 500
+ * INTERNAL_ERROR whose details stay in the log. A stack trace, a host path or a driver's text
+ * never reaches a client (public-error.ts); the log keeps them.
  */
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { apiError, errorBody, type ApiError } from '../api-error.js';
+import { publicError } from './public-error.js';
 import { RequestRefused } from './request-refused.js';
 
 export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
-  if (error.retryAfterSeconds !== undefined) void reply.header('retry-after', String(error.retryAfterSeconds));
-  return reply.code(error.status).type('application/json').send(errorBody(error));
+  const shown = publicError(error);
+  if (shown !== error) reply.log[error.status >= 500 ? 'error' : 'debug']({ code: error.code, detail: error.message }, 'refusal answered without its detail');
+  if (shown.retryAfterSeconds !== undefined) void reply.header('retry-after', String(shown.retryAfterSeconds));
+  return reply.code(shown.status).type('application/json').send(errorBody(shown));
 }
 
 export function installErrorHandling(app: FastifyInstance, maxRequestBytes: number): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof RequestRefused) return sendError(reply, error.refusal);
     const translated = fastifyRefusal(error, maxRequestBytes);
-    if (translated !== undefined) return sendError(reply, translated);
+    if (translated !== undefined) {
+      request.log.debug({ err: error }, 'request refused');
+      return sendError(reply, translated);
+    }
     request.log.error({ err: error }, 'request failed');
     return sendError(reply, apiError(500, 'INTERNAL_ERROR', 'the service failed to answer this request; the failure is logged'));
   });
-  app.setNotFoundHandler((request, reply) => sendError(reply, apiError(404, 'ROUTE_NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]!.slice(0, 200)}`)));
+  // The client's path is not echoed: what it names is the caller's, and it need not be shown back.
+  app.setNotFoundHandler((request, reply) => sendError(reply, apiError(404, 'ROUTE_NOT_FOUND', `no route answers ${request.method.slice(0, 16)} at this path; the routes are in /openapi.json`)));
+}
+
+/** Fastify's refusals before a route runs (`frameworkErrors`): a URL it cannot route. */
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  switch (error.code) {
+    case 'FST_ERR_BAD_URL':
+      return sendError(reply, apiError(400, 'MALFORMED_URL', 'the URL\'s path is not valid percent-encoded UTF-8'));
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return sendError(reply, apiError(414, 'URI_TOO_LONG', 'a path segment of the URL is longer than any id the service issues (at most 128 characters)'));
+    default:
+      request.log.error({ err: error }, 'request failed before routing');
+      return sendError(reply, apiError(500, 'INTERNAL_ERROR', 'the service failed to answer this request; the failure is logged'));
+  }
 }
 
 function fastifyRefusal(error: FastifyError, maxRequestBytes: number): ApiError | undefined {
@@ -35,6 +56,7 @@ function fastifyRefusal(error: FastifyError, maxRequestBytes: number): ApiError 
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return apiError(400, 'MALFORMED_REQUEST', 'the request\'s Content-Length does not match its body');
     default:
-      return error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? apiError(error.statusCode, 'MALFORMED_REQUEST', error.message) : undefined;
+      // Fastify's own words name its internals: the status is kept, the words are the service's.
+      return error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? apiError(error.statusCode, 'MALFORMED_REQUEST', 'the request cannot be read as sent') : undefined;
   }
 }

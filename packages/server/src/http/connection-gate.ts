@@ -1,0 +1,84 @@
+/**
+ * The Node HTTP server under the Fastify application, with every connection limit of
+ * connection-limits.ts: Node's own deadlines for the headers and the whole request (checked
+ * often enough to hold them), the idle and keep-alive timeouts, the requests a connection may
+ * carry, and the two caps on open connections, which are applied before Node reads a byte of
+ * the connection, so a refused client costs one short answer.
+ */
+import { Server, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { apiError } from '../api-error.js';
+import { deadlineCheckIntervalMs, type ConnectionLimits } from './connection-limits.js';
+import { refuseConnection } from './socket-answer.js';
+
+/** Called for each connection refused, with its code (for the metrics and the log). */
+export type OnConnectionRefused = (code: string, address: string) => void;
+
+export function connectionGatedServer(handler: RequestListener, limits: ConnectionLimits, onRefused: OnConnectionRefused): Server {
+  return new ConnectionGatedServer(handler, limits, onRefused);
+}
+
+const TOO_MANY_CONNECTIONS = (limit: number) => apiError(503, 'TOO_MANY_CONNECTIONS', `the service has its limit of ${limit} connections open; try again shortly`, [], 1);
+const TOO_MANY_FROM_ADDRESS = (limit: number) => apiError(429, 'TOO_MANY_CONNECTIONS_FROM_ADDRESS', `this client address has its limit of ${limit} connections open; reuse one (keep-alive) or close one first`, [], 1);
+
+class ConnectionGatedServer extends Server {
+  readonly #limits: ConnectionLimits;
+  readonly #onRefused: OnConnectionRefused;
+  readonly #perAddress = new Map<string, number>();
+  readonly #requestsOn = new WeakMap<Socket, number>();
+  #open = 0;
+
+  constructor(handler: RequestListener, limits: ConnectionLimits, onRefused: OnConnectionRefused) {
+    super(
+      {
+        headersTimeout: limits.headersTimeoutMs,
+        requestTimeout: limits.requestTimeoutMs,
+        connectionsCheckingInterval: deadlineCheckIntervalMs(limits),
+        // A request without Host is refused by the application (create-app.ts), in the
+        // service's error shape; Node's own refusal has an empty body.
+        requireHostHeader: false,
+      },
+      handler,
+    );
+    this.#limits = limits;
+    this.#onRefused = onRefused;
+    this.keepAliveTimeout = limits.keepAliveTimeoutMs;
+    this.setTimeout(limits.idleTimeoutMs);
+    // Node's own maxRequestsPerSocket answers a request past it with an empty 503; instead the
+    // last request allowed is answered with `Connection: close`, and the connection ends there.
+    this.on('request', (request: IncomingMessage, response: ServerResponse) => {
+      const served = (this.#requestsOn.get(request.socket) ?? 0) + 1;
+      this.#requestsOn.set(request.socket, served);
+      if (served >= limits.maxRequestsPerConnection) response.setHeader('connection', 'close');
+    });
+  }
+
+  /**
+   * Every accepted connection passes here before any listener sees it: a refused one never
+   * reaches Node's HTTP parser (a `connection` listener would run beside the parser, not before it).
+   */
+  override emit(event: string | symbol, ...args: any[]): boolean {
+    if (event === 'connection' && !this.#admit(args[0] as Socket)) return true;
+    return super.emit(event as string, ...args);
+  }
+
+  #admit(socket: Socket): boolean {
+    const address = socket.remoteAddress ?? '';
+    const fromAddress = this.#perAddress.get(address) ?? 0;
+    const refusal = this.#open >= this.#limits.maxConnections ? TOO_MANY_CONNECTIONS(this.#limits.maxConnections) : fromAddress >= this.#limits.maxConnectionsPerAddress ? TOO_MANY_FROM_ADDRESS(this.#limits.maxConnectionsPerAddress) : undefined;
+    if (refusal !== undefined) {
+      refuseConnection(socket, refusal);
+      this.#onRefused(refusal.code, address);
+      return false;
+    }
+    this.#open += 1;
+    this.#perAddress.set(address, fromAddress + 1);
+    socket.once('close', () => {
+      this.#open -= 1;
+      const left = this.#perAddress.get(address)! - 1;
+      if (left === 0) this.#perAddress.delete(address);
+      else this.#perAddress.set(address, left);
+    });
+    return true;
+  }
+}
