@@ -5,8 +5,12 @@
  * authenticated decisions keep being answered; kept-alive connections end after their idle
  * time and their number of requests; connections past the service's cap or an address's share
  * are refused at once with the error shape, and the service serves again once they go.
+ * `adec serve` takes every limit as a flag, an `ADEC_*` variable or a config file key.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_CONNECTION_LIMITS } from '@adec/server';
+import { hostConfig } from '../../packages/cli/src/serve/deployment.js';
+import { resolveServeSettings } from '../../packages/cli/src/serve/serve-settings.js';
 import { addDependent, BY_STATUS, startService, type ServiceFixture } from './service-fixture.js';
 import { openRaw, parseAnswer, trickle, type RawConnection } from './raw-http.js';
 
@@ -203,5 +207,30 @@ describe('connection caps', () => {
     again.socket.destroy();
     const metrics = await (await fetch(`${capped.host.url}/metrics`)).text();
     expect(metrics).toMatch(/TOO_MANY_CONNECTIONS_FROM_ADDRESS/);
+  });
+});
+
+describe('adec serve settings for the edge', () => {
+  const REQUIRED = { modules: 'm', trust: 't.json', jwks: 'j.json', issuer: 'https://i', audience: 'a' };
+
+  it('reads each limit from a flag, the environment or the config file, defaults the rest, and hands them to the service', () => {
+    const resolved = resolveServeSettings({
+      flags: { ...REQUIRED, 'body-timeout-ms': '2000' },
+      env: { ADEC_MAX_CONNECTIONS: '100' },
+      file: { name: 'serve.json', values: { 'max-connections-per-address': 10, 'headers-timeout-ms': 3000 } },
+      cwd: '/',
+    });
+    if (!resolved.ok) throw new Error(resolved.problems.join('\n'));
+    const deployment = { ok: true as const, trust: {} as never, auth: { issuer: 'https://i', audience: 'a', keys: [] } };
+    expect(hostConfig(resolved.settings, deployment).connectionLimits).toEqual({ ...DEFAULT_CONNECTION_LIMITS, bodyTimeoutMs: 2_000, maxConnections: 100, maxConnectionsPerAddress: 10, headersTimeoutMs: 3_000 });
+  });
+
+  it('refuses a zero or malformed limit, and headers allowed longer than the whole request', () => {
+    const resolved = resolveServeSettings({ flags: { ...REQUIRED, 'max-connections': '0', 'idle-timeout-ms': 'soon', 'headers-timeout-ms': '5000', 'request-timeout-ms': '4000' }, env: {}, cwd: '/' });
+    expect(resolved.ok ? [] : resolved.problems).toEqual([
+      '--idle-timeout-ms `soon` is not a whole number of at least 1',
+      '--max-connections `0` is not a whole number of at least 1',
+      '--headers-timeout-ms (5000) must not be longer than --request-timeout-ms (4000): the headers are part of the request',
+    ]);
   });
 });

@@ -28,6 +28,14 @@ environment, the environment over the file. Relative paths in the file are relat
   --max-in-flight <n>          decisions in flight before 503 (default 1024)
   --decision-timeout-ms <n>    a decision unfinished by then is YELLOW (default 5000)
   --retention-days <n>         audit records older than this are purged daily (default 90)
+  --headers-timeout-ms <n>     a request's headers must arrive within this (default 10000)
+  --body-timeout-ms <n>        its body within this of the headers (default 10000)
+  --request-timeout-ms <n>     the whole request within this (default 30000)
+  --idle-timeout-ms <n>        a connection silent this long is closed (default 30000)
+  --keep-alive-timeout-ms <n>  an idle kept-alive connection is closed (default 72000)
+  --max-requests-per-connection <n>  then the connection is closed (default 10000)
+  --max-connections <n>        open at once; more are refused 503 (default 4096)
+  --max-connections-per-address <n>  from one address; more are refused 429 (default 512)
   --log-level <level>          fatal, error, warn, info (default), debug, trace, silent
 Logs are JSON lines on standard output. SIGTERM or SIGINT stops the service gracefully: decisions
 in flight finish and are recorded, then the audit store is flushed and closed.`;

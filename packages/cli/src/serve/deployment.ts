@@ -64,6 +64,16 @@ export function hostConfig(settings: ServeSettings, deployment: Extract<Deployme
     maxInFlight: settings.maxInFlight,
     decisionTimeoutMs: settings.decisionTimeoutMs,
     retentionDays: settings.retentionDays,
+    connectionLimits: {
+      headersTimeoutMs: settings.headersTimeoutMs,
+      bodyTimeoutMs: settings.bodyTimeoutMs,
+      requestTimeoutMs: settings.requestTimeoutMs,
+      idleTimeoutMs: settings.idleTimeoutMs,
+      keepAliveTimeoutMs: settings.keepAliveTimeoutMs,
+      maxRequestsPerConnection: settings.maxRequestsPerConnection,
+      maxConnections: settings.maxConnections,
+      maxConnectionsPerAddress: settings.maxConnectionsPerAddress,
+    },
   };
 }
 

@@ -5,6 +5,7 @@
  * from (`--port`, `ADEC_PORT` or `serve.json: port`), so a deployment is fixed in one go.
  */
 import { resolve } from 'node:path';
+import { DEFAULT_CONNECTION_LIMITS as CONNECTIONS } from '@adec/server';
 
 export interface ServeSettings {
   /** The bundle directory: `<modules>/<org>/<domain>/<version>/`. */
@@ -24,6 +25,15 @@ export interface ServeSettings {
   readonly maxInFlight: number;
   readonly decisionTimeoutMs: number;
   readonly retentionDays: number;
+  /** The HTTP edge's deadlines and connection caps (packages/server/README.md "Slow and numerous clients"). */
+  readonly headersTimeoutMs: number;
+  readonly bodyTimeoutMs: number;
+  readonly requestTimeoutMs: number;
+  readonly idleTimeoutMs: number;
+  readonly keepAliveTimeoutMs: number;
+  readonly maxRequestsPerConnection: number;
+  readonly maxConnections: number;
+  readonly maxConnectionsPerAddress: number;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
 
@@ -53,6 +63,14 @@ export const SETTINGS: readonly SettingSpec[] = [
   { name: 'maxInFlight', flag: 'max-in-flight', kind: 'count', fallback: 1_024 },
   { name: 'decisionTimeoutMs', flag: 'decision-timeout-ms', kind: 'count', fallback: 5_000 },
   { name: 'retentionDays', flag: 'retention-days', kind: 'count', fallback: 90 },
+  { name: 'headersTimeoutMs', flag: 'headers-timeout-ms', kind: 'count', fallback: CONNECTIONS.headersTimeoutMs },
+  { name: 'bodyTimeoutMs', flag: 'body-timeout-ms', kind: 'count', fallback: CONNECTIONS.bodyTimeoutMs },
+  { name: 'requestTimeoutMs', flag: 'request-timeout-ms', kind: 'count', fallback: CONNECTIONS.requestTimeoutMs },
+  { name: 'idleTimeoutMs', flag: 'idle-timeout-ms', kind: 'count', fallback: CONNECTIONS.idleTimeoutMs },
+  { name: 'keepAliveTimeoutMs', flag: 'keep-alive-timeout-ms', kind: 'count', fallback: CONNECTIONS.keepAliveTimeoutMs },
+  { name: 'maxRequestsPerConnection', flag: 'max-requests-per-connection', kind: 'count', fallback: CONNECTIONS.maxRequestsPerConnection },
+  { name: 'maxConnections', flag: 'max-connections', kind: 'count', fallback: CONNECTIONS.maxConnections },
+  { name: 'maxConnectionsPerAddress', flag: 'max-connections-per-address', kind: 'count', fallback: CONNECTIONS.maxConnectionsPerAddress },
   { name: 'logLevel', flag: 'log-level', kind: 'level', fallback: 'info' },
 ];
 
@@ -88,7 +106,17 @@ export function resolveServeSettings(sources: SettingSources): SettingsResult {
     if (typeof checked === 'object') problems.push(`${found.source} ${checked.problem}`);
     else settings[spec.name] = checked;
   }
+  problems.push(...inconsistencies(settings as Partial<ServeSettings>));
   return problems.length > 0 ? { ok: false, problems } : { ok: true, settings: settings as unknown as ServeSettings };
+}
+
+/** Settings valid alone but not together. */
+function inconsistencies(settings: Partial<ServeSettings>): string[] {
+  const { headersTimeoutMs, requestTimeoutMs } = settings;
+  if (headersTimeoutMs !== undefined && requestTimeoutMs !== undefined && headersTimeoutMs > requestTimeoutMs) {
+    return [`--headers-timeout-ms (${headersTimeoutMs}) must not be longer than --request-timeout-ms (${requestTimeoutMs}): the headers are part of the request`];
+  }
+  return [];
 }
 
 interface Found {
