@@ -45,7 +45,7 @@ export function sqliteBackend(): AuditBackend {
   const raw = (run: (db: Database.Database) => void) => {
     const db = new Database(location);
     try {
-      for (const trigger of ['decision_records_no_update', 'decision_records_no_delete', 'chains_no_delete', 'chains_forward_only']) db.exec(`DROP TRIGGER IF EXISTS ${trigger}`);
+      for (const trigger of ['decision_records_no_update', 'decision_records_no_delete', 'decision_records_extend_head', 'chains_no_delete', 'chains_forward_only']) db.exec(`DROP TRIGGER IF EXISTS ${trigger}`);
       run(db);
     } finally {
       db.close();

@@ -178,13 +178,14 @@ describe.each(backends)('verify on %s names the first broken link', (_name, make
     return { backend, store, records };
   }
 
-  async function problemAfter(length: number, tamper: (backend: AuditBackend, records: AuditRecord[]) => Promise<void>) {
+  async function problemAfter(length: number, tamper: (backend: AuditBackend, records: AuditRecord[]) => Promise<void>, bystander: 'untouched' | 'touched' = 'untouched') {
     const { backend, store, records } = await chainOf(length);
     try {
       await tamper(backend, records);
       const report = await verified(store);
-      expect(report.chains.find((chain) => chain.tenant === 'bystander')?.problem).toBeNull();
-      return { valid: report.valid, problem: report.chains.find((chain) => chain.tenant === 'victim')?.problem };
+      const bystanderProblem = report.chains.find((chain) => chain.tenant === 'bystander')?.problem;
+      if (bystander === 'untouched') expect(bystanderProblem).toBeNull();
+      return { valid: report.valid, problem: report.chains.find((chain) => chain.tenant === 'victim')?.problem, bystanderProblem };
     } finally {
       await store.close();
       await backend.dispose();
@@ -220,8 +221,10 @@ describe.each(backends)('verify on %s names the first broken link', (_name, make
       await backend.editRecord('victim', -2, { seq: 4 });
     });
     expect(swapped.problem).toMatchObject({ code: 'COLUMN_MISMATCH', seq: 2, message: expect.stringMatching(/seq column says 2 but its hashed body says 4/) });
-    const moved = await problemAfter(3, (backend) => backend.editRecord('victim', 3, { tenant: 'bystander', seq: 2 }));
+    const moved = await problemAfter(3, (backend) => backend.editRecord('victim', 3, { tenant: 'bystander', seq: 2 }), 'touched');
     expect(moved.problem).toMatchObject({ code: 'HEAD_MISMATCH', seq: 2 });
+    // Past the bystander's head: not part of its chain.
+    expect(moved.bystanderProblem).toMatchObject({ code: 'BEYOND_HEAD', seq: 2, decisionId: 'v3' });
   });
 
   it('an anchor moved forward to hide the first records is ANCHOR_MISMATCH', async () => {

@@ -17,7 +17,7 @@ describe('opening a SQLite audit store', () => {
     if (opened.ok) await opened.store.close();
     const db = new Database(path, { readonly: true });
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(db.prepare('SELECT version, name FROM schema_migrations ORDER BY version').all()).toEqual([{ version: 1, name: 'hash-chained decision records' }, { version: 2, name: 'per-user short-term memory' }, { version: 3, name: 'chain heads only move forward' }]);
+    expect(db.prepare('SELECT version, name FROM schema_migrations ORDER BY version').all()).toEqual([{ version: 1, name: 'hash-chained decision records' }, { version: 2, name: 'per-user short-term memory' }, { version: 3, name: 'chain heads only move forward' }, { version: 4, name: 'records only extend their chain to its head' }]);
     db.close();
   });
 
@@ -39,6 +39,6 @@ describe('opening a SQLite audit store', () => {
     const db = new Database(path);
     db.prepare("INSERT INTO schema_migrations VALUES (7, 'from the future', '2030-01-01T00:00:00Z')").run();
     db.close();
-    expect(await openAuditStore(path)).toMatchObject({ ok: false, code: 'SCHEMA_TOO_NEW', message: `${path}: its schema is at version 7, written by a newer adec (this one knows versions up to 3)` });
+    expect(await openAuditStore(path)).toMatchObject({ ok: false, code: 'SCHEMA_TOO_NEW', message: `${path}: its schema is at version 7, written by a newer adec (this one knows versions up to 4)` });
   });
 });

@@ -436,6 +436,7 @@ describe.each(backends)('migrating a version 1 database on %s', (_name, makeBack
         { version: 1, name: 'hash-chained decision records' },
         { version: 2, name: 'per-user short-term memory' },
         { version: 3, name: 'chain heads only move forward' },
+        { version: 4, name: 'records only extend their chain to its head' },
       ]);
       expect(await remembered(again, 'old-a', 'u', 's')).toMatchObject({ values: { after: 'migration' } });
       expect((await verified(again)).valid).toBe(true);

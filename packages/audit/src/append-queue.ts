@@ -19,7 +19,13 @@ export class AppendQueue {
 
   /** `maxBatch` is capped at `batchLimit` (what one of the backend's statements can write). */
   constructor(writeBatch: (entries: readonly PreparedEntry[]) => AppendResult[] | Promise<AppendResult[]>, options: StoreOptions, batchLimit = Number.POSITIVE_INFINITY) {
-    this.#commits = new GroupCommit(writeBatch, {
+    const { onRowsSetAside } = options;
+    const write = onRowsSetAside === undefined ? writeBatch : async (entries: readonly PreparedEntry[]) => {
+      const results = await writeBatch(entries);
+      for (const result of results) if (result.ok && result.setAside !== undefined) onRowsSetAside(result.record.tenant, result.setAside);
+      return results;
+    };
+    this.#commits = new GroupCommit(write, {
       maxBatch: Math.min(options.maxBatch ?? DEFAULT_MAX_BATCH, batchLimit),
       maxQueued: options.maxQueued ?? DEFAULT_MAX_QUEUED,
       failed: (error) => storeFailure('STORE_UNAVAILABLE', `the audit record could not be committed: ${describeError(error)}`),

@@ -15,7 +15,12 @@ export type AuditFailureCode =
   /** More appends are waiting than the store accepts (`maxQueued`): shed load, try later. */
   | 'QUEUE_FULL'
   /** The store is closing or closed. */
-  | 'CLOSED';
+  | 'CLOSED'
+  /**
+   * The record asked for does not verify in its chain (record-integrity.ts): changed, moved, past
+   * the head, or no longer linked to the record before it. It is not handed out.
+   */
+  | 'RECORD_INVALID';
 
 export interface AuditFailure {
   readonly ok: false;
@@ -24,7 +29,16 @@ export interface AuditFailure {
 }
 
 export type AppendResult =
-  | { readonly ok: true; readonly record: AuditRecord }
+  | {
+      readonly ok: true;
+      readonly record: AuditRecord;
+      /**
+       * The seqs of rows the writer found past the tenant's head, inserted outside adec, and set
+       * aside before linking this record after the true head (on the batch's first record of
+       * the tenant; `StoreOptions.onRowsSetAside` hears of them too).
+       */
+      readonly setAside?: readonly number[];
+    }
   /** The tenant already has a record with this decision id; nothing was written. */
   | { readonly ok: false; readonly code: 'DUPLICATE'; readonly existing: AuditRecord }
   | AuditFailure;
@@ -40,6 +54,13 @@ export interface PurgeReport {
   readonly anchorSeq: number;
   /** How many of the tenant's memory entries (one signal of one user in one scenario) were forgotten. */
   readonly memoryRemoved: number;
+}
+
+/** Rows a writer found past a tenant's head and set aside (schema version 4): how many, and the first's seq. */
+export interface RowsSetAside {
+  readonly tenant: string;
+  readonly rows: number;
+  readonly firstSeq: number;
 }
 
 export interface AuditStats {
@@ -59,10 +80,16 @@ export interface AuditStore {
    * batch's transaction is on disk), so a host may answer only then. Never rejects.
    */
   append(entry: AppendedEntry): Promise<AppendResult>;
-  /** The tenant's record with this decision id, or null. A tenant never sees another's records. */
+  /**
+   * The tenant's record with this decision id, or null. A tenant never sees another's records.
+   * The record is checked first, with its chain's head and its predecessor's hash
+   * (record-integrity.ts): one that does not verify is RECORD_INVALID, never handed out.
+   */
   get(tenant: string, decisionId: string): Promise<Lookup<AuditRecord | null>>;
   /** Every tenant's chain head and anchor, by tenant. */
   chains(): Promise<Lookup<readonly ChainState[]>>;
+  /** The rows every tenant's writers found past its head and set aside, by tenant (what `verify` reports as BEYOND_HEAD). */
+  rowsSetAside(): Promise<Lookup<readonly RowsSetAside[]>>;
   /** Up to `limit` stored rows of `tenant`'s chain with seq > `afterSeq`, in seq order (for verification). */
   readChain(tenant: string, afterSeq: number, limit: number): Promise<Lookup<readonly StoredRecord[]>>;
   /**

@@ -5,10 +5,12 @@
  * user's short-term memory, in the same database.
  */
 export type { AppendedEntry, AuditEntry, AuditRecord, ChainState, RecordKind, StoredRecord } from './audit-record.js';
-export type { AppendResult, AuditFailure, AuditFailureCode, AuditStats, AuditStore, CommitObserver, Lookup, PurgeReport } from './audit-store.js';
+export type { AppendResult, AuditFailure, AuditFailureCode, AuditStats, AuditStore, CommitObserver, Lookup, PurgeReport, RowsSetAside } from './audit-store.js';
 export { GENESIS_HASH, linkHash } from './chain.js';
 export { openAuditStore } from './open-audit-store.js';
 export type { OpenedStore, StoreOptions } from './store-options.js';
 export { DEFAULT_RETENTION_DAYS } from './retention.js';
 export type { JsonValue, MemorySnapshot, MemoryWrite, UserMemory } from './user-memory.js';
-export { verifyChains, type ChainProblem, type ChainProblemCode, type ChainReport, type VerifyResult } from './verify-chains.js';
+export { ANCHOR_FORMAT, DECISION_CHAIN, readAnchors, signAnchor, type AnchorSigner, type AnchorsRead, type SignedAnchor } from './signed-anchor.js';
+export { signedAnchors } from './anchor-chains.js';
+export { verifyChains, type ChainProblem, type ChainProblemCode, type ChainReport, type VerifyOptions, type VerifyResult } from './verify-chains.js';

@@ -12,7 +12,7 @@ import type { AppendResult } from './audit-store.js';
 
 /** An entry's place in its chain, or the stored record that already holds its id. */
 export type LinkResult =
-  | { readonly ok: true; readonly seq: number; readonly recordedAt: string; readonly prevHash: string; readonly hash: string }
+  | { readonly ok: true; readonly seq: number; readonly recordedAt: string; readonly prevHash: string; readonly hash: string; readonly setAside?: readonly number[] }
   | { readonly ok: false; readonly code: 'DUPLICATE'; readonly existing: AuditRecord };
 
 export interface LinkedBatch {
@@ -31,9 +31,10 @@ export function recordKey(tenant: string, decisionId: string): string {
 /**
  * Links `entries` after `heads` (tenant → head; a missing tenant starts a new chain). An entry
  * whose id is already stored, or taken by an earlier entry of the same batch, is a DUPLICATE
- * of that record and writes nothing.
+ * of that record and writes nothing. `setAside` (tenant → seqs) names the rows the backend
+ * found past a head and set aside: the tenant's first linked record reports them.
  */
-export function linkBatch(entries: readonly SerializedEntry[], recordedAt: string, heads: ReadonlyMap<string, ChainHead>, existing: ReadonlyMap<string, StoredRecord>): LinkedBatch {
+export function linkBatch(entries: readonly SerializedEntry[], recordedAt: string, heads: ReadonlyMap<string, ChainHead>, existing: ReadonlyMap<string, StoredRecord>, setAside: ReadonlyMap<string, readonly number[]> = new Map()): LinkedBatch {
   const newHeads = new Map<string, ChainHead>();
   const taken = new Map(existing);
   const rows: StoredRecord[] = [];
@@ -43,10 +44,12 @@ export function linkBatch(entries: readonly SerializedEntry[], recordedAt: strin
     const stored = taken.get(key);
     if (stored !== undefined) return { ok: false, code: 'DUPLICATE', existing: recordOf(stored) };
     const row = linkEntry(newHeads.get(entry.tenant) ?? heads.get(entry.tenant) ?? EMPTY_CHAIN, prepared, recordedAt);
+    const reported = newHeads.has(entry.tenant) ? undefined : setAside.get(entry.tenant);
     rows.push(row);
     taken.set(key, row);
     newHeads.set(entry.tenant, row);
-    return { ok: true, seq: row.seq, recordedAt: row.recordedAt, prevHash: row.prevHash, hash: row.hash };
+    const linked = { ok: true, seq: row.seq, recordedAt: row.recordedAt, prevHash: row.prevHash, hash: row.hash } as const;
+    return reported === undefined ? linked : { ...linked, setAside: reported };
   });
   return { rows, heads: newHeads, results };
 }
@@ -55,7 +58,8 @@ export function linkBatch(entries: readonly SerializedEntry[], recordedAt: strin
 export function appendResults(entries: readonly PreparedEntry[], results: readonly LinkResult[]): AppendResult[] {
   return results.map((result, index) => {
     if (!result.ok) return result;
-    const { seq, recordedAt, prevHash, hash } = result;
-    return { ok: true, record: { ...entries[index]!.entry, seq, recordedAt, prevHash, hash } };
+    const { seq, recordedAt, prevHash, hash, setAside } = result;
+    const record = { ...entries[index]!.entry, seq, recordedAt, prevHash, hash };
+    return setAside === undefined ? { ok: true, record } : { ok: true, record, setAside };
   });
 }

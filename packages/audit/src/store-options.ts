@@ -7,6 +7,12 @@ export interface StoreOptions {
   /** The most appends waiting for a commit before `append` answers QUEUE_FULL (default 10,000). */
   readonly maxQueued?: number;
   readonly onCommit?: CommitObserver;
+  /**
+   * Called when a writer found rows past a tenant's head (inserted outside adec), set them aside
+   * in decision_records_beyond_head and linked the tenant's next record after the true head:
+   * the host logs it (a chain never stops taking decisions because of them).
+   */
+  readonly onRowsSetAside?: (tenant: string, seqs: readonly number[]) => void;
   /** How long a write waits for another writer's transaction or lock before it fails (default 5 s). */
   readonly busyTimeoutMs?: number;
 }

@@ -9,16 +9,32 @@
  * - a record that does not link to the hash of the one before means a record before it was
  *   changed and re-hashed, removed or reordered (LINK_BROKEN);
  * - a chain that ends before its head lost its newest records (HEAD_MISMATCH);
- * - an anchor that no retention record in the chain vouches for was moved (ANCHOR_MISMATCH).
+ * - a record past the head was inserted outside adec, and so was one the writer found there and
+ *   set aside (BEYOND_HEAD): a chain has no end but its head;
+ * - an anchor that no retention record in the chain vouches for was moved (ANCHOR_MISMATCH);
+ * - with signed anchors (signed-anchor.ts), an anchored record that is gone (ANCHORED_RECORD_MISSING,
+ *   at the first missing position) or different (ANCHORED_RECORD_CHANGED): the chain was
+ *   truncated or rolled back, which its own links cannot show.
  *
- * Someone who can rewrite the whole database can rewrite a whole chain and its head: to catch
- * that, keep the heads `verify` reports somewhere else (a log, a ticket) and compare.
+ * Someone who can rewrite the whole database can rewrite a whole chain and its head: signed
+ * anchors kept elsewhere are what catch that.
  */
 import type { ChainState, StoredRecord } from './audit-record.js';
-import type { AuditFailure, AuditStore } from './audit-store.js';
-import { linkHash, type ChainHead } from './chain.js';
+import type { AuditFailure, AuditStore, RowsSetAside } from './audit-store.js';
+import { GENESIS_HASH, type ChainHead } from './chain.js';
+import { checkRecord, type RecordBody } from './record-integrity.js';
+import { DECISION_CHAIN, type SignedAnchor } from './signed-anchor.js';
 
-export type ChainProblemCode = 'RECORD_ALTERED' | 'COLUMN_MISMATCH' | 'SEQ_GAP' | 'LINK_BROKEN' | 'HEAD_MISMATCH' | 'ANCHOR_MISMATCH';
+export type ChainProblemCode =
+  | 'RECORD_ALTERED'
+  | 'COLUMN_MISMATCH'
+  | 'SEQ_GAP'
+  | 'LINK_BROKEN'
+  | 'HEAD_MISMATCH'
+  | 'BEYOND_HEAD'
+  | 'ANCHOR_MISMATCH'
+  | 'ANCHORED_RECORD_MISSING'
+  | 'ANCHORED_RECORD_CHANGED';
 
 export interface ChainProblem {
   readonly code: ChainProblemCode;
@@ -41,39 +57,84 @@ export type VerifyResult = { readonly ok: true; readonly valid: boolean; readonl
 /** Rows read per query: verification holds one page in memory, whatever a chain's length. */
 const PAGE_SIZE = 1_000;
 
-export async function verifyChains(store: AuditStore, options: { readonly tenant?: string } = {}): Promise<VerifyResult> {
-  const chains = await store.chains();
+export interface VerifyOptions {
+  /** Only this tenant's chain. */
+  readonly tenant?: string;
+  /** Signed anchors whose signatures were checked (`readAnchors`): each anchored record must still be there, unchanged. */
+  readonly anchors?: readonly SignedAnchor[];
+}
+
+export async function verifyChains(store: AuditStore, options: VerifyOptions = {}): Promise<VerifyResult> {
+  const [chains, setAside] = [await store.chains(), await store.rowsSetAside()];
   if (!chains.ok) return chains;
+  if (!setAside.ok) return setAside;
+  const wanted = (tenant: string) => options.tenant === undefined || tenant === options.tenant;
+  const anchors = anchorsByTenant((options.anchors ?? []).filter((anchor) => wanted(anchor.tenant)));
   const reports: ChainReport[] = [];
   for (const chain of chains.value) {
-    if (options.tenant !== undefined && chain.tenant !== options.tenant) continue;
-    const report = await verifyChain(store, chain);
+    if (!wanted(chain.tenant)) continue;
+    const report = await verifyChain(store, chain, anchors.get(chain.tenant) ?? new Map(), setAside.value.find((rows) => rows.tenant === chain.tenant));
     if ('code' in report) return report;
     reports.push(report);
+    anchors.delete(chain.tenant);
   }
+  // A tenant anchored but without a chain lost all of it (a cut log can take a new tenant's first commits).
+  for (const [tenant, anchored] of anchors) reports.push(lostChain(tenant, anchored));
+  reports.sort((a, b) => Buffer.compare(Buffer.from(a.tenant), Buffer.from(b.tenant)));
   return { ok: true, valid: reports.every((report) => report.problem === null), chains: reports };
 }
 
-async function verifyChain(store: AuditStore, chain: ChainState): Promise<ChainReport | AuditFailure> {
-  const walk = new ChainWalk(chain);
+async function verifyChain(store: AuditStore, chain: ChainState, anchored: ReadonlyMap<number, SignedAnchor>, setAside: RowsSetAside | undefined): Promise<ChainReport | AuditFailure> {
+  const walk = new ChainWalk(chain, anchored);
   let after = chain.anchorSeq;
-  // Rows appended after the heads were read belong to a later verification: stop at the head.
-  while (after < chain.headSeq) {
+  let head = chain;
+  for (;;) {
     const page = await store.readChain(chain.tenant, after, PAGE_SIZE);
     if (!page.ok) return page;
-    const rows = page.value.filter((row) => row.seq <= chain.headSeq);
-    for (const row of rows) {
+    for (const row of page.value) {
+      if (row.seq > head.headSeq) {
+        // Rows appended after the heads were read belong to the chain if its head now covers them.
+        const now = await store.chains();
+        if (!now.ok) return now;
+        head = now.value.find((state) => state.tenant === chain.tenant) ?? head;
+        walk.extendTo(head);
+        if (row.seq > head.headSeq) {
+          walk.beyondHead(row);
+          return walk.report();
+        }
+      }
       if (!walk.step(row)) return walk.report();
     }
-    if (rows.length < PAGE_SIZE) break;
-    after = rows[rows.length - 1]!.seq;
+    if (page.value.length < PAGE_SIZE) break;
+    after = page.value[page.value.length - 1]!.seq;
   }
-  walk.finish();
+  walk.finish(setAside);
+  return walk.report();
+}
+
+/** Each tenant's anchors by seq (of several at one seq, the newest: any of them proves what was there). */
+function anchorsByTenant(anchors: readonly SignedAnchor[]): Map<string, Map<number, SignedAnchor>> {
+  const byTenant = new Map<string, Map<number, SignedAnchor>>();
+  for (const anchor of anchors) {
+    if (anchor.chain !== DECISION_CHAIN) continue;
+    const ofTenant = byTenant.get(anchor.tenant) ?? new Map<number, SignedAnchor>();
+    byTenant.set(anchor.tenant, ofTenant);
+    const known = ofTenant.get(anchor.seq);
+    if (known === undefined || known.anchored_at < anchor.anchored_at) ofTenant.set(anchor.seq, anchor);
+  }
+  return byTenant;
+}
+
+function lostChain(tenant: string, anchored: ReadonlyMap<number, SignedAnchor>): ChainReport {
+  const state = { tenant, headSeq: 0, headHash: GENESIS_HASH, anchorSeq: 0, anchorHash: GENESIS_HASH };
+  const walk = new ChainWalk(state, anchored);
+  walk.finish(undefined);
   return walk.report();
 }
 
 /** The state of one chain's walk: the last good record, and the first problem. */
 class ChainWalk {
+  #chain: ChainState;
   #previous: ChainHead;
   #previousId: string | null = null;
   #records = 0;
@@ -81,8 +142,14 @@ class ChainWalk {
   /** What the newest retention record in the chain says the anchor is. */
   #vouchedAnchor: ChainHead | null = null;
 
-  constructor(private readonly chain: ChainState) {
+  constructor(chain: ChainState, private readonly anchored: ReadonlyMap<number, SignedAnchor>) {
+    this.#chain = chain;
     this.#previous = { seq: chain.anchorSeq, hash: chain.anchorHash };
+  }
+
+  /** The chain grew while it was walked: its head is now `chain`'s. */
+  extendTo(chain: ChainState): void {
+    this.#chain = chain;
   }
 
   /** Checks `row` against the record before it; false at the first problem. */
@@ -98,26 +165,41 @@ class ChainWalk {
     return true;
   }
 
-  finish(): void {
+  /** `row` lies past the chain's head. */
+  beyondHead(row: StoredRecord): void {
+    const message = `record ${row.seq} (${row.decisionId}) lies past the chain's head (record ${this.#chain.headSeq}): it was inserted outside adec`;
+    this.#problem = { code: 'BEYOND_HEAD', seq: row.seq, decisionId: row.decisionId, message };
+  }
+
+  /** The checks of the chain as a whole, once its last record is walked. */
+  finish(setAside: RowsSetAside | undefined): void {
     if (this.#problem !== null) return;
+    const chain = this.#chain;
     const { seq, hash } = this.#previous;
     const at = { seq, decisionId: this.#previousId };
-    if (seq !== this.chain.headSeq || hash !== this.chain.headHash) {
-      const message = seq < this.chain.headSeq
-        ? `the chain ends at record ${seq} but its head is record ${this.chain.headSeq}: the newest records were removed`
-        : `the chain's last record ${seq} does not match its head (record ${this.chain.headSeq}, ${short(this.chain.headHash)}): the head or the last record was changed`;
+    if (seq !== chain.headSeq || hash !== chain.headHash) {
+      const message = seq < chain.headSeq
+        ? `the chain ends at record ${seq} but its head is record ${chain.headSeq}: the newest records were removed`
+        : `the chain's last record ${seq} does not match its head (record ${chain.headSeq}, ${short(chain.headHash)}): the head or the last record was changed`;
       this.#problem = { code: 'HEAD_MISMATCH', ...at, message };
       return;
     }
-    const vouched = this.#vouchedAnchor ?? { seq: 0, hash: this.chain.anchorHash };
-    if (vouched.seq !== this.chain.anchorSeq || (vouched.seq > 0 && vouched.hash !== this.chain.anchorHash)) {
-      const message = `the chain starts after record ${this.chain.anchorSeq}, but its newest retention record says ${vouched.seq === 0 ? 'nothing was purged' : `it starts after record ${vouched.seq}`}: the anchor was moved`;
+    const vouched = this.#vouchedAnchor ?? { seq: 0, hash: chain.anchorHash };
+    if (vouched.seq !== chain.anchorSeq || (vouched.seq > 0 && vouched.hash !== chain.anchorHash)) {
+      const message = `the chain starts after record ${chain.anchorSeq}, but its newest retention record says ${vouched.seq === 0 ? 'nothing was purged' : `it starts after record ${vouched.seq}`}: the anchor was moved`;
       this.#problem = { code: 'ANCHOR_MISMATCH', ...at, message };
+      return;
     }
+    if (setAside !== undefined) {
+      const message = `${setAside.rows} record${setAside.rows === 1 ? ' was' : 's were'} inserted past the chain's head outside adec (the first at ${setAside.firstSeq}); the writer set ${setAside.rows === 1 ? 'it' : 'them'} aside in decision_records_beyond_head`;
+      this.#problem = { code: 'BEYOND_HEAD', seq: setAside.firstSeq, decisionId: null, message };
+      return;
+    }
+    this.#checkAnchorsOutsideWalk();
   }
 
   report(): ChainReport {
-    return { tenant: this.chain.tenant, records: this.#records, head: { seq: this.chain.headSeq, hash: this.chain.headHash }, problem: this.#problem };
+    return { tenant: this.#chain.tenant, records: this.#records, head: { seq: this.#chain.headSeq, hash: this.#chain.headHash }, problem: this.#problem };
   }
 
   #check(row: StoredRecord): Omit<ChainProblem, 'seq' | 'decisionId'> | null {
@@ -126,44 +208,40 @@ class ChainWalk {
       const missing = row.seq > expectedSeq ? `records ${expectedSeq}–${row.seq - 1} are missing` : 'records are out of order';
       return { code: 'SEQ_GAP', message: `record ${row.seq} follows record ${this.#previous.seq}: ${missing}` };
     }
-    const body = parseBody(row.body);
-    const mismatch = body === undefined ? 'its body is not a JSON record' : columnMismatch(row, body);
-    if (mismatch !== undefined) return { code: 'COLUMN_MISMATCH', message: `record ${row.seq} (${row.decisionId}): ${mismatch}` };
-    if (linkHash(row.prevHash, row.body) !== row.hash) {
-      return { code: 'RECORD_ALTERED', message: `record ${row.seq} (${row.decisionId}) does not match its hash: its content was changed` };
-    }
+    const checked = checkRecord(row);
+    if (!checked.ok) return { code: checked.code, message: checked.message };
     if (row.prevHash !== this.#previous.hash) {
-      const before = this.#previous.seq === this.chain.anchorSeq && this.chain.anchorSeq > 0 ? `the anchor (record ${this.#previous.seq})` : this.#previous.seq === 0 ? 'the start of the chain' : `record ${this.#previous.seq}`;
+      const before = this.#previous.seq === this.#chain.anchorSeq && this.#chain.anchorSeq > 0 ? `the anchor (record ${this.#previous.seq})` : this.#previous.seq === 0 ? 'the start of the chain' : `record ${this.#previous.seq}`;
       return { code: 'LINK_BROKEN', message: `record ${row.seq} (${row.decisionId}) does not link to ${before}: a record at or before it was changed, removed or reordered` };
     }
-    if (row.kind === 'retention') this.#vouchedAnchor = retentionAnchor(body!);
+    const anchor = this.anchored.get(row.seq);
+    if (anchor !== undefined && anchor.head_hash !== row.hash) {
+      return { code: 'ANCHORED_RECORD_CHANGED', message: `record ${row.seq} (${row.decisionId}) is not the record anchored at ${anchor.anchored_at} (${short(anchor.head_hash)}): the chain was rolled back and rewritten from there` };
+    }
+    if (row.kind === 'retention') this.#vouchedAnchor = retentionAnchor(checked.body);
     return null;
   }
-}
 
-type RecordBody = Record<string, unknown>;
-
-function parseBody(text: string): RecordBody | undefined {
-  try {
-    const body: unknown = JSON.parse(text);
-    return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as RecordBody) : undefined;
-  } catch {
-    return undefined;
+  /**
+   * Anchors of records the walk did not meet: past the head (removed, truncated or rolled back:
+   * the first missing position is the one after the head), or at the chain's anchor (purged,
+   * whose hash the anchor keeps). Anchors of records purged before it prove nothing more.
+   */
+  #checkAnchorsOutsideWalk(): void {
+    const chain = this.#chain;
+    const newest = [...this.anchored.values()].reduce<SignedAnchor | undefined>((top, anchor) => (top === undefined || anchor.seq > top.seq ? anchor : top), undefined);
+    if (newest !== undefined && newest.seq > chain.headSeq) {
+      const first = chain.headSeq + 1;
+      const message = `record ${newest.seq} was anchored at ${newest.anchored_at}, but the chain ends at record ${chain.headSeq}: records ${first}–${newest.seq} were removed, truncated or rolled back (the first missing position is ${first})`;
+      this.#problem = { code: 'ANCHORED_RECORD_MISSING', seq: first, decisionId: null, message };
+      return;
+    }
+    const atAnchor = this.anchored.get(chain.anchorSeq);
+    if (atAnchor !== undefined && chain.anchorSeq > 0 && atAnchor.head_hash !== chain.anchorHash) {
+      const message = `record ${chain.anchorSeq} was anchored at ${atAnchor.anchored_at} as ${short(atAnchor.head_hash)}, but the chain's anchor names ${short(chain.anchorHash)}: the chain was rewritten`;
+      this.#problem = { code: 'ANCHORED_RECORD_CHANGED', seq: chain.anchorSeq, decisionId: null, message };
+    }
   }
-}
-
-/** Which stored column disagrees with the hashed body, if any. */
-function columnMismatch(row: StoredRecord, body: RecordBody): string | undefined {
-  const columns: [string, unknown][] = [
-    ['tenant', row.tenant],
-    ['seq', row.seq],
-    ['decision_id', row.decisionId],
-    ['kind', row.kind],
-    ['recorded_at', row.recordedAt],
-    ['request_hash', row.requestHash],
-  ];
-  const differing = columns.find(([name, value]) => body[name] !== value);
-  return differing === undefined ? undefined : `its ${differing[0]} column says ${JSON.stringify(differing[1])} but its hashed body says ${JSON.stringify(body[differing[0]])}`;
 }
 
 function retentionAnchor(body: RecordBody): ChainHead {

@@ -84,7 +84,10 @@ export type StartedHost = { readonly ok: true; readonly host: DecisionHost } | {
 
 export async function startDecisionHost(config: DecisionHostConfig): Promise<StartedHost> {
   const metrics = new ServiceMetrics();
-  const opened = typeof config.audit === 'string' ? await openAuditStore(config.audit, { onCommit: metrics.onCommit }) : { ok: true as const, store: config.audit };
+  let log: FastifyInstance['log'] | undefined;
+  // Rows inserted past a chain's head outside adec are set aside and the decision recorded after the true head (packages/audit/README.md).
+  const onRowsSetAside = (tenant: string, seqs: readonly number[]) => log?.error({ code: 'ROWS_BEYOND_HEAD', tenant, seqs }, `the audit chain of ${tenant} had ${seqs.length} record(s) past its head, inserted outside adec; they were set aside in decision_records_beyond_head and the decision was recorded after the true head: run adec audit verify`);
+  const opened = typeof config.audit === 'string' ? await openAuditStore(config.audit, { onCommit: metrics.onCommit, onRowsSetAside }) : { ok: true as const, store: config.audit };
   if (!opened.ok) return opened;
   const store = opened.store;
   const modules = new DirectoryModuleStore(config.modules);
@@ -92,7 +95,6 @@ export async function startDecisionHost(config: DecisionHostConfig): Promise<Sta
   const loader = new ModuleLoader({ store: modules, trust: config.trust, sandbox: { ...config.sandbox, extensions: [...(config.sandbox?.extensions ?? []), SELECTION_EXTENSION] } });
   metrics.watch(loader, store);
   const admission = new Admission(config.rateLimit ?? DEFAULT_RATE_LIMIT, config.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
-  let log: FastifyInstance['log'] | undefined;
   const selections = new SelectionService({
     loader,
     store,

@@ -178,7 +178,11 @@ export class DecisionService {
 
   async #stored(tenant: string, decisionId: string): Promise<ServiceResult<AuditRecord | null>> {
     const found = await this.options.store.get(tenant, decisionId);
-    return found.ok ? found : { ok: false, error: apiError(503, 'AUDIT_UNAVAILABLE', `the audit store cannot be read: ${found.message}`, [], 1) };
+    if (found.ok) return found;
+    // The store checked the record against its chain (issue 26, finding 5): a record changed,
+    // moved or inserted outside adec is neither served, nor replayed, nor answered as a retry.
+    if (found.code === 'RECORD_INVALID') return { ok: false, error: apiError(500, 'RECORD_TAMPERED', `the audit record of decision ${decisionId} does not verify against its chain, so it is not served: run adec audit verify`) };
+    return { ok: false, error: apiError(503, 'AUDIT_UNAVAILABLE', `the audit store cannot be read: ${found.message}`, [], 1) };
   }
 
   #refuse<T>(error: ApiError): ServiceResult<T> {

@@ -14,7 +14,7 @@
 import pg from 'pg';
 import type { PoolClient } from 'pg';
 import type { AppendedEntry, AuditRecord, ChainState, StoredRecord } from '../audit-record.js';
-import type { AppendResult, AuditStats, AuditStore, Lookup, PurgeReport } from '../audit-store.js';
+import type { AppendResult, AuditStats, AuditStore, Lookup, PurgeReport, RowsSetAside } from '../audit-store.js';
 import { AppendQueue } from '../append-queue.js';
 import { GENESIS_HASH, recordOf, type ChainHead } from '../chain.js';
 import { appendResults, linkBatch, recordKey, type LinkedBatch } from '../link-batch.js';
@@ -22,6 +22,8 @@ import { areStorableKeys, type PreparedEntry } from '../prepared-entry.js';
 import { purgeReports, purgeThrough, retentionEntry, type ChainPurge } from '../retention.js';
 import { closedFailure, describeError, storeFailure, type OpenedStore, type StoreOptions } from '../store-options.js';
 import { migratePostgres } from './postgres-schema.js';
+import { placedRecordProblem } from '../record-integrity.js';
+import { PLACED_RECORD_BY_ID, placedRecord, ROWS_OFF_CHAIN, type PlacedRecordRow } from '../placed-record-query.js';
 import { PostgresUserMemory } from './postgres-user-memory.js';
 
 const ROW_COLUMNS = 'tenant, seq, decision_id AS "decisionId", kind, recorded_at AS "recordedAt", request_hash AS "requestHash", body, prev_hash AS "prevHash", hash';
@@ -35,19 +37,28 @@ const CHAIN_COLUMNS = 'tenant, head_seq AS "headSeq", head_hash AS "headHash", a
 const ENSURE_CHAINS = 'INSERT INTO chains (tenant, head_seq, head_hash) SELECT tenant, 0, $2 FROM unnest($1::text[]) AS tenant ORDER BY tenant COLLATE "C" ON CONFLICT (tenant) DO NOTHING';
 /** Rows are locked in the order they are returned: every host locks tenants in the same order. */
 const LOCK_HEADS = 'SELECT tenant, head_seq AS seq, head_hash AS hash FROM chains WHERE tenant = ANY($1::text[]) ORDER BY tenant FOR UPDATE';
+/** The seqs past each locked head: rows inserted outside adec, which the batch sets aside (postgres-schema.ts, version 4). */
+const SEQS_BEYOND_HEADS = 'SELECT d.tenant, d.seq FROM chains c JOIN decision_records d ON d.tenant = c.tenant AND d.seq > c.head_seq WHERE c.tenant = ANY($1::text[]) ORDER BY d.tenant, d.seq';
+const SET_ASIDE_BEYOND_HEADS = `
+  WITH moved AS (
+    DELETE FROM decision_records d USING chains c
+    WHERE c.tenant = ANY($1::text[]) AND d.tenant = c.tenant AND d.seq > c.head_seq
+    RETURNING d.*
+  )
+  INSERT INTO decision_records_beyond_head (tenant, seq, decision_id, kind, recorded_at, request_hash, body, prev_hash, hash, set_aside_at)
+  SELECT tenant, seq, decision_id, kind, recorded_at, request_hash, body, prev_hash, hash, $2 FROM moved`;
 const RECORDS_BY_ID = `SELECT ${ROW_COLUMNS} FROM decision_records WHERE (tenant, decision_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))`;
+
 /** A record's fields in decision_records' column order: each record of a batch is bound as these. */
 const RECORD_FIELDS = ['tenant', 'seq', 'decisionId', 'kind', 'recordedAt', 'requestHash', 'body', 'prevHash', 'hash'] as const satisfies readonly (keyof StoredRecord)[];
 
-/**
- * The most records one statement writes: PostgreSQL binds at most 65,535 parameters, and the
- * heads take three. A larger `maxBatch` is lowered to this.
- */
-const MAX_BATCH = Math.floor((65_535 - 3) / RECORD_FIELDS.length);
+/** The most records one statement writes: PostgreSQL binds at most 65,535 parameters. A larger `maxBatch` is lowered to this. */
+const MAX_BATCH = Math.floor(65_535 / RECORD_FIELDS.length);
 
 /**
- * The statement that writes a batch of `records` rows and its tenants' new heads. The heads are
- * three short arrays ($1 to $3); each record is a row of plain parameters, so the server parses
+ * The statement that writes a batch of `records` rows, sent after the one that moves its
+ * tenants' heads (MOVE_HEADS): since schema version 4 a record is only accepted at or before its
+ * chain's head. Each record is a row of plain parameters, so the server parses
  * no array or JSON around the 2 KB bodies. Of the three ways tried, that is the cheapest for the
  * database: 8.5 ms to insert and commit 64 records of 2 KB, against 11.6 ms as JSON
  * (json_to_recordset) and 12.7 ms as one array per column, whose quotes pg also escapes with
@@ -56,16 +67,15 @@ const MAX_BATCH = Math.floor((65_535 - 3) / RECORD_FIELDS.length);
  * plans it each time; those figures include that.
  */
 function writeBatchStatement(records: number): string {
-  const rows = Array.from({ length: records }, (_, row) => `(${RECORD_FIELDS.map((_, field) => `$${4 + row * RECORD_FIELDS.length + field}`).join(', ')})`);
-  return `
-    WITH written AS (
-      INSERT INTO decision_records (tenant, seq, decision_id, kind, recorded_at, request_hash, body, prev_hash, hash)
-      VALUES ${rows.join(', ')}
-    )
-    UPDATE chains SET head_seq = head.seq, head_hash = head.hash
-    FROM unnest($1::text[], $2::bigint[], $3::text[]) AS head (tenant, seq, hash)
-    WHERE chains.tenant = head.tenant`;
+  const rows = Array.from({ length: records }, (_, row) => `(${RECORD_FIELDS.map((_, field) => `$${1 + row * RECORD_FIELDS.length + field}`).join(', ')})`);
+  return `INSERT INTO decision_records (tenant, seq, decision_id, kind, recorded_at, request_hash, body, prev_hash, hash) VALUES ${rows.join(', ')}`;
 }
+
+/** The new heads of a batch's tenants, as three short arrays. */
+const MOVE_HEADS = `
+  UPDATE chains SET head_seq = head.seq, head_hash = head.hash
+  FROM unnest($1::text[], $2::bigint[], $3::text[]) AS head (tenant, seq, hash)
+  WHERE chains.tenant = head.tenant`;
 
 const LOCK_CHAIN = `SELECT ${CHAIN_COLUMNS} FROM chains WHERE tenant = $1 FOR UPDATE`;
 // Walks the chain from its anchor in seq order and stops at the first record to keep, so a purge
@@ -147,10 +157,15 @@ class PostgresAuditStore implements AuditStore {
 
   async get(tenant: string, decisionId: string): Promise<Lookup<AuditRecord | null>> {
     if (!areStorableKeys(tenant, decisionId)) return { ok: true, value: null };
-    return this.#read(async () => {
-      const { rows } = await this.pool.query<StoredRecord>(`SELECT ${ROW_COLUMNS} FROM decision_records WHERE tenant = $1 AND decision_id = $2`, [tenant, decisionId]);
-      return rows[0] === undefined ? null : recordOf(rows[0]);
-    });
+    const read = await this.#read(async () => (await this.pool.query<PlacedRecordRow>(PLACED_RECORD_BY_ID, [tenant, decisionId])).rows[0]);
+    if (!read.ok || read.value === undefined) return read.ok ? { ok: true, value: null } : read;
+    const placed = placedRecord(read.value);
+    const problem = placedRecordProblem(placed);
+    return problem === undefined ? { ok: true, value: recordOf(placed.row) } : storeFailure('RECORD_INVALID', problem);
+  }
+
+  async rowsSetAside(): Promise<Lookup<readonly RowsSetAside[]>> {
+    return this.#read(async () => (await this.pool.query<RowsSetAside>(ROWS_OFF_CHAIN)).rows);
   }
 
   async chains(): Promise<Lookup<readonly ChainState[]>> {
@@ -217,26 +232,35 @@ async function appendBatch(client: PoolClient, entries: readonly PreparedEntry[]
  */
 async function linkToLockedHeads(client: PoolClient, entries: readonly PreparedEntry[]): Promise<LinkedBatch> {
   const tenants = [...new Set(entries.map(({ entry }) => entry.tenant))];
-  const [, locked, stored] = await Promise.all([
+  const [, locked, beyond, stored] = await Promise.all([
     client.query(ENSURE_CHAINS, [tenants, GENESIS_HASH]),
     client.query<ChainHead & { tenant: string }>(LOCK_HEADS, [tenants]),
+    client.query<{ tenant: string; seq: number }>(SEQS_BEYOND_HEADS, [tenants]),
     client.query<StoredRecord>(RECORDS_BY_ID, [entries.map(({ entry }) => entry.tenant), entries.map(({ entry }) => entry.decisionId)]),
   ]);
+  // Taken after the locks are held, so a tenant's records are timed in their chain's order.
+  const recordedAt = new Date().toISOString();
+  // Rows past a head were inserted outside adec (rare: one more round trip, then). Moved out of
+  // the chain's table, they no longer hold a seq or an id the batch needs.
+  const setAside = new Map<string, number[]>();
+  for (const { tenant, seq } of beyond.rows) setAside.set(tenant, [...(setAside.get(tenant) ?? []), seq]);
+  if (setAside.size > 0) await client.query(SET_ASIDE_BEYOND_HEADS, [[...setAside.keys()], recordedAt]);
+  const movedAside = (row: StoredRecord) => setAside.get(row.tenant)?.includes(row.seq) === true;
   // A new tenant's head is { seq: 0, hash: GENESIS_HASH }: linkBatch's EMPTY_CHAIN.
   const heads = new Map(locked.rows.map(({ tenant, seq, hash }) => [tenant, { seq, hash }]));
-  const existing = new Map(stored.rows.map((row) => [recordKey(row.tenant, row.decisionId), row]));
-  // Taken after the locks are held, so a tenant's records are timed in their chain's order.
-  return linkBatch(entries, new Date().toISOString(), heads, existing);
+  const existing = new Map(stored.rows.filter((row) => !movedAside(row)).map((row) => [recordKey(row.tenant, row.decisionId), row]));
+  return linkBatch(entries, recordedAt, heads, existing, setAside);
 }
 
-/** Writes a linked batch's records and new heads, inside the transaction open on `client`. */
+/** Writes a linked batch's new heads, then its records, inside the transaction open on `client`. */
 function writeLinked(client: PoolClient, { rows, heads }: LinkedBatch): Promise<unknown> {
   // A batch of duplicates only has nothing to write.
   if (rows.length === 0) return Promise.resolve();
   const newHeads = [...heads.values()];
-  return client.query(writeBatchStatement(rows.length), [
-    [...heads.keys()], newHeads.map((head) => head.seq), newHeads.map((head) => head.hash),
-    ...rows.flatMap((row) => RECORD_FIELDS.map((field) => row[field])),
+  // Both sent now, pipelined: the server runs them in order.
+  return Promise.all([
+    client.query(MOVE_HEADS, [[...heads.keys()], newHeads.map((head) => head.seq), newHeads.map((head) => head.hash)]),
+    client.query(writeBatchStatement(rows.length), rows.flatMap((row) => RECORD_FIELDS.map((field) => row[field]))),
   ]);
 }
 

@@ -22,6 +22,13 @@
  * truncated), and its head and anchor only move forward (an anchor never past its head). A record
  * whose tenant has no chains row counts as after the anchor.
  *
+ * Version 4 makes the head the chain's only end, as in SQLite (sqlite/sqlite-schema.ts says why
+ * and how): a record is inserted only at or before its chain's head, after its anchor, linked to
+ * the record before it (or the anchor) and, at the head, with the head's hash; rows past a head
+ * (or of a tenant with no chains row) are outside every chain, deletable, and set aside by the
+ * writer in decision_records_beyond_head. A BEFORE ROW trigger sees the rows an INSERT of
+ * several rows wrote before the current one, so a batch's records link to each other.
+ *
  * user_memory (version 2) is each user's short-term memory (user-memory.ts): mutable, one row per
  * signal. `value_json` is TEXT, not jsonb, which refuses a string holding \u0000 that JSON allows.
  * `write_seq` comes from a sequence, so it orders writes across hosts, even two in one millisecond;
@@ -128,6 +135,54 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
         FOR EACH STATEMENT EXECUTE FUNCTION chains_refuse_delete();
       CREATE TRIGGER chains_forward_only BEFORE UPDATE ON chains
         FOR EACH ROW EXECUTE FUNCTION chains_refuse_backward();
+    `,
+  },
+  {
+    version: 4,
+    name: 'records only extend their chain to its head',
+    sql: `
+      CREATE TABLE decision_records_beyond_head (
+        tenant       TEXT COLLATE "C" NOT NULL,
+        seq          BIGINT           NOT NULL,
+        decision_id  TEXT COLLATE "C" NOT NULL,
+        kind         TEXT             NOT NULL,
+        recorded_at  TEXT COLLATE "C" NOT NULL,
+        request_hash TEXT             NOT NULL,
+        body         TEXT             NOT NULL,
+        prev_hash    TEXT             NOT NULL,
+        hash         TEXT             NOT NULL,
+        set_aside_at TEXT             NOT NULL
+      );
+      CREATE INDEX decision_records_beyond_head_tenant ON decision_records_beyond_head (tenant, seq);
+      CREATE FUNCTION decision_records_refuse_off_chain() RETURNS trigger LANGUAGE plpgsql AS $$
+      DECLARE
+        chain chains%ROWTYPE;
+        linked_to TEXT;
+      BEGIN
+        SELECT * INTO chain FROM chains WHERE tenant = NEW.tenant;
+        IF FOUND AND NEW.seq > chain.anchor_seq AND NEW.seq <= chain.head_seq
+          AND (NEW.seq < chain.head_seq OR NEW.hash = chain.head_hash) THEN
+          IF NEW.seq - 1 = chain.anchor_seq THEN
+            linked_to := chain.anchor_hash;
+          ELSE
+            SELECT hash INTO linked_to FROM decision_records WHERE tenant = NEW.tenant AND seq = NEW.seq - 1;
+          END IF;
+          IF NEW.prev_hash = linked_to THEN
+            RETURN NEW;
+          END IF;
+        END IF;
+        RAISE EXCEPTION 'a decision record only extends its chain: at or before the head, after the anchor, linked to the record before it';
+      END $$;
+      CREATE TRIGGER decision_records_extend_head BEFORE INSERT ON decision_records
+        FOR EACH ROW EXECUTE FUNCTION decision_records_refuse_off_chain();
+      CREATE OR REPLACE FUNCTION decision_records_refuse_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF OLD.seq > COALESCE((SELECT anchor_seq FROM chains WHERE tenant = OLD.tenant), 0)
+          AND OLD.seq <= COALESCE((SELECT head_seq FROM chains WHERE tenant = OLD.tenant), 0) THEN
+          RAISE EXCEPTION 'decision records are append-only: only a retention purge removes them';
+        END IF;
+        RETURN OLD;
+      END $$;
     `,
   },
 ];

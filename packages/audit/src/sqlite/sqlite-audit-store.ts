@@ -11,9 +11,11 @@
  */
 import Database from 'better-sqlite3';
 import type { AppendedEntry, AuditRecord, ChainState, StoredRecord } from '../audit-record.js';
-import type { AppendResult, AuditStats, AuditStore, Lookup, PurgeReport } from '../audit-store.js';
+import type { AppendResult, AuditStats, AuditStore, Lookup, PurgeReport, RowsSetAside } from '../audit-store.js';
 import { AppendQueue } from '../append-queue.js';
 import { recordOf } from '../chain.js';
+import { placedRecordProblem } from '../record-integrity.js';
+import { PLACED_RECORD_BY_ID, placedRecord, ROWS_OFF_CHAIN, type PlacedRecordRow } from '../placed-record-query.js';
 import { CREATE_MIGRATIONS_TABLE, pendingMigrations } from '../migration.js';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.js';
 import { closedFailure, describeError, storeFailure, type OpenedStore, type StoreOptions } from '../store-options.js';
@@ -65,6 +67,7 @@ class SqliteAuditStore implements AuditStore {
   readonly #writer: SqliteChainWriter;
   readonly #purge;
   readonly #recordById;
+  readonly #rowsOffChain;
   readonly #allChains;
   readonly #chainPage;
 
@@ -77,7 +80,8 @@ class SqliteAuditStore implements AuditStore {
       const forgotten = memoryWriter.forgetBefore(new Date(cutoff).toISOString());
       return purgeReports(this.#writer.purge(cutoff), forgotten);
     });
-    this.#recordById = db.prepare<[string, string], StoredRecord>(`SELECT ${ROW_COLUMNS} FROM decision_records WHERE tenant = ? AND decision_id = ?`);
+    this.#recordById = db.prepare<[string, string], PlacedRecordRow>(PLACED_RECORD_BY_ID.replaceAll(/\$\d/g, '?'));
+    this.#rowsOffChain = db.prepare<[], RowsSetAside>(ROWS_OFF_CHAIN);
     this.#allChains = db.prepare<[], ChainState>(`SELECT ${CHAIN_COLUMNS} FROM chains ORDER BY tenant`);
     this.#chainPage = db.prepare<[string, number, number], StoredRecord>(`SELECT ${ROW_COLUMNS} FROM decision_records WHERE tenant = ? AND seq > ? ORDER BY seq LIMIT ?`);
     this.#appends = new AppendQueue((entries) => thread.append(entries), options);
@@ -89,10 +93,15 @@ class SqliteAuditStore implements AuditStore {
 
   async get(tenant: string, decisionId: string): Promise<Lookup<AuditRecord | null>> {
     if (!areStorableKeys(tenant, decisionId)) return { ok: true, value: null };
-    return this.#read(() => {
-      const row = this.#recordById.get(tenant, decisionId);
-      return row === undefined ? null : recordOf(row);
-    });
+    const read = this.#read(() => this.#recordById.get(tenant, decisionId));
+    if (!read.ok || read.value === undefined) return read.ok ? { ok: true, value: null } : read;
+    const placed = placedRecord(read.value);
+    const problem = placedRecordProblem(placed);
+    return problem === undefined ? { ok: true, value: recordOf(placed.row) } : storeFailure('RECORD_INVALID', problem);
+  }
+
+  async rowsSetAside(): Promise<Lookup<readonly RowsSetAside[]>> {
+    return this.#read(() => this.#rowsOffChain.all());
   }
 
   async chains(): Promise<Lookup<readonly ChainState[]>> {

@@ -11,6 +11,15 @@
  * by first deleting its chain's row or moving the anchor back. A record whose tenant has no
  * chains row (a database edited by hand before version 3) counts as after the anchor.
  *
+ * Version 4 makes the head the chain's only end (issue 26, finding 4: a plain INSERT past the
+ * head was taken for a record). A record is inserted only at or before its chain's head, after
+ * its anchor, linked to the record before it (or to the anchor), and, at the head, with the hash
+ * the head names: so the writer moves the head first, then inserts the records up to it
+ * (sqlite-chain-writer.ts). Rows already past a head (a database edited before version 4, or
+ * with its triggers dropped), like rows of a tenant with no chains row, are not part of any
+ * chain: they may be deleted, and the writer moves them to decision_records_beyond_head, where
+ * `verify` still reports them.
+ *
  * user_memory (version 2) is each user's short-term memory (user-memory.ts): mutable, one row per
  * signal, the value as JSON text. `write_seq` orders a user's writes, even two in one millisecond;
  * the index on `updated_at` serves the purge that forgets what was not written since its cutoff.
@@ -84,6 +93,38 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
         OR NEW.anchor_seq < OLD.anchor_seq OR (NEW.anchor_seq = OLD.anchor_seq AND NEW.anchor_hash IS NOT OLD.anchor_hash)
         OR NEW.anchor_seq > NEW.head_seq
       BEGIN SELECT RAISE(ABORT, 'a chain only moves forward: its head and anchor never go back, and the anchor never passes the head'); END;
+    `,
+  },
+  {
+    version: 4,
+    name: 'records only extend their chain to its head',
+    sql: `
+      CREATE TABLE decision_records_beyond_head (
+        tenant       TEXT    NOT NULL,
+        seq          INTEGER NOT NULL,
+        decision_id  TEXT    NOT NULL,
+        kind         TEXT    NOT NULL,
+        recorded_at  TEXT    NOT NULL,
+        request_hash TEXT    NOT NULL,
+        body         TEXT    NOT NULL,
+        prev_hash    TEXT    NOT NULL,
+        hash         TEXT    NOT NULL,
+        set_aside_at TEXT    NOT NULL
+      );
+      CREATE INDEX decision_records_beyond_head_tenant ON decision_records_beyond_head (tenant, seq);
+      CREATE TRIGGER decision_records_extend_head BEFORE INSERT ON decision_records
+      WHEN NOT EXISTS (
+        SELECT 1 FROM chains c WHERE c.tenant = NEW.tenant
+          AND NEW.seq > c.anchor_seq AND NEW.seq <= c.head_seq
+          AND (NEW.seq < c.head_seq OR NEW.hash = c.head_hash)
+          AND NEW.prev_hash = CASE WHEN NEW.seq - 1 = c.anchor_seq THEN c.anchor_hash
+            ELSE (SELECT p.hash FROM decision_records p WHERE p.tenant = NEW.tenant AND p.seq = NEW.seq - 1) END)
+      BEGIN SELECT RAISE(ABORT, 'a decision record only extends its chain: at or before the head, after the anchor, linked to the record before it'); END;
+      DROP TRIGGER IF EXISTS decision_records_no_delete;
+      CREATE TRIGGER decision_records_no_delete BEFORE DELETE ON decision_records
+      WHEN OLD.seq > COALESCE((SELECT anchor_seq FROM chains WHERE tenant = OLD.tenant), 0)
+        AND OLD.seq <= COALESCE((SELECT head_seq FROM chains WHERE tenant = OLD.tenant), 0)
+      BEGIN SELECT RAISE(ABORT, 'decision records are append-only: only a retention purge removes them'); END;
     `,
   },
 ];
