@@ -5,9 +5,15 @@
  * request is padded with megabytes of attributes the action declares but never reads (which used
  * to make every predicate time out and turn the RED into a YELLOW). Requests given as text go
  * through the strict reader first (finding 9; test/security/request-text.test.ts tries it broadly).
+ *
+ * A request over a limit is refused, never decided (issue 26, finding 9: a 5 MB request whose
+ * content calls for a t1 RED was a YELLOW with basis REQUEST_LIMIT): generated requests over
+ * each limit, that would otherwise decide RED or GREEN, are each a REQUEST_TOO_LARGE error value
+ * naming the limit and the JSON path of the value that crossed it.
  */
 import { buildWorld } from '@adec/compiler';
-import { decide, DEFAULT_REQUEST_LIMITS, loadModule, parseRequestJson, type Decision, type Isolation, type LoadedModule, type RequestJsonProblemCode, type RequestLimits } from '@adec/runtime';
+import { decide, DEFAULT_REQUEST_LIMITS, loadModule, parseRequestJson, type DecideResult, type Decision, type Isolation, type LoadedModule, type RequestJsonProblemCode, type RequestLimitName, type RequestLimits } from '@adec/runtime';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { asTestBundle, buildFixture, type TestBundle } from '../support/runtime.js';
 
@@ -32,7 +38,7 @@ const HUGE = 'x'.repeat(100 * 1024 * 1024);
 interface Row {
   readonly name: string;
   readonly context: () => unknown;
-  /** A limit answer: YELLOW, basis REQUEST_LIMIT, naming the limit and the path. */
+  /** A refusal: REQUEST_TOO_LARGE, naming the limit and the path; no decision. */
   readonly limit?: { readonly name: keyof RequestLimits; readonly path: string };
   /** Otherwise the status and basis. */
   readonly status?: string;
@@ -48,6 +54,7 @@ const ROWS: readonly Row[] = [
   { name: 'an object of 1,000,000 keys', context: () => ({ ...RED_REQUEST, ...manyKeys(1_000_000) }), limit: { name: 'maxKeysPerObject', path: '' } },
   { name: 'a list of 1,000,000 items', context: () => ({ ...RED_REQUEST, documents: new Array(1_000_000).fill('birth_certificate') }), limit: { name: 'maxArrayLength', path: 'documents' } },
   { name: 'many values adding up past the size limit', context: () => ({ ...RED_REQUEST, documents: new Array(9_000).fill('y'.repeat(200)) }), limit: { name: 'maxRequestBytes', path: '' } },
+  { name: 'a t1 RED padded to 5 MB with documents', context: () => ({ ...RED_REQUEST, documents: new Array(5_000).fill('d'.repeat(1_000)) }), limit: { name: 'maxRequestBytes', path: '' } },
   { name: 'NaN', context: () => ({ ...RED_REQUEST, dependent_age: Number.NaN }), status: 'YELLOW', basis: 'CONTEXT_INVALID', message: /expected a whole number, found the number NaN/ },
   { name: 'Infinity', context: () => ({ ...RED_REQUEST, dependent_age: Number.POSITIVE_INFINITY }), status: 'YELLOW', basis: 'CONTEXT_INVALID', message: /expected a whole number, found the number Infinity/ },
   { name: 'an integer past 2^53', context: () => ({ ...RED_REQUEST, dependent_age: 2 ** 53 + 2 }), status: 'YELLOW', basis: 'CONTEXT_INVALID', message: /expected a whole number/ },
@@ -97,6 +104,18 @@ async function load(bundle: TestBundle, isolation: Isolation, requestLimits?: Pa
   return loaded.module;
 }
 
+/** A refusal of a request over `limit`, naming it and the value's `path`: an error value, never a decision. */
+function expectRefused(result: DecideResult, limit: RequestLimitName, path: string): void {
+  expect(result.ok ? result.decision.status : undefined).toBeUndefined();
+  if (result.ok) return;
+  expect(result.error.code).toBe('REQUEST_TOO_LARGE');
+  if (result.error.code !== 'REQUEST_TOO_LARGE') return;
+  expect(result.error.limit).toMatchObject({ limit, path });
+  expect(result.error.limit.message).toContain(`(${limit})`);
+  expect(result.error.message).toContain(`(${limit})`);
+  if (path !== '') expect(result.error.message).toContain(`\`${path}\``);
+}
+
 async function decided(module: LoadedModule, action: string, context: unknown): Promise<Decision> {
   const result = await decide(module, { action, context });
   if (!result.ok) throw new Error(result.error.message);
@@ -114,17 +133,11 @@ describe.each(['in-process', 'process'] as const)('hostile requests (%s isolatio
   });
 
   test.each(ROWS.map((row) => [row.name, row] as const))('%s', async (_name, row) => {
-    const decision = await decided(module, ACTION, row.context());
-    const { aggregation_outcome: outcome, context_errors: errors } = decision.decision_metadata;
     if (row.limit !== undefined) {
-      expect(decision.status).toBe('YELLOW');
-      expect(outcome.basis).toBe('REQUEST_LIMIT');
-      expect(errors).toHaveLength(1);
-      expect(errors[0]!.limit).toBe(row.limit.name);
-      expect(errors[0]!.path).toBe(row.limit.path);
-      expect(errors[0]!.message).toContain(`(${row.limit.name})`);
-      expect(decision.decision_metadata.predicate_traces).toEqual([]);
+      expectRefused(await decide(module, { action: ACTION, context: row.context() }), row.limit.name, row.limit.path);
     } else {
+      const decision = await decided(module, ACTION, row.context());
+      const { aggregation_outcome: outcome, context_errors: errors } = decision.decision_metadata;
       expect(decision.status).toBe(row.status);
       expect(outcome.basis).toBe(row.basis);
       if (row.message !== undefined) expect(errors.map((e) => e.message).join('\n')).toMatch(row.message);
@@ -183,5 +196,91 @@ action pay {
       expect(decision.decision_metadata.errored_predicates).toEqual([]);
       expect(decision.decision_metadata.aggregation_outcome.winning_rule).toBe('over_limit');
     }
+  });
+});
+
+describe.each(['in-process', 'process'] as const)('a request over a limit is refused, never decided (%s isolation)', (isolation) => {
+  const SEED = process.env['ADEC_PROPERTY_SEED'] === undefined ? 20_261_127 : Number(process.env['ADEC_PROPERTY_SEED']);
+  const RUNS = process.env['ADEC_PROPERTY_RUNS'] === undefined ? 40 : Number(process.env['ADEC_PROPERTY_RUNS']);
+  // Small limits, so that generated requests cross each one cheaply; the check is the same at any size.
+  const LIMITS: RequestLimits = { maxRequestBytes: 4_096, maxDepth: 4, maxKeysPerObject: 8, maxArrayLength: 8, maxStringCodePoints: 64 };
+  /** The benefits world's add_dependent: a t1 RED, and a GREEN. */
+  const BASES = { RED: RED_REQUEST, GREEN: { relationship: 'child', dependent_age: 10, documents: ['birth_certificate'] } } as const;
+
+  /** A request over `limit`, where the value that crosses it is, and the same request just within the limit with how that one is decided. */
+  interface OverLimit {
+    readonly context: Record<string, unknown>;
+    readonly path: string;
+    readonly within?: { readonly context: Record<string, unknown>; readonly status: string; readonly basis?: string };
+  }
+
+  const characters = fc.constantFrom('a', 'é', '\u{1F600}', '\u0000', '"', '\ud800', ' ');
+  const name = fc.stringMatching(/^[a-z]{1,6}$/);
+
+  function overLimit(limit: RequestLimitName, base: Record<string, unknown>, status: string): fc.Arbitrary<OverLimit> {
+    const documents = base['documents'] as string[];
+    switch (limit) {
+      case 'maxStringCodePoints':
+        // A document of too many code points, anywhere in the list.
+        return fc.tuple(fc.array(characters, { minLength: LIMITS.maxStringCodePoints + 1, maxLength: 3 * LIMITS.maxStringCodePoints }), fc.nat(documents.length)).map(([chars, at]) => {
+          const withText = (text: string) => ({ ...base, documents: documents.toSpliced(at, 0, text) });
+          return { context: withText(chars.join('')), path: `documents[${at}]`, within: { context: withText(chars.slice(0, LIMITS.maxStringCodePoints).join('')), status } };
+        });
+      case 'maxArrayLength':
+        return fc.array(fc.constantFrom('payslip', 'passport', 'birth_certificate'), { minLength: LIMITS.maxArrayLength + 1 - documents.length, maxLength: 3 * LIMITS.maxArrayLength }).map((more) => ({
+          context: { ...base, documents: [...documents, ...more] },
+          path: 'documents',
+          within: { context: { ...base, documents: [...documents, ...more].slice(0, LIMITS.maxArrayLength) }, status },
+        }));
+      case 'maxKeysPerObject':
+        // Too many keys in the context itself, or in an object under an attribute no action declares.
+        return fc.oneof(
+          fc.uniqueArray(name.map((key) => `pad_${key}`), { minLength: LIMITS.maxKeysPerObject + 1 - Object.keys(base).length, maxLength: 2 * LIMITS.maxKeysPerObject }).map((keys) => ({
+            context: { ...base, ...Object.fromEntries(keys.map((key) => [key, 1])) },
+            path: '',
+            within: { context: { ...base, ...Object.fromEntries(keys.slice(0, LIMITS.maxKeysPerObject - Object.keys(base).length).map((key) => [key, 1])) }, status: 'YELLOW', basis: 'CONTEXT_INVALID' },
+          })),
+          fc.uniqueArray(name, { minLength: LIMITS.maxKeysPerObject + 1, maxLength: 2 * LIMITS.maxKeysPerObject }).map((keys) => ({
+            context: { ...base, padding: Object.fromEntries(keys.map((key) => [key, 'v'])) },
+            path: 'padding',
+            within: { context: { ...base, padding: Object.fromEntries(keys.slice(0, LIMITS.maxKeysPerObject).map((key) => [key, 'v'])) }, status: 'YELLOW', basis: 'CONTEXT_INVALID' },
+          })),
+        );
+      case 'maxDepth':
+        // Lists and objects nested under an undeclared attribute, past the depth limit.
+        return fc.array(fc.oneof(fc.constant(null), name), { minLength: LIMITS.maxDepth, maxLength: 3 * LIMITS.maxDepth }).map((levels) => {
+          const nest = (count: number): unknown => levels.slice(0, count).reduceRight<unknown>((inner, key) => (key === null ? [inner] : { [key]: inner }), 'bottom');
+          // The context is depth 0 and `padding` depth 1: the container at depth maxDepth crosses it.
+          const path = levels.slice(0, LIMITS.maxDepth - 1).reduce((at, key) => (key === null ? `${at}[0]` : `${at}.${key}`), 'padding');
+          return { context: { ...base, padding: nest(levels.length) }, path, within: { context: { ...base, padding: nest(LIMITS.maxDepth - 1) }, status: 'YELLOW', basis: 'CONTEXT_INVALID' } };
+        });
+      case 'maxRequestBytes':
+        // Values each within every other limit, adding up past the size limit.
+        return fc.tuple(fc.integer({ min: 2, max: LIMITS.maxKeysPerObject - Object.keys(base).length }), fc.integer({ min: 40, max: LIMITS.maxStringCodePoints })).map(([keys, length]) => ({
+          context: { ...base, ...Object.fromEntries(Array.from({ length: keys }, (_, k) => [`pad_${k}`, new Array(8).fill(new Array(8).fill('b'.repeat(length)))])) },
+          path: '',
+        }));
+    }
+  }
+
+  let module: LoadedModule;
+  beforeAll(async () => {
+    module = await load(asTestBundle(await buildFixture('examples/benefits')), isolation, LIMITS);
+  });
+
+  test.each(Object.keys(LIMITS) as RequestLimitName[])('%s', async (limit) => {
+    const cases = fc.constantFrom('RED', 'GREEN').chain((status) => overLimit(limit, BASES[status as keyof typeof BASES], status).map((over) => ({ status, over })));
+    await fc.assert(
+      fc.asyncProperty(cases, async ({ status, over }) => {
+        expect((await decided(module, ACTION, BASES[status as keyof typeof BASES])).status).toBe(status);
+        expectRefused(await decide(module, { action: ACTION, context: over.context }), limit, over.path);
+        if (over.within !== undefined) {
+          const decision = await decided(module, ACTION, over.within.context);
+          expect(decision.status).toBe(over.within.status);
+          if (over.within.basis !== undefined) expect(decision.decision_metadata.aggregation_outcome.basis).toBe(over.within.basis);
+        }
+      }),
+      { seed: SEED, numRuns: RUNS },
+    );
   });
 });

@@ -10,7 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { AuditRecord, AuditStore } from '@adec/audit';
-import { decide, isMachineFault, replayDecision, type Decision, type LoadErrorCode, type ModuleLoader, type TakenAsRecorded } from '@adec/runtime';
+import { decide, isMachineFault, replayDecision, type DecideError, type Decision, type LoadErrorCode, type ModuleLoader, type TakenAsRecorded } from '@adec/runtime';
 import { apiError, type ApiError } from './api-error.js';
 import type { Caller } from './auth/index.js';
 import { readDecideRequest, type DecideRequest } from './decide-request.js';
@@ -154,7 +154,7 @@ export class DecisionService {
     if (!module.ok) return { ok: false as const, error: loadError(module.error.code, module.error.message) };
     const entry = { requestId: request.requestId ?? randomUUID(), requestTime: receivedAt, authenticatedCaller: caller.subject };
     const decided = await decide(module.module, { action: request.action, context: request.context }, entry, { deadline: receivedAt + this.options.decisionTimeoutMs });
-    if (!decided.ok) return { ok: false as const, error: decided.error.code === 'UNKNOWN_ACTION' ? apiError(404, 'UNKNOWN_ACTION', decided.error.message) : apiError(400, decided.error.code, decided.error.message) };
+    if (!decided.ok) return { ok: false as const, error: decideError(decided.error) };
     return { ok: true as const, decision: decided.decision, entry };
   }
 
@@ -202,6 +202,22 @@ const REPLAY_ATTEMPTS = 3;
 function faultedOnlyInReplay(recorded: Decision, replayed: Decision): boolean {
   const erroredBefore = new Set(recorded.decision_metadata.errored_predicates.map((errored) => errored.rule_id));
   return replayed.decision_metadata.errored_predicates.some((errored) => isMachineFault(errored.kind) && !erroredBefore.has(errored.rule_id));
+}
+
+/**
+ * How a request the module did not decide is answered: an unknown action 404; a context over a
+ * request limit 413, naming the limit and the value's JSON path (as the body's own limits are);
+ * anything else 400.
+ */
+function decideError(error: DecideError): ApiError {
+  if (error.code === 'UNKNOWN_ACTION') return apiError(404, error.code, error.message);
+  if (error.code === 'REQUEST_TOO_LARGE') return apiError(413, error.code, error.message, [{ path: contextPath(error.limit.path), message: error.limit.message }]);
+  return apiError(400, error.code, error.message);
+}
+
+/** A JSON path from the context (`documents[2]`, the runtime's form) as a path in the body. */
+function contextPath(path: string): string {
+  return path === '' ? '$.context' : path.startsWith('[') ? `$.context${path}` : `$.context.${path}`;
 }
 
 /** How a module that cannot be served is answered: missing is 404, everything else 503. */

@@ -158,7 +158,7 @@ export const OPENAPI_DOCUMENT = {
           '403': errorResponse("The body names another org than the token's"),
           '404': errorResponse('No such module or action for this org'),
           '409': errorResponse('The request_id was used for a different request'),
-          '413': errorResponse('The body is too large'),
+          '413': errorResponse('REQUEST_TOO_LARGE: the body, or a value of its context, is over a request limit (bytes, nesting, keys, list items, string code points), named with its JSON path; nothing is decided or recorded'),
           '415': errorResponse('The body is not application/json'),
           '429': { ...errorResponse("Over the org's rate limit"), headers: retryAfter },
           '503': { ...errorResponse('Overloaded, module unavailable, or audit store unavailable'), headers: retryAfter },

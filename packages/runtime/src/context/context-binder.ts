@@ -9,7 +9,6 @@
  * Each attribute's value goes through value-converter.ts.
  */
 import { deepFreeze } from '../deep-freeze.js';
-import { checkValueLimits, DEFAULT_REQUEST_LIMITS, type RequestLimitName, type RequestLimits } from './request-limits.js';
 import { compileValueConverter, describeValue, type ValueProblem, type ValueSchema } from './value-converter.js';
 
 export interface BindingProblem {
@@ -18,8 +17,6 @@ export interface BindingProblem {
   /** JSON path from the context, e.g. `documents[2]`. */
   readonly path: string;
   readonly message: string;
-  /** The request limit the context crossed (request-limits.ts), when that is the problem. */
-  readonly limit?: RequestLimitName;
 }
 
 export type BindingResult = { readonly ok: true; readonly values: Record<string, unknown> } | { readonly ok: false; readonly problems: readonly BindingProblem[] };
@@ -29,8 +26,9 @@ export type ContextBinder = (supplied: unknown) => BindingResult;
 /**
  * Compiles an action's context schema. `system` names the system-generated attributes: a
  * request that supplies one is refused (they are captured at entry, never taken from a body).
+ * A binder reads only contexts already held to the request limits (decide.ts checks them first).
  */
-export function compileContextBinder(schema: unknown, system: readonly string[], limits: RequestLimits = DEFAULT_REQUEST_LIMITS): ContextBinder {
+export function compileContextBinder(schema: unknown, system: readonly string[]): ContextBinder {
   const root = schema as ValueSchema;
   const properties = Object.entries(root.properties ?? {});
   const converters = properties.map(([name, property]) => {
@@ -47,9 +45,6 @@ export function compileContextBinder(schema: unknown, system: readonly string[],
     if (supplied === null || typeof supplied !== 'object' || Array.isArray(supplied)) {
       return { ok: false, problems: [{ attribute: '', path: '', message: `the context must be an object, found ${describeValue(supplied)}` }] };
     }
-    // Before anything else reads the context: its shape and size are bounded.
-    const overLimit = checkValueLimits(supplied, limits);
-    if (overLimit !== undefined) return { ok: false, problems: [{ attribute: /^[^.[]*/.exec(overLimit.path)![0], ...overLimit }] };
     const input = supplied as Record<string, unknown>;
     const problems: BindingProblem[] = [];
     // No prototype: an attribute named `__proto__` or `constructor` is an attribute.

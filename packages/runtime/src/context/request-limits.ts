@@ -8,6 +8,13 @@
  * The walk is iterative (a context nested 100,000 deep cannot overflow the stack), stops at the
  * first limit crossed, and allocates nothing in proportion to the input: string lengths are
  * counted in code points over the UTF-16 units, keys are counted as they are enumerated.
+ *
+ * A request over any of these limits is refused, not decided (`REQUEST_TOO_LARGE`, decide.ts):
+ * each bounds how much the host takes in (bytes, nesting, keys, items, code points), whatever
+ * the world, and a request it refuses was never read by a rule, so no status would say what
+ * its content calls for. An attribute's own `maxLength` is not one of them: it is the world's
+ * signed schema saying what a valid value is, so a string over it is an invalid value like any
+ * other (YELLOW, `CONTEXT_INVALID`, with the attribute in `missing_evidence`).
  */
 
 export interface RequestLimits {
@@ -17,7 +24,7 @@ export interface RequestLimits {
   readonly maxDepth: number;
   readonly maxKeysPerObject: number;
   readonly maxArrayLength: number;
-  /** Code points per string (an attribute's own `maxLength` applies on top). */
+  /** Code points per string (an attribute's own `maxLength` is checked on top, when binding). */
   readonly maxStringCodePoints: number;
 }
 

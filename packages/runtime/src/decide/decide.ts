@@ -4,6 +4,8 @@
  * → suppress → aggregate → error floor → respond with status, work_frame and metadata.
  */
 import { randomUUID } from 'node:crypto';
+import type { BindingProblem } from '../context/context-binder.js';
+import { checkValueLimits, type LimitProblem } from '../context/request-limits.js';
 import { isoTimestamp } from '../context/wire-values.js';
 import type { LoadedModule } from '../load/loaded-module.js';
 import type { ActionSpec, RuleSpec } from '../module/module-metadata.js';
@@ -47,17 +49,27 @@ export interface DecideControl {
   readonly deadline?: number;
 }
 
-export type DecideResult =
-  | { readonly ok: true; readonly decision: Decision }
-  | { readonly ok: false; readonly error: { readonly code: 'UNKNOWN_ACTION' | 'INVALID_REQUEST'; readonly message: string } };
+/**
+ * A request that was not decided. `REQUEST_TOO_LARGE`: the context crossed one of the module's
+ * request limits (request-limits.ts), named with the JSON path of the value that crossed it.
+ */
+export type DecideError =
+  | { readonly code: 'UNKNOWN_ACTION' | 'INVALID_REQUEST'; readonly message: string }
+  | { readonly code: 'REQUEST_TOO_LARGE'; readonly message: string; readonly limit: LimitProblem };
+
+export type DecideResult = { readonly ok: true; readonly decision: Decision } | { readonly ok: false; readonly error: DecideError };
 
 /**
  * Decides `request`. Never throws and never rejects, whatever it is given: a request that names
- * no action is an `INVALID_REQUEST` error value, and any fault after the action is known (a
- * getter that throws, a sandbox that answers nonsense, a module unloaded mid-decision, a bug)
- * is a fail-safe YELLOW with basis `DECIDE_FAULT` whose errored predicates say what happened.
- * A decision the host did not finish is a YELLOW too, with basis `OVERLOADED` (its sandbox
- * process was at its queue limit), `CANCELLED` or `DEADLINE_EXCEEDED` (see `control`).
+ * no action is an `INVALID_REQUEST` error value, one over a request limit a `REQUEST_TOO_LARGE`
+ * error value, and any fault after the action is known (a getter that throws, a sandbox that
+ * answers nonsense, a module unloaded mid-decision, a bug) is a fail-safe YELLOW with basis
+ * `DECIDE_FAULT` whose errored predicates say what happened. A decision the host did not
+ * finish is a YELLOW too, with basis `OVERLOADED` (its sandbox process was at its queue limit),
+ * `CANCELLED` or `DEADLINE_EXCEEDED` (see `control`).
+ *
+ * Over a limit is a refusal, never a decision: a YELLOW there made padding a request with
+ * megabytes a way to turn a RED into a YELLOW without any rule seeing the request.
  */
 export function decide(module: LoadedModule, request: DecisionRequest, entry: EntryValues = {}, control: DecideControl = {}): Promise<DecideResult> {
   return decideWith(module, request, entry, control, undefined);
@@ -95,8 +107,13 @@ function decideWith(module: LoadedModule, request: DecisionRequest, entry: Entry
     const requestTime = entry.requestTime ?? Date.now();
     header = { request_id: requestId, request_time: isoTimestamp(requestTime), module: moduleReference(module, spec) };
 
+    // A decision recorded when over a limit was a YELLOW is replayed as it was (recorded-faults.ts).
+    if (faults?.overLimit !== undefined) return Promise.resolve({ ok: true, decision: refuseContext(spec, faults.overLimit, header, 'REQUEST_LIMIT') });
+    // Before anything else reads the context: its shape and size are bounded.
+    const overLimit = checkValueLimits(request.context, module.requestLimits);
+    if (overLimit !== undefined) return Promise.resolve(requestTooLarge(overLimit));
     const bound = module.binders.get(spec.name)!(request.context);
-    if (!bound.ok) return Promise.resolve({ ok: true, decision: refuseContext(spec, bound.problems, header) });
+    if (!bound.ok) return Promise.resolve({ ok: true, decision: refuseContext(spec, bound.problems, header, 'CONTEXT_INVALID') });
 
     if (faults?.unevaluated !== undefined) return Promise.resolve({ ok: true, decision: unfinished(spec, header, faults.unevaluated) });
     const ctx = bound.values;
@@ -127,6 +144,10 @@ function asRecorded(spec: ActionSpec, evaluation: ActionEvaluation, faults: Reco
 
 function invalidRequest(message: string): DecideResult {
   return { ok: false, error: { code: 'INVALID_REQUEST', message } };
+}
+
+function requestTooLarge(limit: LimitProblem): DecideResult {
+  return { ok: false, error: { code: 'REQUEST_TOO_LARGE', message: `the request was not decided: ${limit.message}`, limit } };
 }
 
 /** A fault once the action is known: YELLOW, every rule errored with what happened, no throw. */
@@ -184,8 +205,11 @@ function moduleReference(module: LoadedModule, spec: ActionSpec): ModuleReferenc
   return reference;
 }
 
-/** Invalid or missing supplied values: YELLOW, gather evidence and retry, no predicate run. */
-function refuseContext(spec: ActionSpec, problems: DecisionMetadata['context_errors'], header: Header): Decision {
+/**
+ * Invalid or missing supplied values: YELLOW, gather evidence and retry, no predicate run
+ * (`CONTEXT_INVALID`; `REQUEST_LIMIT` only to replay a decision recorded as one).
+ */
+function refuseContext(spec: ActionSpec, problems: readonly BindingProblem[], header: Header, basis: 'CONTEXT_INVALID' | 'REQUEST_LIMIT'): Decision {
   const missing = [...new Set(problems.map((problem) => problem.attribute))];
   return {
     status: 'YELLOW',
@@ -199,7 +223,7 @@ function refuseContext(spec: ActionSpec, problems: DecisionMetadata['context_err
         status: 'YELLOW',
         winning_rule: null,
         tier: null,
-        basis: problems.some((problem) => problem.limit !== undefined) ? 'REQUEST_LIMIT' : 'CONTEXT_INVALID',
+        basis,
         error_floor_applied: false,
       },
       predicate_traces: [],

@@ -55,6 +55,11 @@ export interface ErroredDerivation {
   readonly message: string;
 }
 
+/**
+ * How the status was reached. `REQUEST_LIMIT` is no longer decided (a request over a limit is a
+ * `REQUEST_TOO_LARGE` refusal, decide.ts): it remains for decisions recorded before, which
+ * replay as recorded (recorded-faults.ts).
+ */
 export type DecisionBasis = AggregationOutcome['basis'] | 'CONTEXT_INVALID' | 'REQUEST_LIMIT' | 'DECIDE_FAULT' | Unevaluated['unevaluated'];
 
 export interface DecisionMetadata {

@@ -7,10 +7,15 @@
  * different. So those results are replayed as recorded, and named in the replay's report, and
  * everything else is derived again and compared.
  *
+ * A decision recorded as a YELLOW with basis `REQUEST_LIMIT` (what a host answered a request
+ * over its limits before such a request became a `REQUEST_TOO_LARGE` refusal) is taken as
+ * recorded too: the limits are the host's configuration, not the world's logic, and no rule ran.
+ *
  * A rule that read a derivation taken as recorded failed because of it, and is taken with it.
  * When any derivation is taken, so are the others that failed: a derivation that read the one
  * that ran out failed with an exception, and which one it read is not recorded.
  */
+import type { BindingProblem } from '../context/context-binder.js';
 import type { ActionSpec } from '../module/module-metadata.js';
 import type { ActionEvaluation, FailedDerivation, RuleEvaluation, Unevaluated } from '../sandbox/evaluate-action.js';
 import type { Decision, ErroredPredicate } from './decision.js';
@@ -18,6 +23,8 @@ import type { Decision, ErroredPredicate } from './decision.js';
 export interface RecordedFaults {
   /** The recorded decision was not evaluated, and why. */
   readonly unevaluated: Unevaluated | undefined;
+  /** The recorded decision refused its request as over a limit (basis `REQUEST_LIMIT`): its context errors. */
+  readonly overLimit: readonly BindingProblem[] | undefined;
   readonly derivations: readonly FailedDerivation[];
   /** By rule id. */
   readonly rules: ReadonlyMap<string, RuleEvaluation & { readonly state: 'errored' }>;
@@ -51,8 +58,9 @@ export function recordedFaults(spec: ActionSpec, recorded: Decision): RecordedFa
   const errored = objectsIn<ErroredPredicate>(metadata?.errored_predicates);
   if (typeof basis === 'string' && UNEVALUATED.has(basis)) {
     const message = errored[0]?.message;
-    return { unevaluated: { unevaluated: basis as Unevaluated['unevaluated'], message: typeof message === 'string' ? message : basis }, derivations: [], rules: new Map() };
+    return { unevaluated: { unevaluated: basis as Unevaluated['unevaluated'], message: typeof message === 'string' ? message : basis }, overLimit: undefined, derivations: [], rules: new Map() };
   }
+  if (basis === 'REQUEST_LIMIT') return { unevaluated: undefined, overLimit: objectsIn<BindingProblem>(metadata?.context_errors), derivations: [], rules: new Map() };
   const failedDerivations = objectsIn<FailedDerivation>(metadata?.errored_derivations);
   const derivations = failedDerivations.some((failed) => isMachineFault(failed.kind)) ? failedDerivations : [];
   const takenAttributes = new Set(derivations.map((failed) => failed.attribute));
@@ -62,7 +70,7 @@ export function recordedFaults(spec: ActionSpec, recorded: Decision): RecordedFa
     // A rule's `not_run` only comes with an unevaluated decision, answered above.
     if (isMachineFault(error.kind) || readsTaken.has(error.rule_id)) rules.set(error.rule_id, { state: 'errored', kind: error.kind as FailedDerivation['kind'], phase: error.phase, message: error.message });
   }
-  return { unevaluated: undefined, derivations, rules };
+  return { unevaluated: undefined, overLimit: undefined, derivations, rules };
 }
 
 /** The objects among `value`'s elements when it is an array (a stored record may hold anything). */
@@ -85,6 +93,7 @@ export function withRecordedFaults(spec: ActionSpec, evaluation: ActionEvaluatio
 /** What a replay with `faults` took as recorded, for its report. */
 export function takenAsRecorded(faults: RecordedFaults): TakenAsRecorded[] {
   if (faults.unevaluated !== undefined) return [{ part: 'decision', name: null, kind: faults.unevaluated.unevaluated }];
+  if (faults.overLimit !== undefined) return [{ part: 'decision', name: null, kind: 'REQUEST_LIMIT' }];
   return [
     ...faults.derivations.map((failed): TakenAsRecorded => ({ part: 'derivation', name: failed.attribute, kind: failed.kind })),
     ...[...faults.rules].map(([id, error]): TakenAsRecorded => ({ part: 'rule', name: id, kind: error.kind })),

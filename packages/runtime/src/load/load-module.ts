@@ -115,8 +115,8 @@ function assembleModule(bundle: BundleToLoad, metadataJson: string, limits: Requ
   if (mismatch !== undefined) return { ok: false, message: mismatch };
   const binders = new Map<string, ContextBinder>();
   const actions = bundle.manifest['actions'] as Record<string, { context_schema?: unknown }>;
-  for (const [name, spec] of parsed.metadata.actions) binders.set(name, compileContextBinder(actions[name]?.context_schema ?? {}, spec.system, limits));
-  return { ok: true, parts: { metadata: parsed.metadata, moduleHash: bundle.moduleHash, binders } };
+  for (const [name, spec] of parsed.metadata.actions) binders.set(name, compileContextBinder(actions[name]?.context_schema ?? {}, spec.system));
+  return { ok: true, parts: { metadata: parsed.metadata, moduleHash: bundle.moduleHash, requestLimits: limits, binders } };
 }
 
 function manifestMismatch(manifest: Readonly<Record<string, unknown>>, metadata: ModuleMetadata): string | undefined {

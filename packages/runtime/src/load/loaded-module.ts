@@ -1,8 +1,10 @@
 /**
- * A module that passed verification and is live in a sandbox: its metadata, one compiled
- * context binder per action, and the evaluator that crosses into the sandbox.
+ * A module that passed verification and is live in a sandbox: its metadata, the limits its
+ * requests are held to, one compiled context binder per action, and the evaluator that crosses
+ * into the sandbox.
  */
 import type { ContextBinder } from '../context/context-binder.js';
+import type { RequestLimits } from '../context/request-limits.js';
 import type { ActionSpec, ModuleMetadata } from '../module/module-metadata.js';
 import type { ActionEvaluation, Unevaluated } from '../sandbox/evaluate-action.js';
 import type { CrossingResult } from '../sandbox/isolate-sandbox.js';
@@ -25,6 +27,8 @@ export interface EvaluationControl {
 export interface LoadedModule {
   readonly metadata: ModuleMetadata;
   readonly moduleHash: string;
+  /** Checked before anything else reads a request; a request over one is refused (decide.ts). */
+  readonly requestLimits: RequestLimits;
   readonly binders: ReadonlyMap<string, ContextBinder>;
   readonly evaluator: ActionEvaluator;
 }

@@ -41,7 +41,7 @@ The answer is the decision: \`status\`, \`work_frame\` (what to do now) and \`de
 - YELLOW: do not do it yet. Follow the work_frame: gather its \`missing_evidence\`, produce its \`required_output\`, take its \`next_action\` (often a review), then ask again.
 - RED: stop. Do not do it, and do not rephrase the request to get another answer; escalate to the work_frame's \`next_human_owner\`.
 
-An error result (\`CODE: message\`, then the JSON path of each problem) means nothing was decided: fix the arguments (INVALID_REQUEST, MODULE_NOT_FOUND, UNKNOWN_ACTION), or retry after the seconds given (RATE_LIMITED, OVERLOADED); a TOKEN_* code means your credentials were refused.`;
+An error result (\`CODE: message\`, then the JSON path of each problem) means nothing was decided: fix the arguments (INVALID_REQUEST, REQUEST_TOO_LARGE: a value over a request limit, MODULE_NOT_FOUND, UNKNOWN_ACTION), or retry after the seconds given (RATE_LIMITED, OVERLOADED); a TOKEN_* code means your credentials were refused.`;
 
 const { DecideRequest, Decision: DecisionSchema } = OPENAPI_DOCUMENT.components.schemas;
 
