@@ -7,12 +7,12 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { apiError, errorBody, type ApiError } from '../api-error.js';
-import { publicError } from './public-error.js';
+import { logWithheld, publicError } from './public-error.js';
 import { RequestRefused } from './request-refused.js';
 
 export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
   const shown = publicError(error);
-  if (shown !== error) reply.log[error.status >= 500 ? 'error' : 'debug']({ code: error.code, detail: error.message }, 'refusal answered without its detail');
+  if (shown !== error) logWithheld(reply.log, error);
   if (shown.retryAfterSeconds !== undefined) void reply.header('retry-after', String(shown.retryAfterSeconds));
   return reply.code(shown.status).type('application/json').send(errorBody(shown));
 }

@@ -6,6 +6,7 @@
  * service's own words for the code. Every transport answers through here: the HTTP routes
  * (error-handling.ts) and the MCP tools.
  */
+import type { FastifyBaseLogger } from 'fastify';
 import type { ApiError } from '../api-error.js';
 
 /** The caller's message for each code whose message is built from a host component's text. */
@@ -39,4 +40,9 @@ function publicMessage({ status, code, message }: ApiError): string {
   // module's name, before them, is the caller's own.
   if (code === 'MODULE_NOT_FOUND') return message.replace(/ \(.*\)$/s, '');
   return status >= 500 && !SERVICE_WORDED.has(code) ? GENERIC_MESSAGE : message;
+}
+
+/** Logs what `publicError` left out of `error`'s answer: for the operator, a host fault at error level. */
+export function logWithheld(log: FastifyBaseLogger, error: ApiError): void {
+  log[error.status >= 500 ? 'error' : 'debug']({ code: error.code, detail: error.message }, 'refusal answered without its detail');
 }

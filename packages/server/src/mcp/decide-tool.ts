@@ -16,6 +16,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { ApiError } from '../api-error.js';
+import { publicError } from '../http/public-error.js';
 import type { Caller } from '../auth/index.js';
 import type { DecideOutcome, DecisionService, ServiceResult } from '../decision-service.js';
 import { OPENAPI_DOCUMENT } from '../openapi.js';
@@ -62,8 +63,13 @@ export const DECIDE_TOOL: Tool = {
  */
 const SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
 
-/** An MCP server (name `adec`, the API's version) that offers the decide and select tools to `callerOfCall`. */
-export function decideToolServer(service: DecisionOperations, callerOfCall: CallerOfCall): McpServer {
+/** An MCP server (name `adec`, the API's version) that offers the decide and select tools to `callerOfCall`; `onWithheld` logs a refusal whose host detail the agent is not shown. */
+export function decideToolServer(service: DecisionOperations, callerOfCall: CallerOfCall, onWithheld: (error: ApiError) => void = () => {}): McpServer {
+  const refusal = (error: ApiError): CallToolResult => {
+    const shown = publicError(error);
+    if (shown !== error) onWithheld(error);
+    return refusalResult(shown);
+  };
   const mcp = new McpServer({ name: 'adec', version: OPENAPI_DOCUMENT.info.version }, { capabilities: { tools: {} }, jsonSchemaValidator: SCHEMA_VALIDATOR });
   mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [DECIDE_TOOL, SELECT_TOOL] }));
   mcp.server.setRequestHandler(CallToolRequestSchema, async (request) => {
@@ -86,7 +92,7 @@ function answer({ decision, decisionJson }: DecideOutcome): CallToolResult {
 }
 
 /** A refusal as a tool error: the code and message, each problem's JSON path, when to retry; never a stack. */
-function refusal(error: ApiError): CallToolResult {
+function refusalResult(error: ApiError): CallToolResult {
   const lines = [`${error.code}: ${error.message}`, ...error.details.map((detail) => `${detail.path}: ${detail.message}`)];
   if (error.retryAfterSeconds !== undefined) lines.push(`retry after ${error.retryAfterSeconds} s`);
   return { content: [{ type: 'text', text: lines.join('\n') }], isError: true };

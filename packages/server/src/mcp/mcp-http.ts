@@ -11,10 +11,11 @@
  */
 import type { RequestLimits } from '@adec/runtime';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { apiError, errorBody } from '../api-error.js';
+import { apiError, type ApiError } from '../api-error.js';
 import type { DecisionOperations } from './decide-tool.js';
 import { callerOf } from '../http/authenticate.js';
 import { sendError } from '../http/error-handling.js';
+import { logWithheld } from '../http/public-error.js';
 import { acceptStrictJson } from '../http/json-body.js';
 
 export const MCP_PATH = '/v1/mcp';
@@ -24,8 +25,8 @@ export const MCP_PATH = '/v1/mcp';
  * after ~2.2 s with it imported at start, ~1.6 s without): a service pays that at its first MCP
  * request, and one that is never asked for MCP never does.
  */
-let sdkLoading: Promise<[typeof import('./decide-tool.js'), typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js')]> | undefined;
-const loadSdk = () => (sdkLoading ??= Promise.all([import('./decide-tool.js'), import('@modelcontextprotocol/sdk/server/streamableHttp.js')]));
+let sdkLoading: Promise<[typeof import('./decide-tool.js'), typeof import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js')]> | undefined;
+const loadSdk = () => (sdkLoading ??= Promise.all([import('./decide-tool.js'), import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js')]));
 
 /** Registers the MCP routes on `v1`, the authenticated scope. */
 export function mcpRoutes(v1: FastifyInstance, service: DecisionOperations, limits: RequestLimits): void {
@@ -41,24 +42,53 @@ export function mcpRoutes(v1: FastifyInstance, service: DecisionOperations, limi
   });
 }
 
-/** One JSON-RPC exchange: the transport writes the response, so Fastify is told not to. */
-async function exchange(request: FastifyRequest, reply: FastifyReply, service: DecisionOperations): Promise<void> {
+/**
+ * One JSON-RPC exchange through the SDK's web-standard transport, whose answer comes back as a
+ * `Response` for Fastify to send: a JSON-RPC answer (a tool's result or error included) as it
+ * is, and a refusal of the HTTP request itself (406, 400 for a body that is not JSON-RPC, ...)
+ * in the service's error shape like every other route's (the transport specification lets
+ * its body be anything), without the SDK's `data`, which can quote a parser's error.
+ */
+async function exchange(request: FastifyRequest, reply: FastifyReply, service: DecisionOperations): Promise<FastifyReply> {
   const caller = callerOf(request);
-  const [{ decideToolServer }, { StreamableHTTPServerTransport }] = await loadSdk();
-  const server = decideToolServer(service, async () => ({ ok: true, value: caller }));
-  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-  reply.hijack();
-  reply.raw.on('close', () => void server.close());
+  const [{ decideToolServer }, { WebStandardStreamableHTTPServerTransport }] = await loadSdk();
+  const server = decideToolServer(service, async () => ({ ok: true, value: caller }), (error) => logWithheld(request.log, error));
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   try {
     await server.connect(transport);
     // The body was read by the strict parser (json-body.ts): the transport must not read it again.
-    await transport.handleRequest(request.raw, reply.raw, request.body);
-  } catch (error) {
-    request.log.error({ err: error }, 'MCP request failed');
-    if (!reply.raw.headersSent) {
-      reply.raw.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify(errorBody(apiError(500, 'INTERNAL_ERROR', 'the service failed to answer this request; the failure is logged'))));
-    }
+    const answer = await transport.handleRequest(webRequestOf(request), { parsedBody: request.body });
+    const text = await answer.text();
+    if (answer.status >= 400) return sendError(reply, transportRefusal(answer.status, text, request));
+    answer.headers.forEach((value, name) => void reply.header(name, value));
+    return reply.code(answer.status).send(text === '' ? undefined : text);
+  } finally {
+    void server.close();
   }
+}
+
+/** The request's method, URL and headers as the transport reads them (the body is passed parsed). */
+function webRequestOf(request: FastifyRequest): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, one);
+  }
+  return new Request(`http://${request.hostname || 'localhost'}${request.url}`, { method: request.method, headers });
+}
+
+const TRANSPORT_CODES: Readonly<Record<number, string>> = { 400: 'INVALID_JSON_RPC', 406: 'NOT_ACCEPTABLE', 413: 'REQUEST_TOO_LARGE', 415: 'UNSUPPORTED_MEDIA_TYPE' };
+
+/** The transport's JSON-RPC error answer as the service's error: its status, a code for it, its message. */
+function transportRefusal(status: number, text: string, request: FastifyRequest): ApiError {
+  request.log.debug({ status, answer: text.slice(0, 1_000) }, 'MCP transport refused the request');
+  if (status >= 500) return apiError(500, 'INTERNAL_ERROR', 'the service failed to answer this request; the failure is logged');
+  let message: unknown;
+  try {
+    message = (JSON.parse(text) as { error?: { message?: unknown } }).error?.message;
+  } catch {
+    message = undefined;
+  }
+  return apiError(status, TRANSPORT_CODES[status] ?? 'MALFORMED_REQUEST', typeof message === 'string' ? message.slice(0, 200) : 'the MCP request was refused');
 }
 
 async function methodNotAllowed(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
