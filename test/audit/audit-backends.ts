@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { openAuditStore, type AuditStore, type StoreOptions } from '@adec/audit';
+import { openAuditStore, type AuditStore, type StoreOptions, type StoredRecord } from '@adec/audit';
 import { createDatabase } from '../support/postgres-server.js';
 
 /** A change made to a stored record behind the store's back. */
@@ -28,9 +28,19 @@ export interface AuditBackend {
   editRecord(tenant: string, seq: number, edit: RecordEdit): Promise<void>;
   deleteRecord(tenant: string, seq: number): Promise<void>;
   setAnchor(tenant: string, seq: number, hash: string): Promise<void>;
+  /** Moves a chain's head by hand (back, too): as someone rolling a chain back would. */
+  setHead(tenant: string, seq: number, hash: string): Promise<void>;
+  /** Inserts a row with the triggers bypassed. */
+  insertRecord(row: StoredRecord): Promise<void>;
   /** Runs SQL as a client would, triggers in force; the database's error message, if any. */
   refusal(sql: string): Promise<string | undefined>;
   dispose(): Promise<void>;
+}
+
+const INSERT_RECORD = 'INSERT INTO decision_records (tenant, seq, decision_id, kind, recorded_at, request_hash, body, prev_hash, hash) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)';
+
+function recordValues(row: StoredRecord): unknown[] {
+  return [row.tenant, row.seq, row.decisionId, row.kind, row.recordedAt, row.requestHash, row.body, row.prevHash, row.hash];
 }
 
 async function opened(location: string, options?: StoreOptions): Promise<AuditStore> {
@@ -66,6 +76,12 @@ export function sqliteBackend(): AuditBackend {
     },
     async setAnchor(tenant, seq, hash) {
       raw((db) => db.prepare('UPDATE chains SET anchor_seq = ?, anchor_hash = ? WHERE tenant = ?').run(seq, hash, tenant));
+    },
+    async setHead(tenant, seq, hash) {
+      raw((db) => db.prepare('UPDATE chains SET head_seq = ?, head_hash = ? WHERE tenant = ?').run(seq, hash, tenant));
+    },
+    async insertRecord(row) {
+      raw((db) => db.prepare(INSERT_RECORD.replaceAll(/\$\d/g, '?')).run(...recordValues(row)));
     },
     async refusal(sql) {
       const db = new Database(location);
@@ -111,6 +127,8 @@ export async function postgresBackend(): Promise<AuditBackend> {
     },
     deleteRecord: (tenant, seq) => raw('DELETE FROM decision_records WHERE tenant = $1 AND seq = $2', [tenant, seq]),
     setAnchor: (tenant, seq, hash) => raw('UPDATE chains SET anchor_seq = $1, anchor_hash = $2 WHERE tenant = $3', [seq, hash, tenant]),
+    setHead: (tenant, seq, hash) => raw('UPDATE chains SET head_seq = $1, head_hash = $2 WHERE tenant = $3', [seq, hash, tenant]),
+    insertRecord: (row) => raw(INSERT_RECORD, recordValues(row)),
     refusal: (sql) => client(async (db) => {
       try {
         await db.query(sql);

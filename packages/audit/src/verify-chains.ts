@@ -76,10 +76,12 @@ export async function verifyChains(store: AuditStore, options: VerifyOptions = {
     const report = await verifyChain(store, chain, anchors.get(chain.tenant) ?? new Map(), setAside.value.find((rows) => rows.tenant === chain.tenant));
     if ('code' in report) return report;
     reports.push(report);
-    anchors.delete(chain.tenant);
   }
-  // A tenant anchored but without a chain lost all of it (a cut log can take a new tenant's first commits).
-  for (const [tenant, anchored] of anchors) reports.push(lostChain(tenant, anchored));
+  // A tenant without a chain but anchored lost all of it (a cut log can take a new tenant's first
+  // commits); one with rows has rows that no chain holds.
+  const chained = new Set(chains.value.map((chain) => chain.tenant));
+  const unchained = new Set([...anchors.keys(), ...setAside.value.map((rows) => rows.tenant)].filter((tenant) => wanted(tenant) && !chained.has(tenant)));
+  for (const tenant of unchained) reports.push(withoutChain(tenant, anchors.get(tenant) ?? new Map(), setAside.value.find((rows) => rows.tenant === tenant)));
   reports.sort((a, b) => Buffer.compare(Buffer.from(a.tenant), Buffer.from(b.tenant)));
   return { ok: true, valid: reports.every((report) => report.problem === null), chains: reports };
 }
@@ -125,10 +127,10 @@ function anchorsByTenant(anchors: readonly SignedAnchor[]): Map<string, Map<numb
   return byTenant;
 }
 
-function lostChain(tenant: string, anchored: ReadonlyMap<number, SignedAnchor>): ChainReport {
-  const state = { tenant, headSeq: 0, headHash: GENESIS_HASH, anchorSeq: 0, anchorHash: GENESIS_HASH };
-  const walk = new ChainWalk(state, anchored);
-  walk.finish(undefined);
+/** The report of a tenant that has no chain: the empty chain, checked against its anchors and rows. */
+function withoutChain(tenant: string, anchored: ReadonlyMap<number, SignedAnchor>, setAside: RowsSetAside | undefined): ChainReport {
+  const walk = new ChainWalk({ tenant, headSeq: 0, headHash: GENESIS_HASH, anchorSeq: 0, anchorHash: GENESIS_HASH }, anchored);
+  walk.finish(setAside);
   return walk.report();
 }
 
@@ -191,7 +193,7 @@ class ChainWalk {
       return;
     }
     if (setAside !== undefined) {
-      const message = `${setAside.rows} record${setAside.rows === 1 ? ' was' : 's were'} inserted past the chain's head outside adec (the first at ${setAside.firstSeq}); the writer set ${setAside.rows === 1 ? 'it' : 'them'} aside in decision_records_beyond_head`;
+      const message = `${setAside.rows} record${setAside.rows === 1 ? ' was' : 's were'} inserted past the chain's head outside adec (the first at ${setAside.firstSeq}): the writer sets such rows aside in decision_records_beyond_head, where they stay for inspection`;
       this.#problem = { code: 'BEYOND_HEAD', seq: setAside.firstSeq, decisionId: null, message };
       return;
     }
