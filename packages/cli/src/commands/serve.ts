@@ -2,6 +2,7 @@ import { startDecisionHost } from '@adec/server';
 import { parseOptions } from '../bundle-command.js';
 import { EXIT, type CliIo, type ExitCode } from '../io.js';
 import { hostConfig, loadDeployment, readServeSettings, settingOptions, shownLocation } from '../serve/deployment.js';
+import { anchorEvery, readAnchorSigner } from '../serve/anchor-schedule.js';
 
 export const usage = `usage: adec serve [--config <file.json>] [options]
 
@@ -36,6 +37,10 @@ environment, the environment over the file. Relative paths in the file are relat
   --max-requests-per-connection <n>  then the connection is closed (default 10000)
   --max-connections <n>        open at once; more are refused 503 (default 4096)
   --max-connections-per-address <n>  from one address; more are refused 429 (default 512)
+  --anchors <file>             append signed anchors of every audit chain's head to this file
+                               (JSON lines; with --anchor-key; see adec audit verify --anchors)
+  --anchor-key <key>           the Ed25519 private key that signs them (adec keygen)
+  --anchor-interval-seconds <n>  how often (default 300; and once at start)
   --log-level <level>          fatal, error, warn, info (default), debug, trace, silent
 Logs are JSON lines on standard output. SIGTERM or SIGINT stops the service gracefully: decisions
 in flight finish and are recorded, then the audit store is flushed and closed.`;
@@ -46,17 +51,20 @@ export async function run(args: readonly string[], io: CliIo, signals: NodeJS.Ev
   const settings = await readServeSettings(values, io, usage);
   const deployment = await loadDeployment(settings, io);
   if (!deployment.ok) return fail(io, deployment.message);
+  const anchorSigner = settings.anchorKey === undefined ? undefined : await readAnchorSigner(settings.anchorKey, io.cwd);
+  if (anchorSigner !== undefined && !anchorSigner.ok) return fail(io, anchorSigner.message);
   const started = await startDecisionHost({ ...hostConfig(settings, deployment), logger: { level: settings.logLevel } });
   if (!started.ok) return fail(io, `${started.code}: ${started.message}`);
   const { host } = started;
   host.app.log.info({ url: host.url, modules: settings.modules, audit: shownLocation(settings.audit) }, 'adec serve is ready');
+  const anchoring = anchorSigner === undefined || settings.anchors === undefined ? undefined : anchorEvery(host.store, anchorSigner.signer, settings.anchors, settings.anchorIntervalSeconds, host.app.log);
   await new Promise<void>((stopped) => {
     let stopping = false;
     const stop = (signal: string) => {
       if (stopping) return;
       stopping = true;
       host.app.log.info({ signal }, 'adec serve is stopping: draining decisions in flight and flushing the audit store');
-      void host.close().then(stopped);
+      void (anchoring?.stop() ?? Promise.resolve()).then(() => host.close()).then(stopped);
     };
     // `on`, not `once`: a second signal (Ctrl-C reaches both the launcher and this process,
     // and the launcher passes it on) must not kill a service that is draining.

@@ -34,6 +34,14 @@ export interface ServeSettings {
   readonly maxRequestsPerConnection: number;
   readonly maxConnections: number;
   readonly maxConnectionsPerAddress: number;
+  /**
+   * Signed anchors of every chain's head (packages/audit/README.md "Anchors"): the JSON lines
+   * file they are appended to, the Ed25519 private key that signs them, and how often. Both or
+   * neither of the file and the key.
+   */
+  readonly anchors?: string;
+  readonly anchorKey?: string;
+  readonly anchorIntervalSeconds: number;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
 
@@ -44,6 +52,8 @@ interface SettingSpec {
   readonly flag: string;
   readonly kind: Kind;
   readonly fallback?: string | number;
+  /** A setting without a default that may be left out. */
+  readonly optional?: true;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -71,6 +81,9 @@ export const SETTINGS: readonly SettingSpec[] = [
   { name: 'maxRequestsPerConnection', flag: 'max-requests-per-connection', kind: 'count', fallback: CONNECTIONS.maxRequestsPerConnection },
   { name: 'maxConnections', flag: 'max-connections', kind: 'count', fallback: CONNECTIONS.maxConnections },
   { name: 'maxConnectionsPerAddress', flag: 'max-connections-per-address', kind: 'count', fallback: CONNECTIONS.maxConnectionsPerAddress },
+  { name: 'anchors', flag: 'anchors', kind: 'path', optional: true },
+  { name: 'anchorKey', flag: 'anchor-key', kind: 'path', optional: true },
+  { name: 'anchorIntervalSeconds', flag: 'anchor-interval-seconds', kind: 'count', fallback: 300 },
   { name: 'logLevel', flag: 'log-level', kind: 'level', fallback: 'info' },
 ];
 
@@ -98,6 +111,7 @@ export function resolveServeSettings(sources: SettingSources): SettingsResult {
   for (const spec of SETTINGS) {
     const found = lookup(spec, sources, fileValues);
     if (found === undefined) {
+      if (spec.optional) continue;
       if (spec.fallback === undefined) problems.push(`missing --${spec.flag} (or ${environmentName(spec.flag)}, or \`${spec.flag}\` in a --config file)`);
       else settings[spec.name] = spec.kind === 'path' || spec.kind === 'location' ? resolvePath(String(spec.fallback), sources.cwd) : spec.fallback;
       continue;
@@ -107,6 +121,7 @@ export function resolveServeSettings(sources: SettingSources): SettingsResult {
     else settings[spec.name] = checked;
   }
   problems.push(...inconsistencies(settings as Partial<ServeSettings>));
+  if ((settings['anchors'] === undefined) !== (settings['anchorKey'] === undefined)) problems.push('--anchors and --anchor-key go together: the file signed anchors are appended to, and the key that signs them');
   return problems.length > 0 ? { ok: false, problems } : { ok: true, settings: settings as unknown as ServeSettings };
 }
 
