@@ -15,7 +15,6 @@ import type { ServiceMetrics } from '../service-metrics.js';
 import { authenticate } from './authenticate.js';
 import { enforceBodyDeadline } from './body-deadline.js';
 import { answerClientError } from './client-errors.js';
-import { connectionGatedServer } from './connection-gate.js';
 import type { ConnectionLimits } from './connection-limits.js';
 import { decisionRoutes } from './decision-routes.js';
 import { answerFrameworkError, installErrorHandling } from './error-handling.js';
@@ -23,6 +22,7 @@ import { acceptStrictJson } from './json-body.js';
 import { operationsRoutes } from './operations-routes.js';
 import { refuseUnservableRequests } from './request-guards.js';
 import { selectionRoutes } from './selection-routes.js';
+import { serviceServer } from './service-server.js';
 
 export interface AppOptions {
   readonly service: DecisionService;
@@ -53,7 +53,7 @@ export function createApp(options: AppOptions): FastifyInstance {
     // request-guards.ts answers during shutdown, in the service's error shape.
     return503OnClosing: false,
     routerOptions: { maxParamLength: MAX_ID_LENGTH },
-    serverFactory: (handler) => connectionGatedServer(handler, limits, (code, address) => {
+    serverFactory: (handler) => serviceServer(handler, limits, (code, address) => {
       options.metrics.refused(code);
       app.log.debug({ code, remoteAddress: address }, 'connection refused');
     }),

@@ -3,18 +3,19 @@
  * connection-limits.ts: Node's own deadlines for the headers and the whole request (checked
  * often enough to hold them), the idle and keep-alive timeouts, the requests a connection may
  * carry, and the two caps on open connections, which are applied before Node reads a byte of
- * the connection, so a refused client costs one short answer.
+ * the connection, so a refused client costs one short answer. The one request Node answers
+ * itself, an `Expect` it does not know (417), is answered in the service's error shape too.
  */
 import { Server, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { apiError } from '../api-error.js';
+import { apiError, errorBody } from '../api-error.js';
 import { deadlineCheckIntervalMs, type ConnectionLimits } from './connection-limits.js';
 import { refuseConnection } from './socket-answer.js';
 
 /** Called for each connection refused, with its code (for the metrics and the log). */
 export type OnConnectionRefused = (code: string, address: string) => void;
 
-export function connectionGatedServer(handler: RequestListener, limits: ConnectionLimits, onRefused: OnConnectionRefused): Server {
+export function serviceServer(handler: RequestListener, limits: ConnectionLimits, onRefused: OnConnectionRefused): Server {
   return new ConnectionGatedServer(handler, limits, onRefused);
 }
 
@@ -50,6 +51,10 @@ class ConnectionGatedServer extends Server {
       const served = (this.#requestsOn.get(request.socket) ?? 0) + 1;
       this.#requestsOn.set(request.socket, served);
       if (served >= limits.maxRequestsPerConnection) response.setHeader('connection', 'close');
+    });
+    this.on('checkExpectation', (_request: IncomingMessage, response: ServerResponse) => {
+      const body = JSON.stringify(errorBody(apiError(417, 'EXPECTATION_FAILED', 'the only expectation the service meets is `Expect: 100-continue`')));
+      response.writeHead(417, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' }).end(body);
     });
   }
 

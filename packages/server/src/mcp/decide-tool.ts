@@ -15,7 +15,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import type { ApiError } from '../api-error.js';
+import { apiError, type ApiError } from '../api-error.js';
 import { publicError } from '../http/public-error.js';
 import type { Caller } from '../auth/index.js';
 import type { DecideOutcome, DecisionService, ServiceResult } from '../decision-service.js';
@@ -63,11 +63,19 @@ export const DECIDE_TOOL: Tool = {
  */
 const SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
 
-/** An MCP server (name `adec`, the API's version) that offers the decide and select tools to `callerOfCall`; `onWithheld` logs a refusal whose host detail the agent is not shown. */
-export function decideToolServer(service: DecisionOperations, callerOfCall: CallerOfCall, onWithheld: (error: ApiError) => void = () => {}): McpServer {
+/** Where a tool call's detail goes that the agent is not shown: a refusal's host text, a thrown error (a bug). */
+export interface ToolCallLog {
+  withheld(error: ApiError): void;
+  failed(error: unknown): void;
+}
+
+const UNLOGGED: ToolCallLog = { withheld: () => {}, failed: () => {} };
+
+/** An MCP server (name `adec`, the API's version) that offers the decide and select tools to `callerOfCall`. */
+export function decideToolServer(service: DecisionOperations, callerOfCall: CallerOfCall, log: ToolCallLog = UNLOGGED): McpServer {
   const refusal = (error: ApiError): CallToolResult => {
     const shown = publicError(error);
-    if (shown !== error) onWithheld(error);
+    if (shown !== error) log.withheld(error);
     return refusalResult(shown);
   };
   const mcp = new McpServer({ name: 'adec', version: OPENAPI_DOCUMENT.info.version }, { capabilities: { tools: {} }, jsonSchemaValidator: SCHEMA_VALIDATOR });
@@ -76,11 +84,17 @@ export function decideToolServer(service: DecisionOperations, callerOfCall: Call
     const { name } = request.params;
     // An unknown tool is a protocol error (JSON-RPC -32602), not a result the agent should read.
     if (name !== DECIDE_TOOL.name && name !== SELECT_TOOL.name) throw new McpError(ErrorCode.InvalidParams, `unknown tool \`${name}\`: this server has the tools \`${DECIDE_TOOL.name}\` and \`${SELECT_TOOL.name}\``);
-    const caller = await callerOfCall();
-    if (!caller.ok) return refusal(caller.error);
-    if (name === SELECT_TOOL.name) return selectionResult(await service.select(caller.value, request.params.arguments), refusal);
-    const decided = await service.decide(caller.value, request.params.arguments);
-    return decided.ok ? answer(decided.value) : refusal(decided.error);
+    try {
+      const caller = await callerOfCall();
+      if (!caller.ok) return refusal(caller.error);
+      if (name === SELECT_TOOL.name) return selectionResult(await service.select(caller.value, request.params.arguments), refusal);
+      const decided = await service.decide(caller.value, request.params.arguments);
+      return decided.ok ? answer(decided.value) : refusal(decided.error);
+    } catch (error) {
+      // The SDK would answer a thrown error with its message: the log gets it, the agent does not.
+      log.failed(error);
+      return refusalResult(apiError(500, 'INTERNAL_ERROR', 'the service failed to answer this call; the failure is logged'));
+    }
   });
   return mcp;
 }

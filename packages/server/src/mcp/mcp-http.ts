@@ -52,7 +52,10 @@ export function mcpRoutes(v1: FastifyInstance, service: DecisionOperations, limi
 async function exchange(request: FastifyRequest, reply: FastifyReply, service: DecisionOperations): Promise<FastifyReply> {
   const caller = callerOf(request);
   const [{ decideToolServer }, { WebStandardStreamableHTTPServerTransport }] = await loadSdk();
-  const server = decideToolServer(service, async () => ({ ok: true, value: caller }), (error) => logWithheld(request.log, error));
+  const server = decideToolServer(service, async () => ({ ok: true, value: caller }), {
+    withheld: (error) => logWithheld(request.log, error),
+    failed: (error) => request.log.error({ err: error }, 'MCP tool call failed'),
+  });
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   try {
     await server.connect(transport);
