@@ -3,10 +3,13 @@
  * chains, and by `get`, which hands a single record to a host that serves or replays it. A
  * record is whole when its hashed body matches its hash and its stored columns; it is in its
  * chain when it lies after the chain's anchor and at or before its head (the head record being
- * the one the head names), and links to the record before it, or to the anchor.
+ * the one the head names), links to the record before it (or to the anchor), and is the record
+ * the one after it links to: a record changed and re-hashed in place passes its own hash and its
+ * link back, but not its successor's link.
  *
- * `get` pays for this with one query: the record, its chain's row and its predecessor's hash,
- * joined (issue 26: a record edited in place was served, and replayed as identical, until then).
+ * `get` pays for this with one query: the record, its chain's row, its predecessor's hash and
+ * its successor's link, joined (issue 26: a record edited in place was served, and replayed as
+ * identical, until then).
  */
 import type { ChainState, StoredRecord } from './audit-record.js';
 import { linkHash } from './chain.js';
@@ -32,15 +35,16 @@ export function checkRecord(row: StoredRecord): { readonly ok: true; readonly bo
   return { ok: true, body: body! };
 }
 
-/** A record as `get` reads it: with its chain's row and the hash of the record before it (null when absent). */
+/** A record as `get` reads it: with its chain's row, the hash of the record before it and the link of the one after it (null when absent). */
 export interface PlacedRecord {
   readonly row: StoredRecord;
   readonly chain: ChainState | null;
   readonly predecessorHash: string | null;
+  readonly successorPrevHash: string | null;
 }
 
 /** Why a record read by `get` must not be handed out, or undefined when it verifies in its chain. */
-export function placedRecordProblem({ row, chain, predecessorHash }: PlacedRecord): string | undefined {
+export function placedRecordProblem({ row, chain, predecessorHash, successorPrevHash }: PlacedRecord): string | undefined {
   const fault = checkRecord(row);
   if (!fault.ok) return fault.message;
   const at = `record ${row.seq} (${row.decisionId}) of ${row.tenant}`;
@@ -51,6 +55,7 @@ export function placedRecordProblem({ row, chain, predecessorHash }: PlacedRecor
   const expected = row.seq - 1 === chain.anchorSeq ? chain.anchorHash : predecessorHash;
   if (expected === null) return `${at} has no record before it: record ${row.seq - 1} was removed`;
   if (row.prevHash !== expected) return `${at} does not link to the record before it: a record at or before it was changed, removed or reordered`;
+  if (successorPrevHash !== null && successorPrevHash !== row.hash) return `${at} is not the record the one after it links to: it was changed and re-hashed, or replaced`;
   return undefined;
 }
 

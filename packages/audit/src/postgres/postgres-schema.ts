@@ -23,11 +23,9 @@
  * whose tenant has no chains row counts as after the anchor.
  *
  * Version 4 makes the head the chain's only end, as in SQLite (sqlite/sqlite-schema.ts says why
- * and how): a record is inserted only at or before its chain's head, after its anchor, linked to
- * the record before it (or the anchor) and, at the head, with the head's hash; rows past a head
- * (or of a tenant with no chains row) are outside every chain, deletable, and set aside by the
- * writer in decision_records_beyond_head. A BEFORE ROW trigger sees the rows an INSERT of
- * several rows wrote before the current one, so a batch's records link to each other.
+ * and how): a record is inserted only after its chain's anchor and at or before its head, and,
+ * at the head, with the head's hash; rows past a head (or of a tenant with no chains row) are
+ * outside every chain, deletable, and set aside by the writer in decision_records_beyond_head.
  *
  * user_memory (version 2) is each user's short-term memory (user-memory.ts): mutable, one row per
  * signal. `value_json` is TEXT, not jsonb, which refuses a string holding \u0000 that JSON allows.
@@ -155,23 +153,14 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       );
       CREATE INDEX decision_records_beyond_head_tenant ON decision_records_beyond_head (tenant, seq);
       CREATE FUNCTION decision_records_refuse_off_chain() RETURNS trigger LANGUAGE plpgsql AS $$
-      DECLARE
-        chain chains%ROWTYPE;
-        linked_to TEXT;
       BEGIN
-        SELECT * INTO chain FROM chains WHERE tenant = NEW.tenant;
-        IF FOUND AND NEW.seq > chain.anchor_seq AND NEW.seq <= chain.head_seq
-          AND (NEW.seq < chain.head_seq OR NEW.hash = chain.head_hash) THEN
-          IF NEW.seq - 1 = chain.anchor_seq THEN
-            linked_to := chain.anchor_hash;
-          ELSE
-            SELECT hash INTO linked_to FROM decision_records WHERE tenant = NEW.tenant AND seq = NEW.seq - 1;
-          END IF;
-          IF NEW.prev_hash = linked_to THEN
-            RETURN NEW;
-          END IF;
+        IF NOT EXISTS (
+          SELECT 1 FROM chains c WHERE c.tenant = NEW.tenant
+            AND NEW.seq > c.anchor_seq AND NEW.seq <= c.head_seq
+            AND (NEW.seq < c.head_seq OR NEW.hash = c.head_hash)) THEN
+          RAISE EXCEPTION 'a decision record only extends its chain: after its anchor, at or before its head, and at the head with the hash the head names';
         END IF;
-        RAISE EXCEPTION 'a decision record only extends its chain: at or before the head, after the anchor, linked to the record before it';
+        RETURN NEW;
       END $$;
       CREATE TRIGGER decision_records_extend_head BEFORE INSERT ON decision_records
         FOR EACH ROW EXECUTE FUNCTION decision_records_refuse_off_chain();

@@ -12,10 +12,13 @@
  * chains row (a database edited by hand before version 3) counts as after the anchor.
  *
  * Version 4 makes the head the chain's only end (issue 26, finding 4: a plain INSERT past the
- * head was taken for a record). A record is inserted only at or before its chain's head, after
- * its anchor, linked to the record before it (or to the anchor), and, at the head, with the hash
- * the head names: so the writer moves the head first, then inserts the records up to it
- * (sqlite-chain-writer.ts). Rows already past a head (a database edited before version 4, or
+ * head was taken for a record). A record is inserted only after its chain's anchor and at or
+ * before its head, and, at the head, with the hash the head names: so the writer moves the head
+ * first, then inserts the records up to it (sqlite-chain-writer.ts). Every seq from the anchor to
+ * the head already holds a record (the primary key) that no trigger lets go, so this leaves an
+ * INSERT nowhere to go. The trigger does not check a record's link to the one before it: a head
+ * record changed by hand would then refuse every later record of its tenant; `verify` and `get`
+ * check links. Rows already past a head (a database edited before version 4, or
  * with its triggers dropped), like rows of a tenant with no chains row, are not part of any
  * chain: they may be deleted, and the writer moves them to decision_records_beyond_head, where
  * `verify` still reports them.
@@ -116,10 +119,8 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
       WHEN NOT EXISTS (
         SELECT 1 FROM chains c WHERE c.tenant = NEW.tenant
           AND NEW.seq > c.anchor_seq AND NEW.seq <= c.head_seq
-          AND (NEW.seq < c.head_seq OR NEW.hash = c.head_hash)
-          AND NEW.prev_hash = CASE WHEN NEW.seq - 1 = c.anchor_seq THEN c.anchor_hash
-            ELSE (SELECT p.hash FROM decision_records p WHERE p.tenant = NEW.tenant AND p.seq = NEW.seq - 1) END)
-      BEGIN SELECT RAISE(ABORT, 'a decision record only extends its chain: at or before the head, after the anchor, linked to the record before it'); END;
+          AND (NEW.seq < c.head_seq OR NEW.hash = c.head_hash))
+      BEGIN SELECT RAISE(ABORT, 'a decision record only extends its chain: after its anchor, at or before its head, and at the head with the hash the head names'); END;
       DROP TRIGGER IF EXISTS decision_records_no_delete;
       CREATE TRIGGER decision_records_no_delete BEFORE DELETE ON decision_records
       WHEN OLD.seq > COALESCE((SELECT anchor_seq FROM chains WHERE tenant = OLD.tenant), 0)
