@@ -20,7 +20,7 @@ const PUBLIC_MESSAGES: Readonly<Record<string, string>> = {
 };
 
 /** 5xx codes whose messages the service writes itself, from nothing but numbers and ids. */
-const SERVICE_WORDED = new Set(['INTERNAL_ERROR', 'OVERLOADED', 'NOT_READY', 'SHUTTING_DOWN', 'SCORING_FAILED', 'TOO_MANY_CONNECTIONS']);
+const SERVICE_WORDED = new Set(['INTERNAL_ERROR', 'OVERLOADED', 'NOT_READY', 'SHUTTING_DOWN', 'SCORING_FAILED', 'TOO_MANY_CONNECTIONS', 'RECORD_TAMPERED']);
 
 const GENERIC_MESSAGE = 'the service could not answer this request (the failure is logged)';
 
