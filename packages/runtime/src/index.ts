@@ -14,6 +14,7 @@ export type { LoadedModule, ActionEvaluator } from './load/loaded-module.js';
 export { loadModule, DEFAULT_MEMORY_LIMIT_MB, type BundleToLoad, type Isolation, type SandboxOptions, type LoadResult } from './load/load-module.js';
 export { ModuleLoader, RETRY_BACKOFF_MS, MAX_RETRY_BACKOFF_MS, type RoutingKey, type LoadError, type LoadErrorCode, type ModuleLookup, type ModuleLoaderOptions, type ModuleLoaderStats, type RefreshOutcome, REPLACED_MODULE_GRACE_MS } from './load/module-loader.js';
 export { DirectoryModuleStore, type DirectoryModuleStoreOptions, type ModuleStore, type WorldKey } from './load/module-store.js';
+export { STORE_READ_ATTEMPTS, STORE_RETRY_DELAY_MS } from './load/store-read.js';
 export { SandboxProcessPool, type SandboxPoolOptions, type SandboxPoolStats } from './sandbox/sandbox-process-pool.js';
 export { durationMs, durationText, isoDuration, isoDurationMs, timestampMs } from './context/wire-values.js';
 export { parseRequestJson, firstInvalidUtf8, type RequestJson, type RequestJsonProblem, type RequestJsonProblemCode } from './context/request-json.js';

@@ -7,7 +7,9 @@
  * bytes: nothing from a refused bundle ever runs. Concurrent misses for one key share one load
  * (single flight). One bundle holds every action of a world, so all routing keys of a world
  * share one loaded module and one sandbox; `unload` releases it. A failed load is not cached:
- * the next request tries again, so a fixed bundle is picked up without a restart.
+ * a refused bundle is tried again after a backoff, so a fixed bundle is picked up without a
+ * restart, and a store that could not be read now (store-read.ts) is read again by the next
+ * request, after a few quick retries within the load.
  */
 import type { TrustConfig } from '../trust/trust-config.js';
 import type { VerificationCode } from '../trust/verification-failure.js';
@@ -17,6 +19,7 @@ import { SandboxProcessPool, type SandboxPoolStats } from '../sandbox/sandbox-pr
 import { DEFAULT_MEMORY_LIMIT_MB, loadModule, type SandboxOptions } from './load-module.js';
 import type { LoadedModule } from './loaded-module.js';
 import type { ModuleStore, WorldKey } from './module-store.js';
+import { isTransientLoadError, readFromStore } from './store-read.js';
 import type { VerifiedBundle } from '../trust/verify-bundle.js';
 import { messageOf } from '../error-message.js';
 
@@ -28,6 +31,7 @@ export interface RoutingKey {
   readonly version: string;
 }
 
+/** `MODULE_UNAVAILABLE`: the store could not be read now (a transient failure, store-read.ts); the others are refusals. */
 export type LoadErrorCode = 'ROUTING_KEY_INVALID' | 'MODULE_NOT_FOUND' | 'UNKNOWN_ACTION' | 'MODULE_INVALID' | 'MODULE_UNAVAILABLE' | 'HOST_AT_CAPACITY' | VerificationCode;
 
 export interface LoadError {
@@ -73,9 +77,10 @@ export interface ModuleLoaderOptions {
 }
 
 /**
- * After a failed load, a world is retried no sooner than this, doubling with each failure in a
- * row up to MAX_RETRY_BACKOFF_MS: a transient store failure heals by itself, and a broken or
- * refused bundle is not fetched and verified again for every request in the meantime.
+ * After a load refused (a bundle not found, not verifying, not loading), a world is retried no
+ * sooner than this, doubling with each refusal in a row up to MAX_RETRY_BACKOFF_MS: a broken or
+ * refused bundle is not fetched and verified again for every request in the meantime. A store
+ * that could not be read now is not held to it (store-read.ts).
  */
 export const RETRY_BACKOFF_MS = 100;
 export const MAX_RETRY_BACKOFF_MS = 10_000;
@@ -91,7 +96,7 @@ interface RecentFailure {
 export class ModuleLoader {
   /** Loads in flight or done, by world (org, domain, version). */
   readonly #worlds = new Map<string, Promise<ModuleLookup>>();
-  /** Worlds whose last load failed, until their retry time. */
+  /** Worlds whose last load was refused, until their retry time. */
   readonly #failures = new Map<string, RecentFailure>();
 
   /** The newest approval loaded per world version: an older one cannot replace it (trust/loaded-approvals.ts). */
@@ -162,7 +167,7 @@ export class ModuleLoader {
     const outcome = (result: RefreshOutcome['result'], detail: Partial<RefreshOutcome> = {}): RefreshOutcome => ({ world: key, result, moduleHash: loaded.moduleHash, ...detail });
     const read = await this.#readVerified(key);
     if (!read.ok) {
-      if (read.error.code === 'MODULE_UNAVAILABLE') return outcome('unavailable', { error: read.error });
+      if (isTransientLoadError(read.error)) return outcome('unavailable', { error: read.error });
       // Refused bytes of another module change nothing; the loaded module's own bundle refused
       // now (its approval expired, its key revoked) or taken out of the store stops it.
       if (read.error.code !== 'MODULE_NOT_FOUND' && read.claimedHash !== loaded.moduleHash) return outcome('refused', { error: read.error });
@@ -199,7 +204,7 @@ export class ModuleLoader {
     if (load === undefined) {
       load = this.#load(key).catch((error: unknown): ModuleLookup => ({ ok: false, error: { code: 'MODULE_UNAVAILABLE', message: `${describeWorld(key)} could not be loaded: ${messageOf(error)}` } }));
       this.#worlds.set(world, load);
-      // Failures are not cached: they are retried after a backoff. A success stays until unloaded.
+      // Failures are not cached: they are retried, refusals after a backoff. A success stays until unloaded.
       void load.then((lookup) => this.#settled(world, load!, lookup));
     }
     return load;
@@ -241,6 +246,8 @@ export class ModuleLoader {
     }
     this.#failedLoads += 1;
     if (this.#worlds.get(world) === load) this.#worlds.delete(world);
+    // The store could not be read now (already retried within the load): the next request reads it again.
+    if (isTransientLoadError(lookup.error)) return;
     const failures = (this.#failures.get(world)?.failures ?? 0) + 1;
     const backoff = Math.min(RETRY_BACKOFF_MS * 2 ** (failures - 1), MAX_RETRY_BACKOFF_MS);
     this.#failures.set(world, { lookup, failures, retryAt: Date.now() + backoff });
@@ -257,12 +264,8 @@ export class ModuleLoader {
 
   /** `key`'s bundle from the store, verified and checked to be the world it was asked for. */
   async #readVerified(key: WorldKey): Promise<{ readonly ok: true; readonly bundle: VerifiedBundle } | { readonly ok: false; readonly error: LoadError; readonly claimedHash?: unknown }> {
-    const read: unknown = await this.options.store.read({ org: key.org, domain: key.domain, version: key.version });
-    if (read === null || typeof read !== 'object' || typeof (read as { ok?: unknown }).ok !== 'boolean') {
-      return { ok: false, error: { code: 'MODULE_UNAVAILABLE', message: `the module store answered ${describeWorld(key)} with something that is not a result` } };
-    }
-    const result = read as Awaited<ReturnType<ModuleStore['read']>>;
-    if (!result.ok) return { ok: false, error: result.error };
+    const result = await readFromStore(this.options.store, key);
+    if (!result.ok) return result;
     const verified = verifyBundle(result.files, this.options.trust);
     if (!verified.ok) return { ok: false, error: { code: verified.failure.code, message: `${describeWorld(key)} was refused: ${verified.failure.message}` }, claimedHash: claimedModuleHash(result.files.manifest) };
     const routedWorld = verified.bundle.manifest['world'] as Record<string, unknown> | undefined;

@@ -7,11 +7,14 @@
  * segments come from requests, so each must be a plain name: a key that could climb out of the
  * root (`..`, `/`, a leading dot) is refused before the file system is touched. Each file is
  * read as a regular file, never through a link, up to its size limit (trust/bundle-files.ts).
+ * A system error that may pass (EIO, EMFILE…: store-read.ts) is `MODULE_UNAVAILABLE`, which the
+ * loader retries; a file that is missing or cannot be read for good is `MODULE_NOT_FOUND`.
  */
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readBundleFiles, type BundleFileLimits, type BundleFiles } from '../trust/bundle-files.js';
 import type { LoadError, RoutingKey } from './module-loader.js';
+import { isTransientSystemError } from './store-read.js';
 
 export type WorldKey = Omit<RoutingKey, 'action'>;
 
@@ -65,6 +68,8 @@ export class DirectoryModuleStore implements ModuleStore {
     if (dir === undefined) return { ok: false as const, error: { code: 'MODULE_NOT_FOUND' as const, message: `no module ${JSON.stringify(name)}: org, domain and version must be plain names` } };
     const read = await readBundleFiles(dir, process.cwd(), this.options.limits);
     if (read.ok) return read;
+    // Named without the path: the message may reach a caller (the failure names the file and its directory).
+    if (isTransientSystemError(read.systemCode)) return { ok: false as const, error: { code: 'MODULE_UNAVAILABLE' as const, message: `module ${name} could not be read from the store now (${read.systemCode})` } };
     const missing = read.failure.code === 'BUNDLE_FILE_MISSING';
     return { ok: false as const, error: missing ? { code: 'MODULE_NOT_FOUND' as const, message: `no module ${name} in the store (${read.failure.message})` } : read.failure };
   }

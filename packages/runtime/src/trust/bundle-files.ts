@@ -37,7 +37,8 @@ export interface BundleFiles {
   readonly approval?: Uint8Array;
 }
 
-export type BundleFilesRead = { readonly ok: true; readonly files: BundleFiles } | { readonly ok: false; readonly failure: VerificationFailure };
+/** A failure carries the system's error code when a file or the directory could not be read (regular-file.ts). */
+export type BundleFilesRead = { readonly ok: true; readonly files: BundleFiles } | { readonly ok: false; readonly failure: VerificationFailure; readonly systemCode?: string };
 
 /**
  * Reads a bundle directory. manifest.json and bundle.js must exist (BUNDLE_FILE_MISSING);
@@ -55,15 +56,17 @@ export async function readBundleFiles(
   const absolute = resolve(cwd, dir);
   const directoryProblem = await checkDirectory(absolute);
   if (directoryProblem !== undefined) {
-    return { ok: false, failure: verificationFailure('BUNDLE_FILE_MISSING', { problem: `bundle directory \`${dir}\` ${directoryProblem}` }) };
+    const failure = verificationFailure('BUNDLE_FILE_MISSING', { problem: `bundle directory \`${dir}\` ${directoryProblem.problem}` });
+    return directoryProblem.systemCode === undefined ? { ok: false, failure } : { ok: false, failure, systemCode: directoryProblem.systemCode };
   }
-  const read = async (name: keyof typeof BUNDLE_FILES, required: boolean): Promise<Uint8Array | undefined | VerificationFailure> => {
+  const read = async (name: keyof typeof BUNDLE_FILES, required: boolean): Promise<Uint8Array | undefined | FileFailure> => {
     const file = BUNDLE_FILES[name];
     const maxBytes = limits[name] ?? DEFAULT_BUNDLE_FILE_LIMITS[name];
     const result = await readRegularFile(join(absolute, file), { maxBytes, followSymlinks: false });
     if (result.ok) return result.bytes;
     if (!required && result.code === 'FILE_MISSING') return undefined;
-    return verificationFailure(FAILURE_CODES[result.code], { problem: `\`${join(dir, file)}\` ${result.problem}` });
+    const failure = verificationFailure(FAILURE_CODES[result.code], { problem: `\`${join(dir, file)}\` ${result.problem}` });
+    return result.systemCode === undefined ? { failure } : { failure, systemCode: result.systemCode };
   };
   const [manifest, bundle, signature, approval] = await Promise.all([
     read('manifest', true),
@@ -72,7 +75,7 @@ export async function readBundleFiles(
     read('approval', false),
   ]);
   for (const file of [manifest, bundle, signature, approval]) {
-    if (isFailure(file)) return { ok: false, failure: file };
+    if (isFailure(file)) return { ok: false, ...file };
   }
   return {
     ok: true,
@@ -85,7 +88,7 @@ export async function readBundleFiles(
   };
 }
 
-/** An unreadable file (EACCES, EIO) is reported as missing, as a store that lacks it would be. */
+/** An unreadable file (EACCES, EIO) is reported as missing, as a store that lacks it would be (with its system code). */
 const FAILURE_CODES = {
   FILE_MISSING: 'BUNDLE_FILE_MISSING',
   FILE_UNREADABLE: 'BUNDLE_FILE_MISSING',
@@ -93,14 +96,18 @@ const FAILURE_CODES = {
   FILE_TOO_LARGE: 'BUNDLE_FILE_TOO_LARGE',
 } as const satisfies Record<FileCode, string>;
 
-function isFailure(value: Uint8Array | undefined | VerificationFailure): value is VerificationFailure {
+type FileFailure = Omit<Extract<BundleFilesRead, { ok: false }>, 'ok'>;
+
+function isFailure(value: Uint8Array | undefined | FileFailure): value is FileFailure {
   return value !== undefined && !(value instanceof Uint8Array);
 }
 
-async function checkDirectory(path: string): Promise<string | undefined> {
+async function checkDirectory(path: string): Promise<{ readonly problem: string; readonly systemCode?: string } | undefined> {
   try {
-    return (await stat(path)).isDirectory() ? undefined : 'is not a directory';
+    return (await stat(path)).isDirectory() ? undefined : { problem: 'is not a directory' };
   } catch (error) {
-    return readProblem(error);
+    // As for a file (regular-file.ts): the system's code when the directory could not be read, not when it is missing.
+    const systemCode = (error as NodeJS.ErrnoException | undefined)?.code;
+    return typeof systemCode === 'string' && systemCode !== 'ENOENT' ? { problem: readProblem(error), systemCode } : { problem: readProblem(error) };
   }
 }

@@ -13,8 +13,14 @@ import { open, type FileHandle } from 'node:fs/promises';
  */
 export type FileCode = 'FILE_MISSING' | 'FILE_NOT_REGULAR' | 'FILE_TOO_LARGE' | 'FILE_UNREADABLE';
 
-/** The bytes of a file, or what is wrong with it as the end of a sentence that starts with its name. */
-export type FileRead = { readonly ok: true; readonly bytes: Buffer } | { readonly ok: false; readonly code: FileCode; readonly problem: string };
+/**
+ * The bytes of a file, or what is wrong with it as the end of a sentence that starts with its
+ * name; for FILE_UNREADABLE, the system's error code (`EACCES`, `EIO`…) when it gave one, so a
+ * caller can tell a failure that may pass from one that will not.
+ */
+export type FileRead =
+  | { readonly ok: true; readonly bytes: Buffer }
+  | { readonly ok: false; readonly code: FileCode; readonly problem: string; readonly systemCode?: string };
 
 export interface FileReadOptions {
   /** The most bytes the file may hold. */
@@ -48,7 +54,7 @@ export async function readRegularFile(path: string, options: FileReadOptions): P
     if (stats.size > options.maxBytes) return tooLarge(stats.size, options.maxBytes);
     return await readAtMost(handle, options.maxBytes);
   } catch (error) {
-    return refuse('FILE_UNREADABLE', `cannot be read (${errorCode(error)})`);
+    return unreadable(error);
   } finally {
     await handle.close();
   }
@@ -76,7 +82,13 @@ function refuseOpen(error: unknown): FileRead {
   // A socket cannot be opened; ENXIO also comes from a FIFO opened for writing only.
   if (code === 'ENXIO') return refuse('FILE_NOT_REGULAR', 'is a socket or device, not a regular file');
   if (code === 'EISDIR') return refuse('FILE_NOT_REGULAR', 'is a directory, not a regular file');
-  return refuse('FILE_UNREADABLE', `cannot be read (${code})`);
+  return unreadable(error);
+}
+
+function unreadable(error: unknown): FileRead {
+  const systemCode = (error as NodeJS.ErrnoException | undefined)?.code;
+  const problem = `cannot be read (${errorCode(error)})`;
+  return typeof systemCode === 'string' ? { ok: false, code: 'FILE_UNREADABLE', problem, systemCode } : refuse('FILE_UNREADABLE', problem);
 }
 
 function tooLarge(size: number | undefined, maxBytes: number): FileRead {
