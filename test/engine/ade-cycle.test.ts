@@ -309,7 +309,7 @@ describe.each([
     test.each([
       ['names another action by id', { ...VALID, text: 'The weather today beats quiet-1.' }, 'NAMES_OTHER_ACTION'],
       ['names another action by its title', { ...VALID, text: 'The weather today, unlike Quiet hour.' }, 'NAMES_OTHER_ACTION'],
-      ['re-ranks the options', { ...VALID, text: 'The weather today ranks first of your options.' }, 'RERANKS'],
+      ['re-ranks the options', { ...VALID, text: 'The weather today ranks first of your options.' }, 'RANK-RANKS'],
       ['claims another selection', { ...VALID, selected_action: 'quiet-1' }, 'INV-001'],
       ['recommends an action', { ...VALID, recommended_action: 'quiet-1' }, 'INV-001'],
     ])('a skill output that %s is rejected, logged, and changes nothing', async (_, output, id) => {

@@ -16,8 +16,13 @@
  *   __adec_skill_render(id, in)   the first template of a deterministic skill that applies,
  *                                 rendered: `{ ok, template, payload | message }`
  *   __adec_skill_prompt(id, in)   an LLM skill's prompt rendered: `{ ok, prompt | message }`
- *   __adec_skill_invariants(id, in)  each compiled invariant over `in` (with `payload`):
- *                                 `[{ id, holds, error }]`
+ *   __adec_skill_invariants(id, in)  each compiled invariant over `in` (with `payload`),
+ *                                 its text compared as written and as a reader sees it
+ *                                 (skills/text/read-text.ts, the host's own function, installed
+ *                                 here as its source; read, compacted and spaced out, as the
+ *                                 host reads text): `[{ id, as_written, as_read }]`, each
+ *                                 `{ holds, error }`; an invariant of an older compiler has no
+ *                                 folded form, and holds as read
  *
  * Every module function is called through `call`, so a throw becomes an entry of `errors` and
  * the cycle goes on: a failed state value throws when read, a guardrail that cannot be
@@ -26,6 +31,9 @@
  * request always gives the same text.
  */
 import { MODEL_CONDITIONS } from './model-conditions.js';
+import { CONFUSABLE_PROTOTYPES } from './skills/text/confusable-prototypes.js';
+import { readText } from './skills/text/read-text.js';
+import { compacted, spacedOut } from './skills/text/text-forms.js';
 
 export const SELECTION_EXTENSION = `"use strict";
 __adec_extend((module, { messageOf, now }) => {
@@ -373,20 +381,33 @@ __adec_extend((module, { messageOf, now }) => {
     }
   };
 
-  // Every compiled invariant of the skill over one output: whether it holds. An invariant whose
-  // check throws does not hold.
+  // Text as a reader sees it, in each of the host's forms (skills/text/text-forms.ts), by the
+  // host's own functions: host and invariants fold text alike.
+  const readText = ${readText.toString()};
+  const compacted = ${compacted.toString()};
+  const spacedOut = ${spacedOut.toString()};
+  const confusablePrototypes = freeze(${JSON.stringify(CONFUSABLE_PROTOTYPES)});
+  const folds = [(read) => read, compacted, spacedOut].map((form) => (text) => form(readText(text, confusablePrototypes)).text);
+
+  // Every compiled invariant of the skill over one output: whether it holds as written and as
+  // read. A check that throws does not hold.
+  const holds = (check, ...args) => {
+    try {
+      return { holds: check(...args) === true, error: null };
+    } catch (error) {
+      return { holds: false, error: messageOf(error) };
+    }
+  };
   globalThis.__adec_skill_invariants = (skillId, inputJson) => {
     skillOf(skillId);
     const input = deepFreeze(parse(inputJson));
     const checks = hasOwn(invariants, skillId) ? invariants[skillId] : [];
     return stringify(
-      checks.map((invariant) => {
-        try {
-          return { id: invariant.id, holds: invariant.check(input) === true, error: null };
-        } catch (error) {
-          return { id: invariant.id, holds: false, error: messageOf(error) };
-        }
-      }),
+      checks.map((invariant) => ({
+        id: invariant.id,
+        as_written: holds(invariant.check, input),
+        as_read: typeof invariant.check_folded === "function" ? folds.map((fold) => holds(invariant.check_folded, input, fold)).find((result) => !result.holds) ?? { holds: true, error: null } : { holds: true, error: null },
+      })),
     );
   };
 

@@ -18,8 +18,14 @@ import { memberAccess, regexLiteralSource, stringLiteral, templateText } from '.
 import type { HelperName } from './runtime-helpers.js';
 import { isOptionalType } from './ts-type.js';
 
-/** Where each reference root lives in the function being generated, e.g. `{ context: 'ctx' }`. */
-export type ExprScope = Readonly<Partial<Record<RefRoot, string>>>;
+/**
+ * Where each reference root lives in the function being generated, e.g. `{ context: 'ctx' }`;
+ * `foldText` names a function `(text: string) => string` that the text operators (`CONTAINS`,
+ * `CONTAINS_ANY` on text, `MATCHES`) apply to both of their sides, and then `MATCHES` ignores
+ * case. A skill's invariants are emitted once without it and once with it: the host folds text
+ * to what a reader sees, so a disguised word is the word (docs/skill-text.md).
+ */
+export type ExprScope = Readonly<Partial<Record<RefRoot, string>>> & { readonly foldText?: string };
 
 /** JavaScript operator precedence, loosest first (only the levels codegen produces). */
 const enum Prec {
@@ -161,7 +167,9 @@ export class ExprEmitter {
         return { code: call, prec: Prec.Postfix };
       }
       case 'matches': {
-        const test = `${this.regex(e.source, e.flags)}.test(${this.expr(e.subject, scope).code})`;
+        const fold = scope.foldText;
+        const subject = this.expr(e.subject, scope).code;
+        const test = fold === undefined ? `${this.regex(e.source, e.flags)}.test(${subject})` : `${this.regex(e.source, `${e.flags}i`)}.test(${fold}(${subject}))`;
         return e.negated ? { code: `!${test}`, prec: Prec.Unary } : { code: test, prec: Prec.Postfix };
       }
       case 'isNull': {
@@ -332,10 +340,14 @@ export class ExprEmitter {
   }
 
   private contains(e: Extract<CheckedExpr, { kind: 'contains' }>, scope: ExprScope): Emitted {
+    const fold = e.mode === 'substring' ? scope.foldText : undefined;
     const subject = this.expr(e.subject, scope);
     const needle = this.expr(e.needle, scope);
     let call: string;
-    if (e.mode === 'substring' && !e.any) {
+    if (fold !== undefined) {
+      const folded = `${fold}(${subject.code})`;
+      call = e.any ? `${this.use('containsAny')}(${folded}, ${wrap(needle, Prec.Postfix)}.map(${fold}))` : `${folded}.includes(${fold}(${needle.code}))`;
+    } else if (e.mode === 'substring' && !e.any) {
       call = `${wrap(subject, Prec.Postfix)}.includes(${needle.code})`;
     } else {
       const helper: HelperName = e.mode === 'substring' ? 'containsAny' : e.any ? 'hasAnyElement' : 'hasElement';

@@ -2,6 +2,9 @@
  * `_SKILLS` and `_INVARIANTS`: each skill's execution contract (SEC, seed 001) as data, with its
  * prompt, deterministic templates and invariant checks compiled to functions.
  *
+ * An invariant is compiled twice: `check` compares text as written, `check_folded` as the host's
+ * `fold` shows it to a reader (ExprScope.foldText); the host requires both to hold.
+ *
  * Invariants and templates read SEC Appendix B roots from one `input`:
  * `{ payload, action_metadata, user_state, decision_context }` (no payload when rendering);
  * a prompt's `action.x` reads the action metadata.
@@ -21,6 +24,9 @@ const SKILL_SCOPE: ExprScope = {
   decision_context: 'input.decision_context',
   action: 'input.action_metadata',
 };
+
+/** An invariant's second form: its text compared as a reader sees it, folded by `fold`. */
+const FOLDED_SKILL_SCOPE: ExprScope = { ...SKILL_SCOPE, foldText: 'fold' };
 
 export interface SkillSections {
   readonly skills: Code;
@@ -43,6 +49,7 @@ export function emitSkillSections(world: CheckedWorld, names: ModuleTypeNames, e
             entry('description', stringLiteral(inv.description)),
             entry('source', stringLiteral(inv.source)),
             entry('check', `(input: ${t.input}): boolean => ${emitter.emit(inv.check, SKILL_SCOPE)}`),
+            entry('check_folded', `(input: ${t.input}, fold: (text: string) => string): boolean => ${emitter.emit(inv.check, FOLDED_SKILL_SCOPE)}`),
           ]),
         ),
       ),

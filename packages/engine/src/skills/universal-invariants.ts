@@ -2,14 +2,17 @@
  * SEC §3's universal invariants INV-001..006, which hold for every skill's payload whatever
  * its contract says. INV-001..003 guard the authority boundary by field name (at any depth of
  * the payload); INV-004 and INV-005 by content; INV-006 by the declared length limits, which
- * every string of the payload must have and respect.
+ * every string of the payload must have and respect. Content is read as written and as a reader
+ * sees it (text/text-forms.ts), so a disguised "ignore the guardrails" is found.
  */
+import { findPattern, textForms, type TextMatch } from './text/text-forms.js';
 
 export interface InvariantFailure {
   readonly id: string;
   /** JSON path in the payload, e.g. `payload.display_parameters.score`. */
   readonly path: string;
   readonly message: string;
+  readonly match?: TextMatch;
 }
 
 const ACTION_FIELDS = new Set(['selected_action', 'recommended_action', 'action_id']);
@@ -27,8 +30,11 @@ export function universalInvariantFailures(payload: unknown, schema: Readonly<Re
       if (STATE_FIELDS.has(key) || key.startsWith('set_')) failures.push({ id: 'INV-003', path, message: `the payload tries to change state in field \`${key}\`` });
     }
     if (typeof value === 'string') {
-      if (GUARDRAIL_BYPASS.test(value)) failures.push({ id: 'INV-004', path, message: 'the text suggests bypassing a guardrail' });
-      if (EXTERNAL_REFERENCE.test(value)) failures.push({ id: 'INV-005', path, message: 'the text is not self-contained (a link or a "see more")' });
+      const forms = textForms(value);
+      const bypass = findPattern(GUARDRAIL_BYPASS, forms);
+      if (bypass !== null) failures.push({ id: 'INV-004', path, message: 'the text suggests bypassing a guardrail', match: bypass });
+      const reference = findPattern(EXTERNAL_REFERENCE, forms);
+      if (reference !== null) failures.push({ id: 'INV-005', path, message: 'the text is not self-contained (a link or a "see more")', match: reference });
     }
   });
   for (const problem of lengthProblems(payload, schema, 'payload')) failures.push({ id: 'INV-006', ...problem });

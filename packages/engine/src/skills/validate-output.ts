@@ -11,11 +11,19 @@
  *                              or re-decides: the selection locked at stage 4
  *   prohibited_fields_absent   the universal prohibitions, the skill's own, and the host's
  *                              competitor names
+ *
+ * Every check that reads text reads it as written and as a reader sees it (text/read-text.ts,
+ * docs/skill-text.md): a name or a banned word disguised with invisible or look-alike
+ * characters, odd spacing or punctuation is found, and the failure records the excerpt that
+ * matched and where it is in the original.
  */
 import type { CandidateAction } from '../selection-request.js';
 import type { SkillContract } from './skill-catalog.js';
 import type { SkillCrossings } from './skill-crossings.js';
 import type { SkillInput } from './skill-input.js';
+import { findTerm, termLetters } from './text/protected-terms.js';
+import { RANKING_LANGUAGE } from './text/ranking-language.js';
+import { findPattern, textForms, type TextForms, type TextMatch } from './text/text-forms.js';
 import { universalInvariantFailures } from './universal-invariants.js';
 import { UNIVERSAL_PROHIBITIONS } from './universal-prohibitions.js';
 
@@ -27,6 +35,8 @@ export interface ValidationFailure {
   readonly id: string;
   readonly path: string;
   readonly message: string;
+  /** For a check that read text: what it found, in the form it matched, and where. */
+  readonly match?: TextMatch;
 }
 
 export interface ValidationResult {
@@ -49,15 +59,15 @@ export interface ValidationContext {
 }
 
 const CHECKS: readonly ValidationCheck[] = ['schema_valid', 'invariants_satisfied', 'authority_boundary_intact', 'prohibited_fields_absent'];
-const RERANKING = /\b(?:rank(?:ed|ing|s)?|runner[- ]up|second[- ]best|next best|alternatives?|another (?:option|session|action)|other options?)\b/i;
 
 export async function validateOutput(payload: unknown, context: ValidationContext): Promise<ValidationResult> {
+  const read = texts(payload).map(({ path, text }) => ({ path, forms: textForms(text) }));
   const failures: ValidationFailure[] = [
     ...schemaFailures(payload, context.skill),
     ...universalInvariantFailures(payload, context.skill.outputSchema).map((failure) => ({ check: 'invariants_satisfied' as const, ...failure })),
     ...(await compiledInvariantFailures(payload, context)),
-    ...authorityFailures(payload, context),
-    ...prohibitionFailures(payload, context),
+    ...authorityFailures(read, context),
+    ...prohibitionFailures(read, context),
   ];
   const failed = new Set(failures.map((failure) => failure.check));
   const valid = failed.size === 0;
@@ -85,14 +95,19 @@ async function compiledInvariantFailures(payload: unknown, context: ValidationCo
   if (context.skill.invariants.length === 0) return [];
   const crossing = await context.crossings.call('__adec_skill_invariants', context.skill.id, JSON.stringify({ ...context.input, payload }), context.timeLimitMs);
   if (!crossing.ok) return [{ check: 'invariants_satisfied', id: 'SANDBOX', path: 'payload', message: `the skill's invariants could not be evaluated (${crossing.kind}): ${crossing.message}` }];
-  const results = JSON.parse(crossing.value) as { id: string; holds: boolean; error: string | null }[];
-  return results
-    .filter((result) => !result.holds)
-    .map((result) => {
-      const invariant = context.skill.invariants.find((declared) => declared.id === result.id);
-      const what = invariant === undefined ? result.id : `${result.id} (${invariant.description}: ${invariant.source})`;
-      return { check: 'invariants_satisfied', id: result.id, path: 'payload', message: result.error === null ? `${what} does not hold` : `${what} failed: ${result.error}` };
-    });
+  const results = JSON.parse(crossing.value) as { id: string; as_written: InvariantResult; as_read: InvariantResult }[];
+  return results.flatMap((result) => {
+    const invariant = context.skill.invariants.find((declared) => declared.id === result.id);
+    const what = invariant === undefined ? result.id : `${result.id} (${invariant.description}: ${invariant.source})`;
+    const failed = !result.as_written.holds ? { ...result.as_written, how: '' } : !result.as_read.holds ? { ...result.as_read, how: ' as a reader sees the text' } : null;
+    if (failed === null) return [];
+    return [{ check: 'invariants_satisfied' as const, id: result.id, path: 'payload', message: failed.error === null ? `${what} does not hold${failed.how}` : `${what} failed${failed.how}: ${failed.error}` }];
+  });
+}
+
+interface InvariantResult {
+  readonly holds: boolean;
+  readonly error: string | null;
 }
 
 /** Strings of the payload with their paths. */
@@ -103,44 +118,73 @@ function texts(value: unknown, path = 'payload'): { path: string; text: string }
   return [];
 }
 
+interface ReadString {
+  readonly path: string;
+  readonly forms: TextForms;
+}
+
+/** A protected term: how it is shown in a failure, and the letters that spell it. */
+interface Term {
+  readonly name: string;
+  readonly letters: string;
+}
+
 /**
- * Naming another candidate (its id, or a name or title field of it that the selected action
- * does not share), or ranking and comparing options, is an attempt to re-decide.
+ * Naming another candidate (its id, or a name or title field of it), or ranking and comparing
+ * options, is an attempt to re-decide. A rival's name found inside the selected action's own
+ * name ("Yoga" in "Morning Yoga") is the selected action's.
  */
-function authorityFailures(payload: unknown, context: ValidationContext): ValidationFailure[] {
+function authorityFailures(read: readonly ReadString[], context: ValidationContext): ValidationFailure[] {
   const selected = context.input.decision_context.selected_action;
-  const selectedNames = new Set(Object.values(context.candidates.find((candidate) => candidate.action_id === selected) ?? {}).filter((v) => typeof v === 'string').map((v) => (v as string).toLowerCase()));
-  const others = context.candidates
+  const selectedTerms = context.candidates.filter((candidate) => candidate.action_id === selected).flatMap(candidateTerms);
+  const selectedLetters = new Set(selectedTerms.map((term) => term.letters));
+  const rivals = context.candidates
     .filter((candidate) => candidate.action_id !== selected)
-    .flatMap((candidate) => [candidate.action_id, ...Object.entries(candidate).filter(([field, value]) => /name|title/i.test(field) && typeof value === 'string').map(([, value]) => value as string)])
-    .filter((name) => name.trim().length >= 3 && !selectedNames.has(name.toLowerCase()));
+    .flatMap(candidateTerms)
+    .filter((term) => term.letters.length >= 3 && !selectedLetters.has(term.letters));
   const failures: ValidationFailure[] = [];
-  for (const { path, text } of texts(payload)) {
-    const named = others.find((name) => wholeWords(name).test(text));
-    if (named !== undefined) failures.push({ check: 'authority_boundary_intact', id: 'NAMES_OTHER_ACTION', path, message: `names ${JSON.stringify(named)}, which is not the selected action` });
-    if (RERANKING.test(text)) failures.push({ check: 'authority_boundary_intact', id: 'RERANKS', path, message: 'ranks or compares the options' });
+  for (const { path, forms } of read) {
+    const own = selectedTerms.flatMap((term) => findTerm(term.letters, forms));
+    for (const rival of rivals) {
+      const match = findTerm(rival.letters, forms).find((found) => !own.some((mine) => mine.start <= found.start && found.end <= mine.end));
+      if (match !== undefined) {
+        failures.push({ check: 'authority_boundary_intact', id: 'NAMES_OTHER_ACTION', path, message: `names ${JSON.stringify(rival.name)}, which is not the selected action`, match });
+        break;
+      }
+    }
+    for (const kind of RANKING_LANGUAGE) {
+      const match = findPattern(kind.pattern, forms);
+      if (match !== null) failures.push({ check: 'authority_boundary_intact', id: kind.id, path, message: `ranks or compares the options: ${kind.meaning}`, match });
+    }
   }
   return failures;
 }
 
-/** `name` as whole words, ignoring case: `rest` is named in "a rest day", not in "interesting". */
-function wholeWords(name: string): RegExp {
-  return new RegExp(`(?<![\\p{L}\\p{N}])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'iu');
+/** A candidate's id and the text of its name and title fields. */
+function candidateTerms(candidate: CandidateAction): Term[] {
+  const names = [candidate.action_id, ...Object.entries(candidate).filter(([field, value]) => /name|title/i.test(field) && typeof value === 'string').map(([, value]) => value as string)];
+  return names.map((name) => ({ name, letters: termLetters(name) }));
 }
 
-function prohibitionFailures(payload: unknown, context: ValidationContext): ValidationFailure[] {
+function prohibitionFailures(read: readonly ReadString[], context: ValidationContext): ValidationFailure[] {
   const failures: ValidationFailure[] = [];
-  const competitors = context.competitorNames.filter((name) => name.trim() !== '');
-  for (const { path, text } of texts(payload)) {
+  const competitors = context.competitorNames.map((name) => ({ name, letters: termLetters(name) })).filter((term) => term.letters !== '');
+  for (const { path, forms } of read) {
     for (const prohibition of UNIVERSAL_PROHIBITIONS) {
-      if (prohibition.regex.test(text)) failures.push({ check: 'prohibited_fields_absent', id: prohibition.id, path, message: prohibition.category });
+      const match = findPattern(prohibition.regex, forms);
+      if (match !== null) failures.push({ check: 'prohibited_fields_absent', id: prohibition.id, path, message: prohibition.category, match });
     }
     for (const prohibition of context.skill.prohibitions) {
-      prohibition.regex.lastIndex = 0;
-      if (prohibition.regex.test(text)) failures.push({ check: 'prohibited_fields_absent', id: prohibition.id, path, message: prohibition.reason });
+      const match = findPattern(prohibition.regex, forms);
+      if (match !== null) failures.push({ check: 'prohibited_fields_absent', id: prohibition.id, path, message: prohibition.reason, match });
     }
-    const competitor = competitors.find((name) => text.toLowerCase().includes(name.toLowerCase()));
-    if (competitor !== undefined) failures.push({ check: 'prohibited_fields_absent', id: 'PROHIB-COMPETITOR', path, message: `names ${JSON.stringify(competitor)}, a competitor` });
+    for (const competitor of competitors) {
+      const [match] = findTerm(competitor.letters, forms);
+      if (match !== undefined) {
+        failures.push({ check: 'prohibited_fields_absent', id: 'PROHIB-COMPETITOR', path, message: `names ${JSON.stringify(competitor.name)}, a competitor`, match });
+        break;
+      }
+    }
   }
   return failures;
 }
