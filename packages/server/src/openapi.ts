@@ -208,7 +208,7 @@ export const OPENAPI_DOCUMENT = {
         operationId: 'getDecision',
         summary: "One of the org's stored decisions: an adjudication or a selection",
         parameters: [decisionId],
-        responses: { '200': { description: 'The stored decision', content: { 'application/json': { schema: { oneOf: [{ $ref: '#/components/schemas/StoredDecision' }, { $ref: '#/components/schemas/StoredSelection' }] } } } }, '401': errorResponse('Invalid token'), '404': errorResponse('No such decision for this org') },
+        responses: { '200': { description: 'The stored decision', content: { 'application/json': { schema: { oneOf: [{ $ref: '#/components/schemas/StoredDecision' }, { $ref: '#/components/schemas/StoredSelection' }] } } } }, '401': errorResponse('Invalid token'), '404': errorResponse('No such decision for this org'), '500': errorResponse('RECORD_TAMPERED: the stored record does not verify against its audit chain, and is not served') },
       },
     },
     '/v1/decisions/{id}/replay': {
@@ -221,6 +221,7 @@ export const OPENAPI_DOCUMENT = {
           '401': errorResponse('Invalid token'),
           '404': errorResponse('No such decision for this org'),
           '409': errorResponse('The module version is now served by another module hash'),
+          '500': errorResponse('RECORD_TAMPERED: the stored record does not verify against its audit chain, and is not replayed'),
         },
       },
     },
