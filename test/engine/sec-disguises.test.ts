@@ -8,27 +8,15 @@
  * for the phrase it hides.
  */
 import { beforeAll, describe, expect, test } from 'vitest';
-import { llmStubExecutor, runCycle, type LoadedModule, type ValidationFailure } from '@adec/engine';
+import type { LoadedModule } from '@adec/runtime';
+import { llmStubExecutor, runCycle, type ValidationFailure } from '@adec/engine';
 import { loadWorld } from './selection-fixtures.js';
-import { disguisesOf } from './sec-disguises/generate-disguises.js';
-import { LAB_CANDIDATES, LAB_PROTECTED, LAB_SIGNALS, SELECTED, VALID_REPLY, type ProtectedPhrase } from './sec-disguises/lab-protected.js';
+import { LAB_CANDIDATES, LAB_PROTECTED, LAB_SIGNALS, SELECTED, VALID_REPLY, labVariants } from './sec-disguises/lab-protected.js';
 
 let lab: LoadedModule;
 beforeAll(async () => {
   lab = await loadWorld('test/engine/worlds/sec-lab');
 });
-
-export interface Variant {
-  readonly protected: ProtectedPhrase;
-  readonly disguise: string;
-  readonly text: string;
-}
-
-/** Every variant of every protected phrase, the undisguised one first. */
-export function labVariants(): Variant[] {
-  return LAB_PROTECTED.flatMap((item) =>
-    [{ disguise: 'none', text: item.phrase }, ...disguisesOf(item.phrase).filter(({ disguise }) => !(item.notDisguisedBy?.test(disguise) ?? false))].map(({ disguise, text }) => ({ protected: item, disguise, text: item.sentence(text) })));
-}
 
 async function decideWith(text: string) {
   const executor = llmStubExecutor(() => ({ text: JSON.stringify({ ...VALID_REPLY, text }) }));

@@ -7,6 +7,7 @@
  * "today", starts with a capital, stays short), so only the disguised phrase can fail it.
  */
 import type { CandidateAction } from '@adec/engine';
+import { disguisesOf } from './generate-disguises.js';
 
 export const SELECTED: CandidateAction = { action_id: 'note-a', type: 'note', title: 'Morning digest', topic: 'weather', priority: 5 };
 export const RIVALS: readonly CandidateAction[] = [
@@ -59,3 +60,20 @@ export const LAB_PROTECTED: readonly ProtectedPhrase[] = [
   ...rule(['RANK-POSITION'], '2nd place', 'the runner-up'),
   ...rule(['RANK-OTHERS'], 'the alternatives'),
 ];
+
+export interface Variant {
+  readonly protected: ProtectedPhrase;
+  readonly disguise: string;
+  readonly text: string;
+}
+
+/** Every variant of every protected phrase, each undisguised one first. */
+export function labVariants(): Variant[] {
+  return LAB_PROTECTED.flatMap((item) =>
+    [{ disguise: 'none', text: item.phrase }, ...disguisesOf(item.phrase).filter(({ disguise }) => !(item.notDisguisedBy?.test(disguise) ?? false))].map(({ disguise, text }) => ({
+      protected: item,
+      disguise,
+      text: item.sentence(text),
+    })),
+  );
+}
