@@ -10,7 +10,7 @@
  * deployment stops it (in-flight decisions finish and commit, the audit store is closed).
  *
  * Usage: node --no-node-snapshot adec-server.mjs '<json config>'
- *   config: { store, audit, auth: { issuer, audience, keys: [public JWK] }, isolation? }
+ *   config: { store, audit, auth: { issuer, audience, keys: [public JWK] }, isolation?, connectionLimits? }
  *
  * `audit: null` is for the profile only (profile-http.mjs): a store that commits nothing and
  * answers at once, so a load run shows what the audit costs by difference. Not a configuration
@@ -46,6 +46,7 @@ const started = await startDecisionHost({
   port: 0,
   rateLimit: UNLIMITED,
   ...(config.isolation !== undefined && { sandbox: { isolation: config.isolation } }),
+  ...(config.connectionLimits !== undefined && { connectionLimits: config.connectionLimits }),
 });
 if (!started.ok) {
   console.error(`adec-server: ${started.code}: ${started.message}`);
