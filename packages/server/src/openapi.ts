@@ -134,7 +134,9 @@ const json = (ref: string) => ({ 'application/json': { schema: { $ref: `#/compon
 
 export const OPENAPI_DOCUMENT = {
   openapi: '3.1.0',
-  info: { title: 'adec decision service', version: '1.0.0', description: 'Adjudications against signed, approved decision modules, each recorded in a hash-chained audit store before it is answered.' },
+  info: { title: 'adec decision service', version: '1.0.0', description:
+      'Adjudications against signed, approved decision modules, each recorded in a hash-chained audit store before it is answered. Every route may also refuse at the HTTP edge, always with an Error body and Connection: close: 400 MALFORMED_URL (a path that is not percent-encoded UTF-8) or MALFORMED_REQUEST (not well-formed HTTP/1.1, or no Host), 408 REQUEST_TIMEOUT (headers, body or whole request past its deadline), 417 EXPECTATION_FAILED, 429 TOO_MANY_CONNECTIONS_FROM_ADDRESS and 503 TOO_MANY_CONNECTIONS (with Retry-After; the connection is refused before its request is read), 431 HEADERS_TOO_LARGE, 503 SHUTTING_DOWN.',
+  },
   security: [{ bearer: [] }],
   paths: {
     '/v1/decide': {
@@ -208,7 +210,7 @@ export const OPENAPI_DOCUMENT = {
         operationId: 'getDecision',
         summary: "One of the org's stored decisions: an adjudication or a selection",
         parameters: [decisionId],
-        responses: { '200': { description: 'The stored decision', content: { 'application/json': { schema: { oneOf: [{ $ref: '#/components/schemas/StoredDecision' }, { $ref: '#/components/schemas/StoredSelection' }] } } } }, '401': errorResponse('Invalid token'), '404': errorResponse('No such decision for this org'), '500': errorResponse('RECORD_TAMPERED: the stored record does not verify against its audit chain, and is not served') },
+        responses: { '200': { description: 'The stored decision', content: { 'application/json': { schema: { oneOf: [{ $ref: '#/components/schemas/StoredDecision' }, { $ref: '#/components/schemas/StoredSelection' }] } } } }, '401': errorResponse('Invalid token'), '404': errorResponse('No such decision for this org'), '414': errorResponse('URI_TOO_LONG: the id is longer than any decision id (128 characters)'), '500': errorResponse('RECORD_TAMPERED: the stored record does not verify against its audit chain, and is not served') },
       },
     },
     '/v1/decisions/{id}/replay': {
@@ -221,6 +223,7 @@ export const OPENAPI_DOCUMENT = {
           '401': errorResponse('Invalid token'),
           '404': errorResponse('No such decision for this org'),
           '409': errorResponse('The module version is now served by another module hash'),
+          '414': errorResponse('URI_TOO_LONG: the id is longer than any decision id (128 characters)'),
           '500': errorResponse('RECORD_TAMPERED: the stored record does not verify against its audit chain, and is not replayed'),
         },
       },
@@ -234,9 +237,9 @@ export const OPENAPI_DOCUMENT = {
         responses: {
           '200': { description: 'The JSON-RPC response; a refused decision is a tool result with isError and `CODE: message`', content: { 'application/json': { schema: { type: 'object' } } } },
           '202': { description: 'A notification, accepted' },
-          '400': { description: 'Malformed JSON (an Error), or not a JSON-RPC message (a JSON-RPC error)', content: { 'application/json': { schema: { oneOf: [{ $ref: '#/components/schemas/Error' }, { type: 'object', required: ['jsonrpc', 'error'] }] } } } },
+          '400': errorResponse('Malformed JSON, or INVALID_JSON_RPC: not a JSON-RPC message'),
           '401': errorResponse('Missing, malformed, expired or otherwise invalid token'),
-          '406': { description: 'The Accept header does not allow application/json and text/event-stream (a JSON-RPC error)' },
+          '406': errorResponse('NOT_ACCEPTABLE: the Accept header does not allow application/json and text/event-stream'),
           '413': errorResponse('The body is too large'),
           '415': errorResponse('The body is not application/json'),
         },
