@@ -9,7 +9,10 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GENESIS_HASH, verifyChains, type AuditEntry, type AuditRecord, type AuditStore, type StoredRecord } from '@adec/audit';
 import { linkEntry } from '../../packages/audit/src/chain.js';
+import { CREATE_MIGRATIONS_TABLE } from '../../packages/audit/src/migration.js';
+import { POSTGRES_MIGRATIONS } from '../../packages/audit/src/postgres/postgres-schema.js';
 import { prepareEntry } from '../../packages/audit/src/prepared-entry.js';
+import { SQLITE_MIGRATIONS } from '../../packages/audit/src/sqlite/sqlite-schema.js';
 import { postgresBackend, sqliteBackend, type AuditBackend } from './audit-backends.js';
 
 const backends: [string, () => Promise<AuditBackend>][] = [['sqlite', async () => sqliteBackend()], ['postgres', postgresBackend]];
@@ -117,5 +120,30 @@ describe.each(backends)('the chain ends at its head, on %s', (_name, makeBackend
     const { backend, store, records } = await chainOf('t', 2);
     await backend.insertRecord(forgedRow(records[1]!, 't', 'wanted'));
     expect(await store.append(entry('t', 'wanted'))).toMatchObject({ ok: true, record: { seq: 3, decisionId: 'wanted', prevHash: records[1]!.hash } });
+  });
+
+  it('migrates a version 3 database holding a row inserted past a head at open, then finds it and records after the true head', async () => {
+    backend = await makeBackend();
+    const migrations = (backend.name === 'sqlite' ? SQLITE_MIGRATIONS : POSTGRES_MIGRATIONS).filter((migration) => migration.version <= 3);
+    const run = async (sql: string) => expect(await backend!.refusal(sql), sql.slice(0, 60)).toBeUndefined();
+    await run(CREATE_MIGRATIONS_TABLE);
+    for (const migration of migrations) {
+      await run(migration.sql);
+      await run(`INSERT INTO schema_migrations (version, name, applied_at) VALUES (${migration.version}, '${migration.name}', '2026-01-01T00:00:00.000Z')`);
+    }
+    // Two records as version 3 linked them, then the forgery: a plain INSERT that version 3 let through.
+    const first = forgedRow({ seq: 0, hash: GENESIS_HASH }, 't', 'r1');
+    const second = forgedRow(first, 't', 'r2');
+    for (const row of [first, second]) await run(SQL_INSERT(row));
+    await run(`INSERT INTO chains (tenant, head_seq, head_hash) VALUES ('t', 2, '${second.hash}')`);
+    const forged = forgedRow(second, 't', 'forged');
+    await run(SQL_INSERT(forged));
+
+    store = await backend.open();
+    expect(await backend.refusal(SQL_INSERT(forgedRow(forged, 't', 'again')))).toMatch(/only extends its chain/);
+    const report = await verifyChains(store);
+    expect(report.ok && report.chains[0]!.problem).toMatchObject({ code: 'BEYOND_HEAD', seq: 3, decisionId: 'forged' });
+    expect(await store.get('t', 'forged')).toMatchObject({ ok: false, code: 'RECORD_INVALID' });
+    expect(await store.append(entry('t', 'r3'))).toMatchObject({ ok: true, record: { seq: 3, prevHash: second.hash }, setAside: [3] });
   });
 });
