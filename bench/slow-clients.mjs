@@ -115,6 +115,23 @@ async function holdSlowConnections(url, token, body, until) {
   return { lateness, answers: Object.fromEntries(answers), peakOpen };
 }
 
+/** The service's RSS until `until`: its peak, and at each quarter (memory that grows with time shows there). */
+async function sampleRss(pid, until) {
+  const quarterMs = (until - Date.now()) / 4;
+  const sampled = { peak: 0, quarters: [] };
+  let nextQuarter = Date.now() + quarterMs;
+  while (Date.now() < until - 50) {
+    const rss = rssMiB(pid);
+    sampled.peak = Math.max(sampled.peak, rss);
+    if (Date.now() >= nextQuarter - 150) {
+      sampled.quarters.push(rss);
+      nextQuarter += quarterMs;
+    }
+    await sleep(100);
+  }
+  return sampled;
+}
+
 const scratch = mkdtempSync(join(tmpdir(), 'adec-slow-clients-'));
 const issuer = await tokenIssuer();
 const limits = { headersTimeoutMs: HEADERS_MS, bodyTimeoutMs: BODY_MS };
@@ -124,19 +141,14 @@ try {
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
   const bodies = decideBodies().map((text) => JSON.stringify({ ...JSON.parse(text), ...ready.routing }));
   await normalDecisions(ready.url, headers, bodies, Date.now() + 3_000);
-  const rss = { before: rssMiB(child.pid), peak: 0, quarters: [], after: 0 };
-
-  const quiet = await normalDecisions(ready.url, headers, bodies, Date.now() + SECONDS * 1_000);
+  const before = rssMiB(child.pid);
+  const quietUntil = Date.now() + SECONDS * 1_000;
+  const [quiet, quietRss] = await Promise.all([normalDecisions(ready.url, headers, bodies, quietUntil), sampleRss(child.pid, quietUntil)]);
   const until = Date.now() + SECONDS * 1_000;
-  const sampling = setInterval(() => (rss.peak = Math.max(rss.peak, rssMiB(child.pid))), 250);
-  // At each quarter of the attack: memory that grows with time would show here.
-  const quarters = [1, 2, 3, 4].map((quarter) => setTimeout(() => rss.quarters.push(rssMiB(child.pid)), (quarter * SECONDS * 1_000) / 4 - 100));
-  const [attacked, slow] = await Promise.all([normalDecisions(ready.url, headers, bodies, until), holdSlowConnections(ready.url, token, bodies[0], until)]);
-  clearInterval(sampling);
-  quarters.forEach(clearTimeout);
+  const [attacked, slow, attackedRss] = await Promise.all([normalDecisions(ready.url, headers, bodies, until), holdSlowConnections(ready.url, token, bodies[0], until), sampleRss(child.pid, until)]);
   const load = loadavg();
   await sleep(Math.max(HEADERS_MS, BODY_MS) + 2_000);
-  rss.after = rssMiB(child.pid);
+  const after = rssMiB(child.pid);
 
   const ms = (value) => value.toFixed(1);
   const row = (name, { latencies, failures }) => {
@@ -157,7 +169,7 @@ try {
       `- slow body (with a token): ${late(slow.lateness.body)}`,
       `- what the slow connections were answered: ${Object.entries(slow.answers).map(([answer, count]) => `${answer} × ${count.toLocaleString('en')}`).join(', ')}`,
       `- load average during the run (2 cores, shared): ${load.map((value) => value.toFixed(1)).join(' / ')}`,
-      `- the service's RSS: ${ms(rss.before)} MiB before, ${ms(rss.peak)} MiB at most during (${rss.quarters.map(ms).join(' / ')} MiB at each quarter), ${ms(rss.after)} MiB ${((Math.max(HEADERS_MS, BODY_MS) + 2_000) / 1000).toFixed(0)} s after`,
+      `- the service's RSS: ${ms(before)} MiB before; normal decisions alone ${quietRss.quarters.map(ms).join(' / ')} MiB at each quarter (peak ${ms(quietRss.peak)}); with the slow connections ${attackedRss.quarters.map(ms).join(' / ')} MiB (peak ${ms(attackedRss.peak)}); ${ms(after)} MiB ${((Math.max(HEADERS_MS, BODY_MS) + 2_000) / 1000).toFixed(0)} s after`,
     ].join('\n'),
   );
 } finally {
