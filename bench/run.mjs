@@ -5,7 +5,8 @@
  * without rewriting the report.
  *
  * Sections: warm decide against peer engines, the sandbox host, compile, cold load, decisions
- * over HTTP with durable audit, selections (the ADE cycle).
+ * over HTTP with durable audit, selections (the ADE cycle), the skill text checks against
+ * disguised violations and a benign corpus.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +18,7 @@ import { ADEC_SQLITE, ADEC_SQLITE_NO_TRACES, bestRow, CEDAR, HTTP_TARGETS, REFER
 import { describeMachine, peerVersions } from './lib/machine.mjs';
 import { runSelectBench } from './select/select-bench.mjs';
 import { selectReport } from './select/select-report.mjs';
+import { runSkillTextBench, skillTextReport } from './select/skill-text-bench.mjs';
 
 const quick = process.argv.includes('--quick');
 const RESULTS = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
@@ -247,6 +249,8 @@ console.log(`\n## HTTP decisions with durable audit\n\n${httpReport}\n`);
 const selections = await runSelectBench({ quick });
 const selectionReport = selectReport(selections);
 console.log(`\n## Selections: the ADE cycle\n\n${selectionReport}\n`);
+const skillText = skillTextReport(await runSkillTextBench());
+console.log(`\n## Skill text checks\n\n${skillText}\n`);
 
 if (!quick) {
   const report = `# adec benchmark results
@@ -657,6 +661,20 @@ validating the reply. Over HTTP, the decision service (\`bench/select/adec-selec
 process isolation, JWT, the trace committed to SQLite before each answer) under autocannon.
 
 ${selectionReport}
+
+## Skill text checks
+
+What stage 7 makes of a model's reply, judged as a reader sees it (docs/skill-text.md): the test
+suite's disguise generator (\`test/engine/sec-disguises/\`) writes every protected term and
+prohibited phrase of the SEC lab world in every disguise (invisible characters, homoglyphs,
+full-width and styled letters, accents, case, spacing, line breaks, punctuation inside words,
+bidi overrides, alone and stacked), and the benign corpus (\`test/engine/sec-corpus/\`) explains
+the selected action as a copywriter would, for the fitness example and the SEC lab. Each reply
+goes through the whole ADE cycle in process with a model that answers at once
+(\`bench/select/skill-text-bench.mjs\`); the tests hold both rates at 100%, in the library and
+through \`POST /v1/select\`.
+
+${skillText}
 `;
   writeFileSync(RESULTS, report);
   console.error(`wrote ${RESULTS}`);

@@ -387,7 +387,17 @@ __adec_extend((module, { messageOf, now }) => {
   const compacted = ${compacted.toString()};
   const spacedOut = ${spacedOut.toString()};
   const confusablePrototypes = freeze(${JSON.stringify(CONFUSABLE_PROTOTYPES)});
-  const folds = [(read) => read, compacted, spacedOut].map((form) => (text) => form(readText(text, confusablePrototypes)).text);
+  const forms = [(read) => read, compacted, spacedOut];
+  // The folds of one call: each text is read once, however many checks compare it.
+  const foldsOfOneCall = () => {
+    const read = new Map();
+    const readOnce = (text) => {
+      let form = read.get(text);
+      if (form === undefined) read.set(text, (form = readText(text, confusablePrototypes)));
+      return form;
+    };
+    return forms.map((form) => (text) => form(readOnce(text)).text);
+  };
 
   // Every compiled invariant of the skill over one output: whether it holds as written and as
   // read. A check that throws does not hold.
@@ -402,6 +412,7 @@ __adec_extend((module, { messageOf, now }) => {
     skillOf(skillId);
     const input = deepFreeze(parse(inputJson));
     const checks = hasOwn(invariants, skillId) ? invariants[skillId] : [];
+    const folds = foldsOfOneCall();
     return stringify(
       checks.map((invariant) => ({
         id: invariant.id,

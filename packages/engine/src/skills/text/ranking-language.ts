@@ -13,7 +13,7 @@ const CHOICE = String.raw`(?:options?|choices?|candidates?|alternatives?|picks?|
 /** Nouns for the options themselves, as the other candidates are spoken of. */
 const OPTION = String.raw`(?:${CHOICE}|actions?|sessions?|activit(?:y|ies)|workouts?|notes?|ones?)`;
 /** Words that point at the options other than the selected one. */
-const OTHERS = String.raw`(?:(?:the|any|all|every|each) (?:other|others|rest|remaining|remainder)\b|others\b|the rest\b|(?:other|remaining) ${OPTION}\b|alternatives?\b|either (?:one|of them)\b|anything else\b|everything else\b|(?:all|both|each) of (?:them|these|those|the ${OPTION})\b|them all\b)`;
+const OTHERS = String.raw`(?:(?:the|any|all|every|each) (?:other|others|rest|remaining|remainder)\b|others\b|the rest\b|(?:other|remaining) ${OPTION}\b|(?:the )?alternatives?\b|either (?:one|of them)\b|anything else\b|everything else\b|(?:all|both|each) of (?:them|these|those|the ${OPTION})\b|them all\b)`;
 /** How many options there were: "of the three", "out of 4". */
 const COUNT = String.raw`(?:\d+|two|three|four|five|six|seven|eight|nine|ten|several|both)`;
 const COMPARATIVE = String.raw`(?:better|worse|\w{2,}er|more \w+|less \w+|superior|inferior|preferable|preferred)`;
@@ -39,7 +39,7 @@ export const RANKING_LANGUAGE: readonly RankingKind[] = [
     id: 'RANK-SUPERLATIVE',
     meaning: 'calls the action the best (or worst) of the options',
     pattern: new RegExp(
-      String.raw`\b(?:${SUPERLATIVE}|better|${ORDINAL}) ${CHOICE}\b|\b${SUPERLATIVE} (?:of|among|out of|from) (?:the |these |those |your |all )?(?:${COUNT}\b|${OPTION}\b|${OTHERS}|them\b)|\b(?:top|best|highest|lowest|first)[- ](?:ranked|rated|scoring|scored|placed)\b`,
+      String.raw`\b(?:${SUPERLATIVE}|better|${ORDINAL}) ${CHOICE}\b|\b${SUPERLATIVE} (?:of|among|out of|from) (?:(?:all )?(?:the |these |those |your )|all )?(?:${COUNT}\b|${OPTION}\b|${OTHERS}|them\b)|\b(?:top|best|highest|lowest|first)[- ](?:ranked|rated|scoring|scored|placed)\b`,
       'i',
     ),
   },
@@ -55,7 +55,7 @@ export const RANKING_LANGUAGE: readonly RankingKind[] = [
     id: 'RANK-RANKS',
     meaning: 'ranks, scores or beats the options',
     pattern: new RegExp(
-      String.raw`\brank(?:s|ed|ing|ings)?\b|\bout(?:scor|rank|perform|class|shin|pac)\w*|\b(?:beat|beats|beating|trumps?|edged? out|wins? out over) ${OTHERS}|\bleaderboard\b|\bshort-?list(?:ed)?\b|\btie-?break\w*|\bscor(?:e|es|ed|ing)\b|\b\d+(?:\.\d+)? ?(?:points?|pts)\b|\b(?:rated|ratings?)\b|\b\d+(?:\.\d+)? ?(?:\/ ?(?:5|10|100)|out of \d+)\b|\bprobabilit(?:y|ies)\b|\blikelihood\b`,
+      String.raw`\brank(?:s|ed|ing|ings)?\b|\bout(?:scor|rank|perform|class|shin|pac)\w*|\b(?:beat|beats|beating|trumps?|edged? out|wins? out over) ${OTHERS}|\bleaderboard\b|\bshort-?list(?:ed)?\b|\btie-?break\w*|\bscor(?:e|es|ed|ing) (?:higher|lower|better|worse|best|highest|lowest|well|above|below|over|\d)|\b(?:its|their|higher|lower|top|best|highest|lowest|total|overall|final|ranking|selection) scores?\b|\bscores? of \d|\b\d+(?:\.\d+)? ?(?:points?|pts)\b|\b(?:rated|ratings?)\b|\b\d+(?:\.\d+)? ?(?:\/ ?(?:5|10|100)|out of \d+)\b|\bprobabilit(?:y|ies)\b|\blikelihood\b`,
       'i',
     ),
   },
