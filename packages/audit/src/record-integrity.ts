@@ -20,8 +20,6 @@ export type RecordBody = Record<string, unknown>;
 export interface RecordFault {
   readonly code: 'COLUMN_MISMATCH' | 'RECORD_ALTERED';
   readonly message: string;
-  /** The parsed body, when it is a JSON object. */
-  readonly body?: RecordBody;
 }
 
 /** The record's body when the record is whole, else what is wrong with it. */
