@@ -244,12 +244,13 @@ describe('adec serve settings for the edge', () => {
     expect(hostConfig(resolved.settings, deployment).connectionLimits).toEqual({ ...DEFAULT_CONNECTION_LIMITS, bodyTimeoutMs: 2_000, maxConnections: 100, maxConnectionsPerAddress: 10, headersTimeoutMs: 3_000 });
   });
 
-  it('refuses a zero or malformed limit, and headers allowed longer than the whole request', () => {
-    const resolved = resolveServeSettings({ flags: { ...REQUIRED, 'max-connections': '0', 'idle-timeout-ms': 'soon', 'headers-timeout-ms': '5000', 'request-timeout-ms': '4000' }, env: {}, cwd: '/' });
+  it('refuses a zero or malformed limit, headers allowed longer than the whole request, and an idle timeout within a decision\'s', () => {
+    const resolved = resolveServeSettings({ flags: { ...REQUIRED, 'max-connections': '0', 'keep-alive-timeout-ms': 'soon', 'headers-timeout-ms': '5000', 'request-timeout-ms': '4000', 'idle-timeout-ms': '5000' }, env: {}, cwd: '/' });
     expect(resolved.ok ? [] : resolved.problems).toEqual([
-      '--idle-timeout-ms `soon` is not a whole number of at least 1',
+      '--keep-alive-timeout-ms `soon` is not a whole number of at least 1',
       '--max-connections `0` is not a whole number of at least 1',
       '--headers-timeout-ms (5000) must not be longer than --request-timeout-ms (4000): the headers are part of the request',
+      '--idle-timeout-ms (5000) must be longer than --decision-timeout-ms (5000): a connection waiting for its decision is idle',
     ]);
   });
 });

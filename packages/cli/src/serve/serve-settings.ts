@@ -127,11 +127,16 @@ export function resolveServeSettings(sources: SettingSources): SettingsResult {
 
 /** Settings valid alone but not together. */
 function inconsistencies(settings: Partial<ServeSettings>): string[] {
-  const { headersTimeoutMs, requestTimeoutMs } = settings;
+  const { headersTimeoutMs, requestTimeoutMs, idleTimeoutMs, decisionTimeoutMs } = settings;
+  const problems: string[] = [];
   if (headersTimeoutMs !== undefined && requestTimeoutMs !== undefined && headersTimeoutMs > requestTimeoutMs) {
-    return [`--headers-timeout-ms (${headersTimeoutMs}) must not be longer than --request-timeout-ms (${requestTimeoutMs}): the headers are part of the request`];
+    problems.push(`--headers-timeout-ms (${headersTimeoutMs}) must not be longer than --request-timeout-ms (${requestTimeoutMs}): the headers are part of the request`);
   }
-  return [];
+  // A connection waiting for its decision sends and receives nothing: it must outlast the decision.
+  if (idleTimeoutMs !== undefined && decisionTimeoutMs !== undefined && idleTimeoutMs <= decisionTimeoutMs) {
+    problems.push(`--idle-timeout-ms (${idleTimeoutMs}) must be longer than --decision-timeout-ms (${decisionTimeoutMs}): a connection waiting for its decision is idle`);
+  }
+  return problems;
 }
 
 interface Found {
