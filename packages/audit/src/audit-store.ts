@@ -56,8 +56,11 @@ export interface PurgeReport {
   readonly memoryRemoved: number;
 }
 
-/** Rows a writer found past a tenant's head and set aside (schema version 4): how many, and the first's seq. */
-export interface RowsSetAside {
+/**
+ * A tenant's rows outside its chain (schema version 4): those a writer found past its head and set
+ * aside, and those of a tenant with no chain at all. How many, and the first's seq.
+ */
+export interface RowsOffChain {
   readonly tenant: string;
   readonly rows: number;
   readonly firstSeq: number;
@@ -88,8 +91,8 @@ export interface AuditStore {
   get(tenant: string, decisionId: string): Promise<Lookup<AuditRecord | null>>;
   /** Every tenant's chain head and anchor, by tenant. */
   chains(): Promise<Lookup<readonly ChainState[]>>;
-  /** The rows every tenant's writers found past its head and set aside, by tenant (what `verify` reports as BEYOND_HEAD). */
-  rowsSetAside(): Promise<Lookup<readonly RowsSetAside[]>>;
+  /** Every tenant's rows outside its chain, by tenant (what `verify` reports as BEYOND_HEAD). */
+  rowsOffChain(): Promise<Lookup<readonly RowsOffChain[]>>;
   /** Up to `limit` stored rows of `tenant`'s chain with seq > `afterSeq`, in seq order (for verification). */
   readChain(tenant: string, afterSeq: number, limit: number): Promise<Lookup<readonly StoredRecord[]>>;
   /**

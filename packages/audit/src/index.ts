@@ -5,7 +5,7 @@
  * user's short-term memory, in the same database.
  */
 export type { AppendedEntry, AuditEntry, AuditRecord, ChainState, RecordKind, StoredRecord } from './audit-record.js';
-export type { AppendResult, AuditFailure, AuditFailureCode, AuditStats, AuditStore, CommitObserver, Lookup, PurgeReport, RowsSetAside } from './audit-store.js';
+export type { AppendResult, AuditFailure, AuditFailureCode, AuditStats, AuditStore, CommitObserver, Lookup, PurgeReport, RowsOffChain } from './audit-store.js';
 export { GENESIS_HASH, linkHash } from './chain.js';
 export { openAuditStore } from './open-audit-store.js';
 export type { OpenedStore, StoreOptions } from './store-options.js';

@@ -1,7 +1,7 @@
 /**
- * The queries, the same text on both backends, that read a record with what `get` checks it
- * against (record-integrity.ts) in one statement, and the rows outside every chain that `verify`
- * reports. SQLite takes `$1` and `$2` as `?` (the store rewrites them).
+ * The query, the same text on both backends, that reads a record with what `get` checks it
+ * against (record-integrity.ts) in one statement. SQLite takes `$1` and `$2` as `?` (the store
+ * rewrites them).
  */
 import type { ChainState, StoredRecord } from './audit-record.js';
 import type { PlacedRecord } from './record-integrity.js';
@@ -25,19 +25,6 @@ export const PLACED_RECORD_BY_ID = `
   LEFT JOIN decision_records p ON p.tenant = r.tenant AND p.seq = r.seq - 1
   LEFT JOIN decision_records s ON s.tenant = r.tenant AND s.seq = r.seq + 1
   WHERE r.tenant = $1 AND r.decision_id = $2`;
-
-/**
- * Per tenant, the rows a writer set aside past its head, and the rows of a tenant that has no
- * chain at all: neither is part of a chain. The second part reads every record once, as `verify`
- * does anyway.
- */
-export const ROWS_OFF_CHAIN = `
-  SELECT tenant, COUNT(*) AS "rows", MIN(seq) AS "firstSeq" FROM (
-    SELECT tenant, seq FROM decision_records_beyond_head
-    UNION ALL
-    SELECT r.tenant, r.seq FROM decision_records r WHERE NOT EXISTS (SELECT 1 FROM chains c WHERE c.tenant = r.tenant)
-  ) AS off_chain
-  GROUP BY tenant ORDER BY tenant`;
 
 export function placedRecord(row: PlacedRecordRow): PlacedRecord {
   const { predecessorHash, successorPrevHash, headSeq, headHash, anchorSeq, anchorHash, ...stored } = row;

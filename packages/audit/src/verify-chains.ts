@@ -20,7 +20,7 @@
  * anchors kept elsewhere are what catch that.
  */
 import type { ChainState, StoredRecord } from './audit-record.js';
-import type { AuditFailure, AuditStore, RowsSetAside } from './audit-store.js';
+import type { AuditFailure, AuditStore, RowsOffChain } from './audit-store.js';
 import { GENESIS_HASH, type ChainHead } from './chain.js';
 import { checkRecord, type RecordBody } from './record-integrity.js';
 import { DECISION_CHAIN, type SignedAnchor } from './signed-anchor.js';
@@ -67,8 +67,8 @@ export interface VerifyOptions {
 export async function verifyChains(store: AuditStore, options: VerifyOptions = {}): Promise<VerifyResult> {
   // Rows off every chain first: a tenant's first records and its chain are committed together, so
   // a tenant found there without a chain, before the chains are read, really had none.
-  const setAside = await store.rowsSetAside();
-  if (!setAside.ok) return setAside;
+  const offChain = await store.rowsOffChain();
+  if (!offChain.ok) return offChain;
   const chains = await store.chains();
   if (!chains.ok) return chains;
   const wanted = (tenant: string) => options.tenant === undefined || tenant === options.tenant;
@@ -76,20 +76,20 @@ export async function verifyChains(store: AuditStore, options: VerifyOptions = {
   const reports: ChainReport[] = [];
   for (const chain of chains.value) {
     if (!wanted(chain.tenant)) continue;
-    const report = await verifyChain(store, chain, anchors.get(chain.tenant) ?? new Map(), setAside.value.find((rows) => rows.tenant === chain.tenant));
+    const report = await verifyChain(store, chain, anchors.get(chain.tenant) ?? new Map(), offChain.value.find((rows) => rows.tenant === chain.tenant));
     if ('code' in report) return report;
     reports.push(report);
   }
   // A tenant without a chain but anchored lost all of it (a cut log can take a new tenant's first
   // commits); one with rows has rows that no chain holds.
   const chained = new Set(chains.value.map((chain) => chain.tenant));
-  const unchained = new Set([...anchors.keys(), ...setAside.value.map((rows) => rows.tenant)].filter((tenant) => wanted(tenant) && !chained.has(tenant)));
-  for (const tenant of unchained) reports.push(withoutChain(tenant, anchors.get(tenant) ?? new Map(), setAside.value.find((rows) => rows.tenant === tenant)));
+  const unchained = new Set([...anchors.keys(), ...offChain.value.map((rows) => rows.tenant)].filter((tenant) => wanted(tenant) && !chained.has(tenant)));
+  for (const tenant of unchained) reports.push(withoutChain(tenant, anchors.get(tenant) ?? new Map(), offChain.value.find((rows) => rows.tenant === tenant)));
   reports.sort((a, b) => Buffer.compare(Buffer.from(a.tenant), Buffer.from(b.tenant)));
   return { ok: true, valid: reports.every((report) => report.problem === null), chains: reports };
 }
 
-async function verifyChain(store: AuditStore, chain: ChainState, anchored: ReadonlyMap<number, SignedAnchor>, setAside: RowsSetAside | undefined): Promise<ChainReport | AuditFailure> {
+async function verifyChain(store: AuditStore, chain: ChainState, anchored: ReadonlyMap<number, SignedAnchor>, offChain: RowsOffChain | undefined): Promise<ChainReport | AuditFailure> {
   const walk = new ChainWalk(chain, anchored);
   let after = chain.anchorSeq;
   let head = chain;
@@ -113,7 +113,7 @@ async function verifyChain(store: AuditStore, chain: ChainState, anchored: Reado
     if (page.value.length < PAGE_SIZE) break;
     after = page.value[page.value.length - 1]!.seq;
   }
-  walk.finish(setAside);
+  walk.finish(offChain);
   return walk.report();
 }
 
@@ -131,9 +131,9 @@ function anchorsByTenant(anchors: readonly SignedAnchor[]): Map<string, Map<numb
 }
 
 /** The report of a tenant that has no chain: the empty chain, checked against its anchors and rows. */
-function withoutChain(tenant: string, anchored: ReadonlyMap<number, SignedAnchor>, setAside: RowsSetAside | undefined): ChainReport {
+function withoutChain(tenant: string, anchored: ReadonlyMap<number, SignedAnchor>, offChain: RowsOffChain | undefined): ChainReport {
   const walk = new ChainWalk({ tenant, headSeq: 0, headHash: GENESIS_HASH, anchorSeq: 0, anchorHash: GENESIS_HASH }, anchored);
-  walk.finish(setAside);
+  walk.finish(offChain);
   return walk.report();
 }
 
@@ -177,7 +177,7 @@ class ChainWalk {
   }
 
   /** The checks of the chain as a whole, once its last record is walked. */
-  finish(setAside: RowsSetAside | undefined): void {
+  finish(offChain: RowsOffChain | undefined): void {
     if (this.#problem !== null) return;
     const chain = this.#chain;
     const { seq, hash } = this.#previous;
@@ -195,9 +195,9 @@ class ChainWalk {
       this.#problem = { code: 'ANCHOR_MISMATCH', ...at, message };
       return;
     }
-    if (setAside !== undefined) {
-      const message = `${setAside.rows} record${setAside.rows === 1 ? ' was' : 's were'} inserted past the chain's head outside adec (the first at ${setAside.firstSeq}): the writer sets such rows aside in decision_records_beyond_head, where they stay for inspection`;
-      this.#problem = { code: 'BEYOND_HEAD', seq: setAside.firstSeq, decisionId: null, message };
+    if (offChain !== undefined) {
+      const message = `${offChain.rows} record${offChain.rows === 1 ? ' was' : 's were'} inserted past the chain's head outside adec (the first at ${offChain.firstSeq}): the writer sets such rows aside in decision_records_beyond_head, where they stay for inspection`;
+      this.#problem = { code: 'BEYOND_HEAD', seq: offChain.firstSeq, decisionId: null, message };
       return;
     }
     this.#checkAnchorsOutsideWalk();

@@ -14,7 +14,7 @@
 import pg from 'pg';
 import type { PoolClient } from 'pg';
 import type { AppendedEntry, AuditRecord, ChainState, StoredRecord } from '../audit-record.js';
-import type { AppendResult, AuditStats, AuditStore, Lookup, PurgeReport, RowsSetAside } from '../audit-store.js';
+import type { AppendResult, AuditStats, AuditStore, Lookup, PurgeReport, RowsOffChain } from '../audit-store.js';
 import { AppendQueue } from '../append-queue.js';
 import { GENESIS_HASH, recordOf, type ChainHead } from '../chain.js';
 import { appendResults, linkBatch, recordKey, type LinkedBatch } from '../link-batch.js';
@@ -23,7 +23,8 @@ import { purgeReports, purgeThrough, retentionEntry, type ChainPurge } from '../
 import { closedFailure, describeError, storeFailure, type OpenedStore, type StoreOptions } from '../store-options.js';
 import { migratePostgres } from './postgres-schema.js';
 import { placedRecordProblem } from '../record-integrity.js';
-import { PLACED_RECORD_BY_ID, placedRecord, ROWS_OFF_CHAIN, type PlacedRecordRow } from '../placed-record-query.js';
+import { PLACED_RECORD_BY_ID, placedRecord, type PlacedRecordRow } from '../placed-record-query.js';
+import { ROWS_OFF_CHAIN } from '../rows-off-chain-query.js';
 import { PostgresUserMemory } from './postgres-user-memory.js';
 
 const ROW_COLUMNS = 'tenant, seq, decision_id AS "decisionId", kind, recorded_at AS "recordedAt", request_hash AS "requestHash", body, prev_hash AS "prevHash", hash';
@@ -164,8 +165,8 @@ class PostgresAuditStore implements AuditStore {
     return problem === undefined ? { ok: true, value: recordOf(placed.row) } : storeFailure('RECORD_INVALID', problem);
   }
 
-  async rowsSetAside(): Promise<Lookup<readonly RowsSetAside[]>> {
-    return this.#read(async () => (await this.pool.query<RowsSetAside>(ROWS_OFF_CHAIN)).rows);
+  async rowsOffChain(): Promise<Lookup<readonly RowsOffChain[]>> {
+    return this.#read(async () => (await this.pool.query<RowsOffChain>(ROWS_OFF_CHAIN)).rows);
   }
 
   async chains(): Promise<Lookup<readonly ChainState[]>> {

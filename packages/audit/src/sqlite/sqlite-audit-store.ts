@@ -11,11 +11,12 @@
  */
 import Database from 'better-sqlite3';
 import type { AppendedEntry, AuditRecord, ChainState, StoredRecord } from '../audit-record.js';
-import type { AppendResult, AuditStats, AuditStore, Lookup, PurgeReport, RowsSetAside } from '../audit-store.js';
+import type { AppendResult, AuditStats, AuditStore, Lookup, PurgeReport, RowsOffChain } from '../audit-store.js';
 import { AppendQueue } from '../append-queue.js';
 import { recordOf } from '../chain.js';
 import { placedRecordProblem } from '../record-integrity.js';
-import { PLACED_RECORD_BY_ID, placedRecord, ROWS_OFF_CHAIN, type PlacedRecordRow } from '../placed-record-query.js';
+import { PLACED_RECORD_BY_ID, placedRecord, type PlacedRecordRow } from '../placed-record-query.js';
+import { ROWS_OFF_CHAIN } from '../rows-off-chain-query.js';
 import { CREATE_MIGRATIONS_TABLE, pendingMigrations } from '../migration.js';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.js';
 import { closedFailure, describeError, storeFailure, type OpenedStore, type StoreOptions } from '../store-options.js';
@@ -81,7 +82,7 @@ class SqliteAuditStore implements AuditStore {
       return purgeReports(this.#writer.purge(cutoff), forgotten);
     });
     this.#recordById = db.prepare<[string, string], PlacedRecordRow>(PLACED_RECORD_BY_ID.replaceAll(/\$\d/g, '?'));
-    this.#rowsOffChain = db.prepare<[], RowsSetAside>(ROWS_OFF_CHAIN);
+    this.#rowsOffChain = db.prepare<[], RowsOffChain>(ROWS_OFF_CHAIN);
     this.#allChains = db.prepare<[], ChainState>(`SELECT ${CHAIN_COLUMNS} FROM chains ORDER BY tenant`);
     this.#chainPage = db.prepare<[string, number, number], StoredRecord>(`SELECT ${ROW_COLUMNS} FROM decision_records WHERE tenant = ? AND seq > ? ORDER BY seq LIMIT ?`);
     this.#appends = new AppendQueue((entries) => thread.append(entries), options);
@@ -100,7 +101,7 @@ class SqliteAuditStore implements AuditStore {
     return problem === undefined ? { ok: true, value: recordOf(placed.row) } : storeFailure('RECORD_INVALID', problem);
   }
 
-  async rowsSetAside(): Promise<Lookup<readonly RowsSetAside[]>> {
+  async rowsOffChain(): Promise<Lookup<readonly RowsOffChain[]>> {
     return this.#read(() => this.#rowsOffChain.all());
   }
 
