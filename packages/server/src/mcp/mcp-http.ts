@@ -76,7 +76,8 @@ function webRequestOf(request: FastifyRequest): Request {
   for (const [name, value] of Object.entries(request.headers)) {
     for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, one);
   }
-  return new Request(`http://${request.hostname || 'localhost'}${request.url}`, { method: request.method, headers });
+  // The transport reads only the path of the URL: the client's Host is not trusted to make a valid one.
+  return new Request(`http://localhost${request.url}`, { method: request.method, headers });
 }
 
 const TRANSPORT_CODES: Readonly<Record<number, string>> = { 400: 'INVALID_JSON_RPC', 406: 'NOT_ACCEPTABLE', 413: 'REQUEST_TOO_LARGE', 415: 'UNSUPPORTED_MEDIA_TYPE' };
