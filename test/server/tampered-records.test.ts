@@ -5,7 +5,8 @@
  * 500 RECORD_TAMPERED in the error envelope (no driver text, no host path) or 404 for a record
  * that is gone, never the record and never `identical`; the tenant's later decisions keep being
  * answered, and a row past the head is set aside and logged. On SQLite, a store whose write-ahead
- * log was cut after a crash serves none of the decisions it lost.
+ * log was cut after a crash serves none of the decisions it lost. A tampered decision is not
+ * answered as a retry of its request either, nor a tampered selection followed up by feedback.
  */
 import { copyFileSync, mkdtempSync, rmSync, statSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +14,9 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linkHash, type StoredRecord } from '@adec/audit';
+import { llmStubExecutor } from '@adec/engine';
 import { postgresBackend, sqliteBackend, type AuditBackend } from '../audit/audit-backends.js';
+import { asTestBundle, buildFixture, publish } from '../support/runtime.js';
 import { addDependent, BY_STATUS, startService, type ServiceFixture } from './service-fixture.js';
 
 const backends: [string, () => Promise<AuditBackend>][] = [['sqlite', async () => sqliteBackend()], ['postgres', postgresBackend]];
@@ -159,6 +162,57 @@ describe.each(backends)('tampered records on %s', (_name, makeBackend) => {
       expect((await served(id)).status).toBe(404);
     });
   }
+});
+
+describe.each(backends)('a tampered record is never used on %s: not as a retry, not for feedback', (_name, makeBackend) => {
+  let backend: AuditBackend;
+  let service: ServiceFixture;
+  beforeAll(async () => {
+    backend = await makeBackend();
+    const fitness = asTestBundle(await buildFixture('examples/fitness'));
+    const coach = llmStubExecutor(() => ({ text: JSON.stringify({ rationale: 'Tempo Run keeps your legs moving at an easy, steady pace.' }) }));
+    service = await startService({ audit: backend.location, executors: [coach] }, (modules, keys) => publish(fitness, modules, keys));
+  });
+  afterAll(async () => {
+    await service?.close();
+    await backend?.dispose();
+  });
+
+  async function tamper(id: string) {
+    const found = await service.host.store.get('acme', id);
+    if (!found.ok || found.value === null) throw new Error(`${id} was not recorded`);
+    const page = await service.host.store.readChain('acme', found.value.seq - 1, 1);
+    if (!page.ok) throw new Error(page.message);
+    await backend.editRecord('acme', found.value.seq, { body: page.value[0]!.body.replace('"acme"', '"acne"') });
+  }
+
+  async function expectTampered(response: Response, id: string) {
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual({ error: { code: 'RECORD_TAMPERED', message: expect.stringContaining(id), details: [] } });
+  }
+
+  it('a decision retried with the request id of a tampered record', async () => {
+    const request = addDependent(BY_STATUS.GREEN, { request_id: 'retried-decision' });
+    expect((await service.post('/v1/decide', request)).status).toBe(200);
+    await tamper('retried-decision');
+    await expectTampered(await service.post('/v1/decide', request), 'retried-decision');
+  });
+
+  it('a selection retried with the request id of a tampered record, and feedback on it', async () => {
+    const request = {
+      domain: 'fitness.coaching',
+      world_model_version: '1.0.0',
+      scenario: 'fitness_daily_session',
+      request_id: 'retried-selection',
+      user_id: 'user-1',
+      signals: { sessions_last_7d: 0, rest_days_last_7d: 2, consecutive_high_intensity: 2 },
+      actions: [{ action_id: 'run-40', type: 'workout_session', session_name: 'Tempo Run', session_type: 'running', intensity: 'moderate', duration_minutes: 40 }],
+    };
+    expect((await service.post('/v1/select', request)).status).toBe(200);
+    await tamper('retried-selection');
+    await expectTampered(await service.post('/v1/select', request), 'retried-selection');
+    await expectTampered(await service.post('/v1/feedback', { outcome_id: 'outcome-of-tampered', decision_id: 'retried-selection', status: 'success' }), 'retried-selection');
+  });
 });
 
 describe('a SQLite store whose write-ahead log was cut after a crash', () => {

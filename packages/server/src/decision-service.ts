@@ -18,6 +18,7 @@ import { REQUEST_ID } from './request-fields.js';
 import { adjudicationEntry, requestHashOf, storedDecisionView, type AdjudicationPayload } from './decision-record.js';
 import { jsonDifferences, type Difference } from '@adec/engine';
 import type { Admission } from './admission.js';
+import { storedRecordError } from './stored-record-error.js';
 
 export interface DecisionServiceOptions {
   readonly loader: ModuleLoader;
@@ -179,10 +180,7 @@ export class DecisionService {
   async #stored(tenant: string, decisionId: string): Promise<ServiceResult<AuditRecord | null>> {
     const found = await this.options.store.get(tenant, decisionId);
     if (found.ok) return found;
-    // The store checked the record against its chain (issue 26, finding 5): a record changed,
-    // moved or inserted outside adec is neither served, nor replayed, nor answered as a retry.
-    if (found.code === 'RECORD_INVALID') return { ok: false, error: apiError(500, 'RECORD_TAMPERED', `the audit record of decision ${decisionId} does not verify against its chain, so it is not served: run adec audit verify`) };
-    return { ok: false, error: apiError(503, 'AUDIT_UNAVAILABLE', `the audit store cannot be read: ${found.message}`, [], 1) };
+    return { ok: false, error: storedRecordError(found, decisionId, (message) => apiError(503, 'AUDIT_UNAVAILABLE', `the audit store cannot be read: ${message}`, [], 1)) };
   }
 
   #refuse<T>(error: ApiError): ServiceResult<T> {

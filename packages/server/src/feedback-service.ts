@@ -18,6 +18,7 @@ import { callerRecord } from './decision-record.js';
 import { loadError, type ServiceResult } from './decision-service.js';
 import { readFeedbackRequest, type FeedbackRequest } from './feedback-request.js';
 import type { SelectionPayload } from './selection-record.js';
+import { storedRecordError } from './stored-record-error.js';
 
 export interface FeedbackServiceOptions {
   readonly loader: ModuleLoader;
@@ -60,7 +61,7 @@ export class FeedbackService {
       if (!read.ok) return this.#refuse(read.error);
       const { request } = read;
       const earlier = await this.options.store.get(caller.tenant, request.outcomeId);
-      if (!earlier.ok) return this.#refuse(storeUnavailable(earlier.message));
+      if (!earlier.ok) return this.#refuse(storedRecordError(earlier, request.outcomeId, storeUnavailable));
       if (earlier.value !== null) return this.#retried(caller, request, earlier.value);
       const decision = await this.#selection(caller, request);
       if (!decision.ok) return this.#refuse(decision.error);
@@ -87,7 +88,7 @@ export class FeedbackService {
   /** The decided selection the outcome reports on, of the caller's tenant. */
   async #selection(caller: Caller, request: FeedbackRequest): Promise<ServiceResult<SelectionPayload>> {
     const found = await this.options.store.get(caller.tenant, request.decisionId);
-    if (!found.ok) return { ok: false, error: storeUnavailable(found.message) };
+    if (!found.ok) return { ok: false, error: storedRecordError(found, request.decisionId, storeUnavailable) };
     if (found.value === null || found.value.kind !== 'selection') return { ok: false, error: apiError(404, 'DECISION_NOT_FOUND', `org ${caller.tenant} has no selection ${request.decisionId}`, [{ path: '$.decision_id', message: 'names no selection of this org' }]) };
     const payload = found.value.payload as unknown as SelectionPayload;
     const response = payload.trace.final_decision;

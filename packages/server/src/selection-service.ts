@@ -21,6 +21,7 @@ import type { Caller } from './auth/index.js';
 import { loadError, type ReplayReport, type ServiceResult, type StoredSelections } from './decision-service.js';
 import { readSelectRequest, type SelectRequest } from './select-request.js';
 import { selectionEntry, selectionRequestHash, storedSelectionView, type SelectionPayload } from './selection-record.js';
+import { storedRecordError } from './stored-record-error.js';
 
 export interface SelectionServiceOptions {
   readonly loader: ModuleLoader;
@@ -70,7 +71,7 @@ export class SelectionService implements StoredSelections {
       }
       if (request.requestId !== null) {
         const earlier = await this.options.store.get(caller.tenant, request.requestId);
-        if (!earlier.ok) return this.#refuse(storeUnavailable(earlier.message));
+        if (!earlier.ok) return this.#refuse(storedRecordError(earlier, request.requestId, storeUnavailable));
         if (earlier.value !== null) return this.#retried(caller, request, earlier.value);
       }
       const module = await this.options.loader.load({ org: caller.tenant, domain: request.domain, version: request.worldModelVersion });
