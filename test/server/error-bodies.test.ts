@@ -241,6 +241,7 @@ describe('every error is in the error shape and shows nothing of the host', () =
       ['an upgrade to WebSocket', 'GET /v1/mcp HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n'],
       ['an absolute-form target', 'GET http://evil.example/health/live HTTP/1.1\r\nHost: x\r\n\r\n'],
       ['HTTP/1.0 without Host', 'GET /nowhere HTTP/1.0\r\n\r\n'],
+      ['an MCP call with a Host that is no host name', mcpOverRaw('not a host', '{"jsonrpc":"2.0","id":1,"method":"tools/list"}')],
     ];
     for (const [name, request] of cases) await sendRaw(name, request);
     const status = (name: string) => answers.find((entry) => entry.name === name)?.answer.status;
@@ -248,6 +249,7 @@ describe('every error is in the error shape and shows nothing of the host', () =
     expect(status('no Host')).toBe(400);
     expect(status('an unknown Expect')).toBe(417);
     expect(status('a malformed request line')).toBe(400);
+    expect(status('an MCP call with a Host that is no host name')).toBe(200);
     expectAllClean();
   });
 
@@ -306,6 +308,10 @@ describe('every error is in the error shape and shows nothing of the host', () =
     expectAllClean();
   });
 });
+
+function mcpOverRaw(host: string, body: string): string {
+  return `POST /v1/mcp HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+}
 
 async function mcpCall(name: string, tool: string, args: unknown): Promise<Answer> {
   return send(name, '/v1/mcp', {
