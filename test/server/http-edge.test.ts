@@ -94,6 +94,7 @@ describe('slow clients are closed within their deadline while decisions go on', 
     const answers = connections.map((connection, i) => expectTimedOut(connection, closedAfter[i]!, BODY_MS));
     expect(answers.filter((answer) => answer !== undefined).length).toBeGreaterThan(0);
     expect(statuses.every((status) => status === 200)).toBe(true);
+    expect(await (await fetch(`${service.host.url}/metrics`)).text()).toMatch(/adec_refusals_total\{code="REQUEST_TIMEOUT"\} [1-9]/);
   });
 
   it(`connections without a token sending their body slowly are answered 401 at once and closed ${BODY_MS} ms after the headers`, async () => {

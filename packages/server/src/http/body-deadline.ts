@@ -10,10 +10,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { apiError } from '../api-error.js';
 import { socketAnswer } from './socket-answer.js';
 
-export function enforceBodyDeadline(app: FastifyInstance, bodyTimeoutMs: number): void {
+/** `onRefused` hears each request timed out (for the metrics). */
+export function enforceBodyDeadline(app: FastifyInstance, bodyTimeoutMs: number, onRefused: (code: string) => void): void {
   app.addHook('onRequest', (request, reply, done) => {
     if (hasBody(request)) {
-      const deadline = setTimeout(() => timedOut(request, reply, bodyTimeoutMs), bodyTimeoutMs);
+      const deadline = setTimeout(() => timedOut(request, reply, bodyTimeoutMs, onRefused), bodyTimeoutMs);
       // Cleared when the request is done with (all of it read, or its connection gone), not
       // when the answer is sent: after a refusal Node still reads and drops the rest of the
       // body, and that must end in time too.
@@ -28,8 +29,9 @@ function hasBody(request: FastifyRequest): boolean {
   return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
-function timedOut(request: FastifyRequest, reply: FastifyReply, bodyTimeoutMs: number): void {
+function timedOut(request: FastifyRequest, reply: FastifyReply, bodyTimeoutMs: number, onRefused: (code: string) => void): void {
   if (request.raw.complete) return;
+  onRefused('REQUEST_TIMEOUT');
   const socket = request.raw.socket;
   request.log.debug({ remoteAddress: socket.remoteAddress }, 'request body not received in time; connection closed');
   if (!reply.raw.headersSent && socket.writable) {

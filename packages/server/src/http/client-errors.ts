@@ -13,14 +13,17 @@ import { socketAnswer } from './socket-answer.js';
 
 type ConnectionError = Error & { code?: string };
 
-export function answerClientError(limits: ConnectionLimits, log: () => FastifyBaseLogger) {
+/** `onRefused` hears each refusal's code (for the metrics). */
+export function answerClientError(limits: ConnectionLimits, log: () => FastifyBaseLogger, onRefused: (code: string) => void) {
   return (error: ConnectionError, socket: Socket): void => {
     // A reset connection has nobody to answer.
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    const refusal = refusalOf(error, limits);
+    onRefused(refusal.code);
     log().debug({ err: error, remoteAddress: socket.remoteAddress }, 'client error; connection closed');
     // Nothing is written into an answer already under way (its headers sent): the connection just ends.
     const answering = (socket as Socket & { _httpMessage?: { headersSent: boolean } })._httpMessage;
-    if (socket.writable && answering?.headersSent !== true) socket.write(socketAnswer(refusalOf(error, limits)));
+    if (socket.writable && answering?.headersSent !== true) socket.write(socketAnswer(refusal));
     socket.destroy();
   };
 }

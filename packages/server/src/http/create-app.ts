@@ -58,11 +58,11 @@ export function createApp(options: AppOptions): FastifyInstance {
       app.log.debug({ code, remoteAddress: address }, 'connection refused');
     }),
     frameworkErrors: answerFrameworkError,
-    clientErrorHandler: answerClientError(limits, () => app.log),
+    clientErrorHandler: answerClientError(limits, () => app.log, (code) => options.metrics.refused(code)),
   });
   installErrorHandling(app, options.requestLimits.maxRequestBytes);
   refuseUnservableRequests(app);
-  enforceBodyDeadline(app, limits.bodyTimeoutMs);
+  enforceBodyDeadline(app, limits.bodyTimeoutMs, (code) => options.metrics.refused(code));
   app.removeAllContentTypeParsers();
   acceptStrictJson(app, options.requestLimits);
   operationsRoutes(app, options.metrics, options.isReady);
