@@ -16,7 +16,7 @@ export function refuseUnservableRequests(app: FastifyInstance): void {
   app.addHook('onRequest', async (request, reply) => {
     if (closing) {
       void reply.header('connection', 'close');
-      return sendError(reply, apiError(503, 'SHUTTING_DOWN', 'the service is shutting down; another instance answers', [], 1));
+      return sendError(reply, apiError(503, 'SHUTTING_DOWN', 'the service is shutting down; retry, and another instance may answer', [], 1));
     }
     if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
       return sendError(reply, apiError(400, 'MALFORMED_REQUEST', 'an HTTP/1.1 request must have a Host header'));
