@@ -5,9 +5,13 @@
  * from (`--port`, `ADEC_PORT` or `serve.json: port`), so a deployment is fixed in one go.
  */
 import { resolve } from 'node:path';
-import { DEFAULT_CONNECTION_LIMITS as CONNECTIONS } from '@adec/server';
+import { DEFAULT_CONNECTION_LIMITS as CONNECTIONS, type ConnectionLimits } from '@adec/server';
 
-export interface ServeSettings {
+/**
+ * Every setting; the HTTP edge's deadlines and connection caps are ConnectionLimits'
+ * (packages/server/README.md "Slow and numerous clients").
+ */
+export interface ServeSettings extends ConnectionLimits {
   /** The bundle directory: `<modules>/<org>/<domain>/<version>/`. */
   readonly modules: string;
   /** The trust file (`adec verify --trust`): signing and approval keys. */
@@ -25,15 +29,6 @@ export interface ServeSettings {
   readonly maxInFlight: number;
   readonly decisionTimeoutMs: number;
   readonly retentionDays: number;
-  /** The HTTP edge's deadlines and connection caps (packages/server/README.md "Slow and numerous clients"). */
-  readonly headersTimeoutMs: number;
-  readonly bodyTimeoutMs: number;
-  readonly requestTimeoutMs: number;
-  readonly idleTimeoutMs: number;
-  readonly keepAliveTimeoutMs: number;
-  readonly maxRequestsPerConnection: number;
-  readonly maxConnections: number;
-  readonly maxConnectionsPerAddress: number;
   /**
    * Signed anchors of every chain's head (packages/audit/README.md "Anchors"): the JSON lines
    * file they are appended to, the Ed25519 private key that signs them, and how often. Both or
