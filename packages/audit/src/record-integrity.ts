@@ -8,7 +8,7 @@
  * link back, but not its successor's link.
  *
  * `get` pays for this with one query: the record, its chain's row, its predecessor's hash and
- * its successor's link, joined (issue 26: a record edited in place was served, and replayed as
+ * its successor's link, joined (SECURITY.md, "Tampered records served": a record edited in place was served, and replayed as
  * identical, until then). Measured on SQLite with 3 KB records: the joined query takes about the
  * 21–33 µs of the plain lookup (each join is one primary-key search), and the checks about 12 µs
  * (sha256 of the body, and parsing it).

@@ -1,8 +1,8 @@
 /**
  * Signed anchors: checkpoints of a chain's head kept outside the store. A chain's own links prove
  * that no record between its anchor and its head was changed, but not that its newest records
- * were not removed with the head moved back by hand, or lost with a cut write-ahead log (issue 26,
- * finding 6: `verify` then passes). An anchor says "on this date, this tenant's chain had reached
+ * were not removed with the head moved back by hand, or lost with a cut write-ahead log
+ * (SECURITY.md, "Truncation and rollback": `verify` then passes). An anchor says "on this date, this tenant's chain had reached
  * record `seq`, whose hash is `head_hash`", signed with the service's Ed25519 key; `verify
  * --anchors` (verify-chains.ts) then fails on any anchored record that is gone or different.
  *

@@ -11,7 +11,7 @@
  * by first deleting its chain's row or moving the anchor back. A record whose tenant has no
  * chains row (a database edited by hand before version 3) counts as after the anchor.
  *
- * Version 4 makes the head the chain's only end (issue 26, finding 4: a plain INSERT past the
+ * Version 4 makes the head the chain's only end (SECURITY.md, "Records past a chain's head": a plain INSERT past the
  * head was taken for a record). A record is inserted only after its chain's anchor and at or
  * before its head, and, at the head, with the hash the head names: so the writer moves the head
  * first, then inserts the records up to it (sqlite-chain-writer.ts). Every seq from the anchor to

@@ -1,6 +1,6 @@
 /**
  * Reading a bundle from a module store: never a throw, and a failure that may pass by itself
- * retried before the load gives up (issue 26, finding 10: one transient I/O error once left a
+ * retried before the load gives up (SECURITY.md, "Loader and host faults": one transient I/O error once left a
  * module unloadable until the loader's backoff ran out).
  *
  * A failure is transient when the store could give no answer now: it threw or rejected, it

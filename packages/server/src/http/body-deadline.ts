@@ -2,7 +2,7 @@
  * The body's deadline: a request that announced a body must deliver all of it within
  * `bodyTimeoutMs` of its headers, or it is answered 408 REQUEST_TIMEOUT and its connection
  * closed. Node's deadlines cover the headers and the whole request; this one stops a client
- * that sends its headers at once and then a byte now and then (issue 26 finding 7), whoever
+ * that sends its headers at once and then a byte now and then (SECURITY.md, "Slow and numerous clients"), whoever
  * it is: the clock runs from the headers, before the token is checked. (The whole-request
  * deadline, Node's, also covers a body still arriving after its request was refused.)
  */

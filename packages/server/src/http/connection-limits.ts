@@ -1,6 +1,6 @@
 /**
  * How long a client may take and how many connections it may hold: the service's defence
- * against slow and numerous clients (SECURITY.md, issue 26 finding 7: connections that sent
+ * against slow and numerous clients (SECURITY.md, "Slow and numerous clients": connections that sent
  * their headers and then a body byte every 5 s were held for minutes, with no token, because
  * every timeout was off and nothing capped connections).
  *

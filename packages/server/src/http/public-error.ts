@@ -1,7 +1,7 @@
 /**
  * What of a refusal may leave the service. Some messages carry words from inside the host: the
  * audit store's driver text, the module store's file paths, a sandbox's or a replay's fault
- * (issue 26 finding 8: MODULE_NOT_FOUND showed any caller the host's module directory, and a
+ * (SECURITY.md, "Error bodies that show the host": MODULE_NOT_FOUND showed any caller the host's module directory, and a
  * store failure's 503 quoted SQLite). Those go to the log for the operator; the caller gets the
  * service's own words for the code. Every transport answers through here: the HTTP routes
  * (error-handling.ts) and the MCP tools.
