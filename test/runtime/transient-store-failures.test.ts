@@ -26,7 +26,7 @@ vi.mock('node:fs/promises', async (importOriginal) => {
   const fault = (call: 'stat' | 'open', path: unknown): NodeJS.ErrnoException | undefined => {
     const at = injected.faults.findIndex((planned) => planned.call === call && String(path).endsWith(planned.match));
     if (at < 0) return undefined;
-    const [{ code }] = injected.faults.splice(at, 1) as [{ code: string }];
+    const { code } = injected.faults.splice(at, 1)[0]!;
     return Object.assign(new Error(`${code}: injected failure, ${call} '${String(path)}'`), { code, syscall: call, path: String(path) });
   };
   return {

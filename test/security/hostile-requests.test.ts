@@ -251,7 +251,7 @@ describe.each(['in-process', 'process'] as const)('a request over a limit is ref
         return fc.array(fc.oneof(fc.constant(null), name), { minLength: LIMITS.maxDepth, maxLength: 3 * LIMITS.maxDepth }).map((levels) => {
           const nest = (count: number): unknown => levels.slice(0, count).reduceRight<unknown>((inner, key) => (key === null ? [inner] : { [key]: inner }), 'bottom');
           // The context is depth 0 and `padding` depth 1: the container at depth maxDepth crosses it.
-          const path = levels.slice(0, LIMITS.maxDepth - 1).reduce((at, key) => (key === null ? `${at}[0]` : `${at}.${key}`), 'padding');
+          const path = levels.slice(0, LIMITS.maxDepth - 1).reduce<string>((at, key) => (key === null ? `${at}[0]` : `${at}.${key}`), 'padding');
           return { context: { ...base, padding: nest(levels.length) }, path, within: { context: { ...base, padding: nest(LIMITS.maxDepth - 1) }, status: 'YELLOW', basis: 'CONTEXT_INVALID' } };
         });
       case 'maxRequestBytes':
