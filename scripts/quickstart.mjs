@@ -5,6 +5,7 @@
  *   adec build    examples/benefits            → a content-hashed bundle
  *   adec keygen   CI, operator and token-issuer keys (development keys, in .adec-demo/)
  *   adec sign / adec approve                   → the bundle signed and approved
+ *   adec deploy                                → verified, into .adec-demo/modules/<org>/<domain>/<version>/
  *   adec serve    on embedded SQLite           → the decision service on loopback
  *   adec token    + POST /v1/decide            → one authenticated decision, printed
  *   adec audit verify                          → its record, hash-chained, verified
@@ -14,7 +15,7 @@
  * of the packed tarballs runs this same script against an install from them.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -37,13 +38,15 @@ process.stderr.write(adec('build', 'examples/benefits', '--out', join(demo, 'bui
 
 step('adec keygen: development keys for CI (signing), an operator (approval) and the token issuer');
 for (const name of ['ci', 'operator', 'issuer']) adec('keygen', '--out', join(demo, 'keys'), '--name', name);
-const bundle = join(demo, 'modules/acme/hr.benefits/1.4.0');
-cpSync(join(demo, 'build'), bundle, { recursive: true });
 
 step('adec sign + adec approve the bundle');
+const bundle = join(demo, 'build');
 adec('sign', bundle, '--key', join(demo, 'keys/ci.key.jwk'));
 adec('approve', bundle, '--key', join(demo, 'keys/operator.key.jwk'), '--expires', '30d');
 writeFileSync(join(demo, 'trust.json'), `${JSON.stringify({ signing_keys: ['keys/ci.pub.jwk'], approval_keys: ['keys/operator.pub.jwk'] }, null, 2)}\n`);
+
+step('adec deploy: verified against trust.json, into .adec-demo/modules/<org>/<domain>/<version>/');
+process.stderr.write(adec('deploy', bundle, '--modules', join(demo, 'modules'), '--trust', join(demo, 'trust.json')));
 writeFileSync(join(demo, 'jwks.json'), `${JSON.stringify({ keys: [JSON.parse(readFileSync(join(demo, 'keys/issuer.pub.jwk'), 'utf8'))] }, null, 2)}\n`);
 writeFileSync(join(demo, 'serve.json'), `${JSON.stringify({ modules: 'modules', trust: 'trust.json', jwks: 'jwks.json', issuer: ISSUER, audience: AUDIENCE, audit: 'audit.db', port: 0, 'log-level': 'warn' }, null, 2)}\n`);
 

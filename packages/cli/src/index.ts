@@ -59,6 +59,10 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: "check a bundle's hash, signature and approval against a trust file",
     load: () => import('./commands/verify.js'),
   },
+  deploy: {
+    summary: 'put a signed, approved bundle into the module directory `adec serve` reads',
+    load: () => import('./commands/deploy.js'),
+  },
   test: {
     summary: "run a world's golden tests and report rule coverage",
     load: () => import('./commands/test.js'),
