@@ -6,19 +6,40 @@ import { anchorEvery, readAnchorSigner } from '../serve/anchor-schedule.js';
 
 export const usage = `usage: adec serve [--config <file.json>] [options]
 
-Runs the decision service: POST /v1/decide, GET /v1/decisions/{id}, POST
-/v1/decisions/{id}/replay, the MCP tool \`decide\` at /v1/mcp, /health/live, /health/ready,
-/metrics, /openapi.json. It serves
-the signed, approved bundles under <modules>/<org>/<domain>/<version>/, authenticates callers
-by JWT, and commits every decision to the audit store before answering it.
+Runs the decision service. It serves the signed, approved bundles under
+<modules>/<org>/<domain>/<version>/ (where \`adec deploy\` puts them; a new or newly approved
+one is picked up within 10 s), authenticates every /v1 call by its JWT
+(Authorization: Bearer …), and commits every decision to the audit store before answering it.
+
+  POST /v1/decide                   one action's decision: { status, work_frame, decision_metadata }
+  POST /v1/select                   the whole ADE selection cycle: a DecisionResponse
+  POST /v1/feedback                 an execution outcome of a selection (the user's memory)
+  GET  /v1/decisions/{id}           a stored decision or selection of the caller's org
+  POST /v1/decisions/{id}/replay    re-execute a stored decision: identical, or the differences
+  POST /v1/mcp                      the MCP tools \`decide\` and \`select\` (Streamable HTTP)
+  GET  /health/live, /health/ready  liveness; readiness
+  GET  /metrics                     Prometheus metrics
+  GET  /openapi.json                the OpenAPI 3.1 document of every route
 
 Each option can also be set by an ADEC_* environment variable (--max-in-flight is
 ADEC_MAX_IN_FLIGHT) or by the same key in the --config JSON file; flags win over the
 environment, the environment over the file. Relative paths in the file are relative to it.
 
+  --config <file.json>         the settings as a JSON object keyed by flag name, e.g.
+                               { "modules": "modules", "trust": "trust.json", "jwks": "jwks.json",
+                                 "issuer": "https://issuer.example", "audience": "adec-decisions" }
+
   --modules <dir>              the bundle directory (required)
-  --trust <trust.json>         signing and approval keys, as for adec verify (required)
-  --jwks <jwks.json>           public keys of the token issuer (required)
+  --trust <trust.json>         signing and approval keys, as for adec verify (required), e.g.
+                               { "signing_keys": ["keys/ci.pub.jwk"],
+                                 "approval_keys": ["keys/operator.pub.jwk"] }
+  --jwks <jwks.json>           public keys of the token issuer (required): a JWK set, each key
+                               with its \`kid\` and \`alg\` (EdDSA, ES256, ES384, RS256 or PS256;
+                               a token is verified with its key's alg, never its header's):
+                               { "keys": [ { "kty": "OKP", "crv": "Ed25519", "x": "…",
+                                             "kid": "…", "alg": "EdDSA" } ] }
+                               \`adec keygen --name issuer\` writes such a key (issuer.pub.jwk):
+                               echo "{ \\"keys\\": [$(cat keys/issuer.pub.jwk)] }" > jwks.json
   --issuer <iss>               the accepted token issuer (required)
   --audience <aud>             the accepted token audience (required)
   --audit <file|postgres://…>  the audit store (default adec-audit.db, SQLite)
