@@ -7,8 +7,12 @@
  *   adec sign / adec approve                   → the bundle signed and approved
  *   adec deploy                                → verified, into .adec-demo/modules/<org>/<domain>/<version>/
  *   adec serve    on embedded SQLite           → the decision service on loopback
- *   adec token    + POST /v1/decide            → one authenticated decision, printed
+ *   adec token    + POST /v1/decide            → one authenticated decision
  *   adec audit verify                          → its record, hash-chained, verified
+ *
+ * The decision is printed last, in brief (decision-summary.mjs: status, winning rule and
+ * reason, work frame, matched rules, where the record is); `--json` prints the whole response
+ * instead (`npm start -- --json`), which is also written to .adec-demo/decision.json.
  *
  * Everything lands in .adec-demo/ (recreated on each run); the service is stopped at the end.
  * `--adec <bin/adec.js> --dir <dir>` runs another install's adec in another directory: the test
@@ -16,12 +20,13 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { decisionSummary } from './decision-summary.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const { values: options } = parseArgs({ options: { adec: { type: 'string' }, dir: { type: 'string' } } });
+const { values: options } = parseArgs({ options: { adec: { type: 'string' }, dir: { type: 'string' }, json: { type: 'boolean', default: false } } });
 const demo = resolve(options.dir ?? join(root, '.adec-demo'));
 const adecBin = resolve(options.adec ?? join(root, 'packages/cli/bin/adec.js'));
 const ISSUER = 'https://demo.adec.local';
@@ -78,14 +83,26 @@ try {
     body: JSON.stringify({ domain: 'hr.benefits', action: 'add_dependent', world_model_version: '1.4.0', context }),
   });
   const decision = await response.json();
-  process.stderr.write(`  HTTP ${response.status}, stored at ${response.headers.get('location')}\n`);
-  process.stdout.write(`${JSON.stringify(decision, null, 2)}\n`);
+  const location = response.headers.get('location');
+  process.stderr.write(`  HTTP ${response.status}, stored at ${location}\n`);
+  writeFileSync(join(demo, 'decision.json'), `${JSON.stringify(decision, null, 2)}\n`);
   if (response.status !== 200) process.exitCode = 1;
 
   step('adec audit verify --audit .adec-demo/audit.db');
   server.kill('SIGTERM');
   await new Promise((stopped) => server.on('exit', stopped));
   process.stderr.write(adec('audit', 'verify', '--audit', join(demo, 'audit.db')));
+
+  // Last, so that it is what the reader sees: the decision in brief, or all of it with --json.
+  if (options.json || response.status !== 200) {
+    process.stdout.write(`${JSON.stringify(decision, null, 2)}\n`);
+  } else {
+    const shown = (path) => relative(process.cwd(), path) || '.';
+    process.stdout.write(`\n${decisionSummary(decision, {
+      record: `decision ${decision.decision_metadata.request_id} in ${shown(join(demo, 'audit.db'))}, hash-chained (GET ${location} while adec serve runs)`,
+      response: `${shown(join(demo, 'decision.json'))} (or \`npm start -- --json\`)`,
+    })}`);
+  }
 } finally {
   if (server.exitCode === null) server.kill('SIGTERM');
 }

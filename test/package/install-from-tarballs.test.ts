@@ -42,7 +42,7 @@ describe('installing adec from its packed tarballs', () => {
     // Installed copies, not links back into this repository.
     expect(lstatSync(join(project, 'node_modules/@adec/cli')).isSymbolicLink()).toBe(false);
 
-    const run = spawnSync(process.execPath, [join(REPO_ROOT, 'scripts/quickstart.mjs'), '--adec', join(project, 'node_modules/@adec/cli/bin/adec.js'), '--dir', join(project, 'demo')], { encoding: 'utf8', timeout: 120_000 });
+    const run = spawnSync(process.execPath, [join(REPO_ROOT, 'scripts/quickstart.mjs'), '--adec', join(project, 'node_modules/@adec/cli/bin/adec.js'), '--dir', join(project, 'demo'), '--json'], { encoding: 'utf8', timeout: 120_000 });
     expect(run.stderr).toContain('HTTP 200');
     expect(run.stderr).toContain('all 1 chains verify');
     expect(JSON.parse(run.stdout)).toMatchObject({ status: 'YELLOW', decision_metadata: { aggregation_outcome: { winning_rule: 'student_extension' }, module: { org: 'acme', domain: 'hr.benefits' } } });
