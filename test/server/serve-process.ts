@@ -40,6 +40,8 @@ export interface ServeProcess {
   /** Every log line the service wrote, parsed. */
   readonly logs: Record<string, unknown>[];
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** What it wrote on standard error so far. */
+  stderr(): string;
 }
 
 /** Services still running: a test that fails or times out before it stops one must not leave it behind. */
@@ -48,9 +50,14 @@ process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
 
-/** Starts `adec serve` (the node process itself, no launcher in between) and waits until it is ready. */
-export function startServeProcess(args: readonly string[]): Promise<ServeProcess> {
-  const child = spawn(process.execPath, ['--no-node-snapshot', repoPath('packages/cli/bin/adec.js'), 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Starts `adec serve` and waits until it is ready: the node process itself, no launcher in
+ * between, or, with `launcher`, as `adec serve` is run (bin/adec.js starts the server as its
+ * child; `child` is then the launcher).
+ */
+export function startServeProcess(args: readonly string[], options: { readonly launcher?: boolean } = {}): Promise<ServeProcess> {
+  const node = options.launcher === true ? [] : ['--no-node-snapshot'];
+  const child = spawn(process.execPath, [...node, repoPath('packages/cli/bin/adec.js'), 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
   child.once('exit', () => running.delete(child));
   const logs: Record<string, unknown>[] = [];
@@ -66,7 +73,7 @@ export function startServeProcess(args: readonly string[]): Promise<ServeProcess
       for (const line of lines) {
         const entry = JSON.parse(line) as Record<string, unknown>;
         logs.push(entry);
-        if (entry['msg'] === 'adec serve is ready') resolve({ url: String(entry['url']), child, logs, exited });
+        if (entry['msg'] === 'adec serve is ready') resolve({ url: String(entry['url']), child, logs, exited, stderr: () => stderr });
       }
     });
     void exited.then(({ code, signal }) => reject(new Error(`adec serve exited (${code ?? signal}) before it was ready: ${stderr}`)));

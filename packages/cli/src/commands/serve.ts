@@ -50,6 +50,7 @@ environment, the environment over the file. Relative paths in the file are relat
   --max-in-flight <n>          decisions in flight before 503 (default 1024)
   --decision-timeout-ms <n>    a decision unfinished by then is YELLOW (default 5000)
   --retention-days <n>         audit records older than this are purged daily (default 90)
+  --shutdown-grace-ms <n>      after SIGTERM, decisions in flight may take this long (default 25000)
   --headers-timeout-ms <n>     a request's headers must arrive within this (default 10000)
   --body-timeout-ms <n>        its body within this of the headers (default 10000)
   --request-timeout-ms <n>     the whole request within this (default 30000)
@@ -63,11 +64,27 @@ environment, the environment over the file. Relative paths in the file are relat
   --anchor-key <key>           the Ed25519 private key that signs them (adec keygen)
   --anchor-interval-seconds <n>  how often (default 300; and once at start)
   --log-level <level>          fatal, error, warn, info (default), debug, trace, silent
-Logs are JSON lines on standard output. SIGTERM or SIGINT stops the service gracefully: decisions
-in flight finish and are recorded, then the audit store is flushed and closed.`;
+Logs are JSON lines on standard output. SIGTERM or SIGINT stops the service gracefully: it
+stops accepting, closes idle and half-sent connections at once, answers and records the
+decisions in flight, flushes and closes the audit store, and exits 0. Past --shutdown-grace-ms,
+or at a second SIGTERM or SIGINT, it ends at once, killed by that signal: every decision
+answered is already recorded (a decision is answered only once its record is committed).`;
+
+/**
+ * Ends the process at once (the grace period is over or a second signal came), by `signal`'s
+ * default action: injected so tests run the command in process. Not `process.exit`: that stops
+ * the SQLite writer thread inside a statement waiting for a lock, and better-sqlite3 then
+ * aborts the process (measured: SIGABRT and a fatal-error report on stderr).
+ */
+export type ForceExit = (signal: NodeJS.Signals) => void;
+
+function dieBy(signal: NodeJS.Signals): void {
+  process.removeAllListeners(signal);
+  process.kill(process.pid, signal);
+}
 
 /** `adec serve`: the decision service, until a signal stops it. */
-export async function run(args: readonly string[], io: CliIo, signals: NodeJS.EventEmitter = process): Promise<ExitCode> {
+export async function run(args: readonly string[], io: CliIo, signals: NodeJS.EventEmitter = process, forceExit: ForceExit = dieBy): Promise<ExitCode> {
   const { values } = parseOptions(args, usage, settingOptions(), []);
   const settings = await readServeSettings(values, io, usage);
   const deployment = await loadDeployment(settings, io);
@@ -80,20 +97,38 @@ export async function run(args: readonly string[], io: CliIo, signals: NodeJS.Ev
   host.app.log.info({ url: host.url, modules: settings.modules, audit: shownLocation(settings.audit) }, 'adec serve is ready');
   const anchoring = anchorSigner === undefined || settings.anchors === undefined ? undefined : anchorEvery(host.store, anchorSigner.signer, settings.anchors, settings.anchorIntervalSeconds, host.app.log);
   await new Promise<void>((stopped) => {
-    let stopping = false;
-    const stop = (signal: string) => {
-      if (stopping) return;
-      stopping = true;
-      host.app.log.info({ signal }, 'adec serve is stopping: draining decisions in flight and flushing the audit store');
-      void (anchoring?.stop() ?? Promise.resolve()).then(() => host.close()).then(stopped);
+    let first: { readonly signal: NodeJS.Signals; readonly at: number } | undefined;
+    let deadline: NodeJS.Timeout | undefined;
+    const force = (signal: NodeJS.Signals, reason: string) => {
+      host.app.log.warn({ reason }, 'adec serve is exiting before every decision in flight was answered: each decision answered was recorded first');
+      forceExit(signal);
     };
-    // `on`, not `once`: a second signal (Ctrl-C reaches both the launcher and this process,
-    // and the launcher passes it on) must not kill a service that is draining.
+    const stop = (signal: NodeJS.Signals) => {
+      if (first !== undefined) {
+        // Ctrl-C reaches both the launcher and this process, and the launcher passes it on (so
+        // does a supervisor that signals the whole process group): the copy that arrives with
+        // the first signal is the same request to stop, not a second one.
+        if (Date.now() - first.at >= SAME_SIGNAL_MS) force(signal, `a second ${signal}`);
+        return;
+      }
+      first = { signal, at: Date.now() };
+      host.app.log.info({ signal, graceMs: settings.shutdownGraceMs }, 'adec serve is stopping: draining decisions in flight and flushing the audit store');
+      deadline = setTimeout(() => force(signal, `${settings.shutdownGraceMs} ms grace period over`), settings.shutdownGraceMs);
+      void (anchoring?.stop() ?? Promise.resolve())
+        .then(() => host.close())
+        .then(() => {
+          clearTimeout(deadline);
+          stopped();
+        });
+    };
     signals.on('SIGTERM', () => stop('SIGTERM'));
     signals.on('SIGINT', () => stop('SIGINT'));
   });
   return EXIT.ok;
 }
+
+/** Signals this close together are one request to stop. */
+const SAME_SIGNAL_MS = 1_000;
 
 function fail(io: CliIo, message: string): ExitCode {
   io.stderr.write(`adec serve: ${message}\n`);

@@ -30,6 +30,11 @@ export interface ServeSettings extends ConnectionLimits {
   readonly decisionTimeoutMs: number;
   readonly retentionDays: number;
   /**
+   * After SIGTERM or SIGINT, how long decisions in flight may take to be answered and recorded
+   * before the process exits anyway (packages/server/README.md "Stopping").
+   */
+  readonly shutdownGraceMs: number;
+  /**
    * Signed anchors of every chain's head (packages/audit/README.md "Anchors"): the JSON lines
    * file they are appended to, the Ed25519 private key that signs them, and how often. Both or
    * neither of the file and the key.
@@ -68,6 +73,8 @@ export const SETTINGS: readonly SettingSpec[] = [
   { name: 'maxInFlight', flag: 'max-in-flight', kind: 'count', fallback: 1_024 },
   { name: 'decisionTimeoutMs', flag: 'decision-timeout-ms', kind: 'count', fallback: 5_000 },
   { name: 'retentionDays', flag: 'retention-days', kind: 'count', fallback: 90 },
+  // Below the 30 s a Kubernetes pod has by default between SIGTERM and SIGKILL: the service exits on its own first.
+  { name: 'shutdownGraceMs', flag: 'shutdown-grace-ms', kind: 'count', fallback: 25_000 },
   { name: 'headersTimeoutMs', flag: 'headers-timeout-ms', kind: 'count', fallback: CONNECTIONS.headersTimeoutMs },
   { name: 'bodyTimeoutMs', flag: 'body-timeout-ms', kind: 'count', fallback: CONNECTIONS.bodyTimeoutMs },
   { name: 'requestTimeoutMs', flag: 'request-timeout-ms', kind: 'count', fallback: CONNECTIONS.requestTimeoutMs },

@@ -5,12 +5,25 @@
  * carry, and the two caps on open connections, which are applied before Node reads a byte of
  * the connection, so a refused client costs one short answer. The one request Node answers
  * itself, an `Expect` it does not know (417), is answered in the service's error shape too.
+ *
+ * Closing it (`close()`, which Fastify's `close()` calls) stops accepting and, at once, closes
+ * every connection that has no whole request to answer: idle ones, kept-alive ones between
+ * requests, and half-sent ones, whose headers or body are still arriving (Node's own close
+ * keeps a connection open while a request is being read, so one client that sent part of a
+ * request and stopped held the process until it went away: SECURITY.md, "Slow and numerous
+ * clients"). A connection whose request has arrived whole is in flight: it is answered, with
+ * `Connection: close`, and closed after its answer.
  */
 import { Server, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { apiError, errorBody } from '../api-error.js';
 import { deadlineCheckIntervalMs, type ConnectionLimits } from './connection-limits.js';
 import { refuseConnection } from './socket-answer.js';
+
+interface Exchange {
+  readonly request: IncomingMessage;
+  readonly response: ServerResponse;
+}
 
 /** Called for each connection refused, with its code (for the metrics and the log). */
 export type OnConnectionRefused = (code: string, address: string) => void;
@@ -27,7 +40,11 @@ class ConnectionGatedServer extends Server {
   readonly #onRefused: OnConnectionRefused;
   readonly #perAddress = new Map<string, number>();
   readonly #requestsOn = new WeakMap<Socket, number>();
+  readonly #connections = new Set<Socket>();
+  /** The request each connection is reading or answering, until its answer is sent. */
+  readonly #exchanges = new Map<Socket, Exchange>();
   #open = 0;
+  #closing = false;
 
   constructor(handler: RequestListener, limits: ConnectionLimits, onRefused: OnConnectionRefused) {
     super(
@@ -51,11 +68,48 @@ class ConnectionGatedServer extends Server {
       const served = (this.#requestsOn.get(request.socket) ?? 0) + 1;
       this.#requestsOn.set(request.socket, served);
       if (served >= limits.maxRequestsPerConnection) response.setHeader('connection', 'close');
+      this.#track(request, response);
     });
     this.on('checkExpectation', (_request: IncomingMessage, response: ServerResponse) => {
       const body = JSON.stringify(errorBody(apiError(417, 'EXPECTATION_FAILED', 'the only expectation the service meets is `Expect: 100-continue`')));
       response.writeHead(417, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' }).end(body);
     });
+  }
+
+  /** Stops accepting, closes every connection without a whole request at once, and calls back when the last in-flight answer is sent. */
+  override close(callback?: (error?: Error) => void): this {
+    this.#closing = true;
+    this.closeIdleConnections();
+    return super.close(callback);
+  }
+
+  /**
+   * Closes every connection that has no whole request to answer (idle, kept alive, or with a
+   * request still arriving); each one in flight is marked to close after its answer. Node calls
+   * this from `close()`; so does Fastify.
+   */
+  override closeIdleConnections(): void {
+    if (!this.#closing) return super.closeIdleConnections();
+    for (const socket of this.#connections) {
+      const exchange = this.#exchanges.get(socket);
+      if (exchange === undefined || !exchange.request.complete) socket.destroy();
+      else this.#closeAfterAnswer(socket, exchange.response);
+    }
+  }
+
+  #track(request: IncomingMessage, response: ServerResponse): void {
+    const socket = request.socket;
+    this.#exchanges.set(socket, { request, response });
+    response.once('close', () => {
+      if (this.#exchanges.get(socket)?.response === response) this.#exchanges.delete(socket);
+    });
+    // A request that arrives while closing (on a connection that was in flight) is refused 503 SHUTTING_DOWN by the application.
+    if (this.#closing) this.#closeAfterAnswer(socket, response);
+  }
+
+  #closeAfterAnswer(socket: Socket, response: ServerResponse): void {
+    if (!response.headersSent) response.setHeader('connection', 'close');
+    response.once('close', () => socket.destroySoon());
   }
 
   /**
@@ -78,7 +132,10 @@ class ConnectionGatedServer extends Server {
     }
     this.#open += 1;
     this.#perAddress.set(address, fromAddress + 1);
+    this.#connections.add(socket);
     socket.once('close', () => {
+      this.#connections.delete(socket);
+      this.#exchanges.delete(socket);
       this.#open -= 1;
       const left = this.#perAddress.get(address)! - 1;
       if (left === 0) this.#perAddress.delete(address);
