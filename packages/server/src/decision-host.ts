@@ -1,9 +1,12 @@
 /**
  * A running decision service: the module loader (verified bundles in the pooled sandbox host),
  * the audit store, the service and its HTTP application, started together and stopped in the
- * order that loses nothing. Stopping first refuses new requests (readiness goes false, new
- * connections get 503), lets every decision in flight finish and commit its record, then
- * flushes the audit queue and closes the store, and only then stops the sandbox processes.
+ * order that loses nothing. Stopping first refuses new requests (readiness goes false, the
+ * listener closes, idle and half-sent connections are closed at once: http/service-server.ts),
+ * lets every decision in flight finish, commit its record and be answered, then flushes the
+ * audit queue and closes the store, and only then stops the sandbox processes. How long that may
+ * take is the caller's to bound (`adec serve --shutdown-grace-ms`: packages/server/README.md
+ * "Stopping").
  */
 import { DEFAULT_RETENTION_DAYS, openAuditStore, type AuditStore } from '@adec/audit';
 import { cloudLlmExecutor, cloudLlmFromEnvironment, SELECTION_EXTENSION, type CloudLlmOptions, type LlmExecutor } from '@adec/engine';
