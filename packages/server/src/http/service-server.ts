@@ -25,6 +25,11 @@ interface Exchange {
   readonly response: ServerResponse;
 }
 
+/** Tells the client that the connection closes after this answer, if its headers are not out yet. */
+function lastAnswer(response: ServerResponse): void {
+  if (!response.headersSent) response.setHeader('connection', 'close');
+}
+
 /** Called for each connection refused, with its code (for the metrics and the log). */
 export type OnConnectionRefused = (code: string, address: string) => void;
 
@@ -41,8 +46,8 @@ class ConnectionGatedServer extends Server {
   readonly #perAddress = new Map<string, number>();
   readonly #requestsOn = new WeakMap<Socket, number>();
   readonly #connections = new Set<Socket>();
-  /** The request each connection is reading or answering, until its answer is sent. */
-  readonly #exchanges = new Map<Socket, Exchange>();
+  /** The requests each connection is reading or answering (more than one when pipelined), until each is answered. */
+  readonly #exchanges = new Map<Socket, Set<Exchange>>();
   #open = 0;
   #closing = false;
 
@@ -91,25 +96,26 @@ class ConnectionGatedServer extends Server {
   override closeIdleConnections(): void {
     if (!this.#closing) return super.closeIdleConnections();
     for (const socket of this.#connections) {
-      const exchange = this.#exchanges.get(socket);
-      if (exchange === undefined || !exchange.request.complete) socket.destroy();
-      else this.#closeAfterAnswer(socket, exchange.response);
+      const exchanges = [...(this.#exchanges.get(socket) ?? [])];
+      if (!exchanges.some((exchange) => exchange.request.complete)) socket.destroy();
+      else for (const { response } of exchanges) lastAnswer(response);
     }
   }
 
   #track(request: IncomingMessage, response: ServerResponse): void {
     const socket = request.socket;
-    this.#exchanges.set(socket, { request, response });
+    const exchange = { request, response };
+    const exchanges = this.#exchanges.get(socket) ?? new Set<Exchange>();
+    this.#exchanges.set(socket, exchanges.add(exchange));
     response.once('close', () => {
-      if (this.#exchanges.get(socket)?.response === response) this.#exchanges.delete(socket);
+      exchanges.delete(exchange);
+      if (exchanges.size > 0) return;
+      this.#exchanges.delete(socket);
+      // Its last answer sent, a connection in flight when the service began to close is closed.
+      if (this.#closing) socket.destroySoon();
     });
     // A request that arrives while closing (on a connection that was in flight) is refused 503 SHUTTING_DOWN by the application.
-    if (this.#closing) this.#closeAfterAnswer(socket, response);
-  }
-
-  #closeAfterAnswer(socket: Socket, response: ServerResponse): void {
-    if (!response.headersSent) response.setHeader('connection', 'close');
-    response.once('close', () => socket.destroySoon());
+    if (this.#closing) lastAnswer(response);
   }
 
   /**
