@@ -55,9 +55,9 @@ process.once('exit', () => {
  * between, or, with `launcher`, as `adec serve` is run (bin/adec.js starts the server as its
  * child; `child` is then the launcher).
  */
-export function startServeProcess(args: readonly string[], options: { readonly launcher?: boolean } = {}): Promise<ServeProcess> {
+export function startServeProcess(args: readonly string[], options: { readonly launcher?: boolean; /** In a process group of its own, as a terminal starts a command. */ readonly ownGroup?: boolean } = {}): Promise<ServeProcess> {
   const node = options.launcher === true ? [] : ['--no-node-snapshot'];
-  const child = spawn(process.execPath, [...node, repoPath('packages/cli/bin/adec.js'), 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...node, repoPath('packages/cli/bin/adec.js'), 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'], detached: options.ownGroup === true });
   running.add(child);
   child.once('exit', () => running.delete(child));
   const logs: Record<string, unknown>[] = [];

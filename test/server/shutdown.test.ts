@@ -144,7 +144,7 @@ function recordsIn(audit: string): number {
   const verified = auditVerify(audit);
   expect(verified.stderr).toBe('');
   expect(verified.status).toBe(0);
-  return Number(/acme: (\d+) records/.exec(verified.stdout)?.[1] ?? 0);
+  return Number(/acme: (\d+) records?,/.exec(verified.stdout)?.[1] ?? 0);
 }
 
 /** How many of `connections` were answered 200. */
@@ -229,6 +229,23 @@ describe('adec serve stops on SIGTERM', () => {
 });
 
 describe('the launcher and the server live and die together', () => {
+  it('Ctrl-C (SIGINT to the launcher and the server together, and passed on by the launcher) stops the server once, gracefully', async () => {
+    const audit = join(dir, 'ctrl-c.db');
+    const service = await startServeProcess([...deployment.args, '--audit', audit, '--log-level', 'info'], { launcher: true, ownGroup: true });
+    const lock = holdWriteLock(audit);
+    const inFlight = await sendInFlight(service.url, ['ctrl-c']);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // What a terminal does at Ctrl-C: the signal to every process of the foreground group.
+    process.kill(-service.child.pid!, 'SIGINT');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    lock.release();
+    expect(await service.exited, service.stderr()).toEqual({ code: 0, signal: null });
+    await inFlight[0]!.closed;
+    expect(finalAnswer(inFlight[0]!)?.status).toBe(200);
+    expect(recordsIn(audit)).toBe(1);
+  });
+
+
   it('SIGKILL of the launcher stops the server, and the port is free', async () => {
     const service = await serve(join(dir, 'orphan.db'));
     const server = serverPid(service.child.pid!);
