@@ -5,7 +5,8 @@
  *
  * Decisions are held in flight by a write lock the test takes on the audit database: each one
  * is decided and waits for its record to commit (a decision is answered only then). Releasing
- * the lock lets them finish. So the test knows that they are in flight when it signals.
+ * the lock lets them finish. Each is sent with `Expect: 100-continue`, its body only once the
+ * service has read its headers, so the test knows that every one is in flight when it signals.
  *
  * - SIGTERM with 100 half-sent and 100 in-flight requests: the half-sent connections are closed
  *   at once (before, one client that sent part of a request kept the process alive until the
@@ -13,6 +14,8 @@
  *   and the process exits 0 within its grace period.
  * - A second SIGTERM, or the grace period's end, makes it exit at once: nothing was answered
  *   that is not recorded, and the store verifies.
+ * - Ctrl-C (SIGINT to the launcher and the server, and passed on by the launcher) is one request
+ *   to stop, not two.
  * - SIGKILL of the launcher: the server it started stops too, and the port is free (before, the
  *   server went on under PID 1, ready, holding the port).
  */
