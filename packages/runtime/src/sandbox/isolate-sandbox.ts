@@ -56,8 +56,8 @@ const LATE_STOP_MS = 10;
 interface LiveIsolate {
   readonly isolate: ivm.Isolate;
   readonly context: ivm.Context;
-  /** Entry points looked up so far, by global name. */
-  readonly entries: Map<string, ivm.Reference<(...args: string[]) => string>>;
+  /** Entry points looked up so far, by global name, each boxed (`boxedEntry`). */
+  readonly entries: Map<string, ivm.Reference<(args: string[]) => [string]>>;
 }
 
 /**
@@ -130,7 +130,8 @@ export class IsolateSandbox {
     const live = this.#ensureLive();
     const cpuBefore = live.isolate.cpuTime;
     try {
-      const value = entryPoint(live, entry).applySync(undefined, [...args], { timeout: Math.max(1, Math.ceil(timeLimitMs + copyAllowanceMs)) });
+      const boxed: unknown = entryPoint(live, entry).applySync(undefined, [[...args]], { timeout: Math.max(1, Math.ceil(timeLimitMs + copyAllowanceMs)), arguments: { copy: true }, result: { copy: true } });
+      const value = Array.isArray(boxed) ? (boxed[0] as unknown) : undefined;
       if (typeof value !== 'string') return { ok: false, kind: 'exception', message: `entry point ${entry} returned ${typeof value}, not text` };
       return { ok: true, value };
     } catch (error) {
@@ -145,6 +146,12 @@ export class IsolateSandbox {
       if (late || !RESUMABLE_ENTRIES.has(entry)) this.#retire();
       return late ? { ...failure, cpuMs, late } : { ...failure, cpuMs };
     }
+  }
+
+  /** V8's heap statistics of the isolate, while it is live (a rebuilt one is not until its next call). */
+  heapStatistics(): ivm.HeapStatistics | undefined {
+    const live = this.#live;
+    return live === undefined || live.isolate.isDisposed ? undefined : live.isolate.getHeapStatisticsSync();
   }
 
   dispose(): void {
@@ -182,14 +189,29 @@ export class IsolateSandbox {
   }
 }
 
-function entryPoint(live: LiveIsolate, name: string): ivm.Reference<(...args: string[]) => string> {
+function entryPoint(live: LiveIsolate, name: string): ivm.Reference<(args: string[]) => [string]> {
   let entry = live.entries.get(name);
   if (entry === undefined) {
     if (live.context.global.getSync(name) === undefined) throw new Error(`the isolate has no entry point ${name}`);
-    entry = live.context.global.getSync(name, { reference: true }) as ivm.Reference<(...args: string[]) => string>;
+    entry = live.isolate.compileScriptSync(boxedEntry(name), { filename: 'adec:entry' }).runSync(live.context, { reference: true }) as ivm.Reference<(args: string[]) => [string]>;
     live.entries.set(name, entry);
   }
   return entry;
+}
+
+/**
+ * A function calling the entry point `name` with the arguments it is given in an array, and
+ * returning its answer in an array; both arrays are copied whole (`copy: true`). Why: isolated-vm
+ * hands a string of 1 KiB or more across as an external string, allocated in V8's old space
+ * with its text outside the heap, so only a full collection frees it, and nothing prompts one.
+ * Out of the isolate, a sandbox process's own heap hardly grows (about 5 MB), so it ran none,
+ * and every batch's answer stayed in its native memory: about 0.2 KB per decision, without end
+ * (issue 27; runtime README, "Memory of a sandbox process"). Into it, a batch's contexts stayed
+ * until the isolate neared its memory limit. Copied in an array, a string is deserialised as an
+ * ordinary one, freed by the next young-generation collection.
+ */
+function boxedEntry(name: string): string {
+  return `"use strict"; ((entry) => (args) => [entry(...args)])(globalThis[${JSON.stringify(name)}])`;
 }
 
 function classify(isolate: ivm.Isolate, message: string): CrossingFailureKind {

@@ -93,14 +93,17 @@ export class ProcessEvaluator implements ActionEvaluator, ResidentModule {
   /**
    * Unloads the module's isolate (to make room for another, to leave a stalled process, or for
    * good); its next decision loads it again. The unload follows the load it undoes, so a load
-   * still waiting out its backoff cannot arrive after it and leave the isolate behind.
+   * still waiting out its backoff cannot arrive after it and leave the isolate behind; and it
+   * is not sent when the module has come back to that process meanwhile (moved away and back,
+   * or away and back while a recycle drained the other), where the newer load replaces the
+   * older and an unload after it would leave the module missing.
    */
   evict(): void {
     const loaded = this.#loaded;
     this.#loaded = undefined;
     this.#loadedOn = undefined;
     void loaded?.then((done) => {
-      if (done.ok && done.connection.alive) void done.connection.request({ module: this.#module, unload: true }, LOAD_TIMEOUT_MS);
+      if (done.ok && done.connection.alive && done.connection !== this.#loadedOn) void done.connection.request({ module: this.#module, unload: true }, LOAD_TIMEOUT_MS);
     });
   }
 

@@ -25,12 +25,16 @@
  * request learns its part in it (`Fault`): the one that was running alone caused it; each of a
  * batch that was running may have; every request behind them did nothing wrong, and its caller
  * re-runs it on a healthy process (a decision is deterministic).
+ *
+ * Recycling (sandbox-process-pool.ts): a retired process takes nothing new (`moved`: its
+ * caller sends it to the replacement) and is stopped once everything it was given is answered.
  */
 import type { ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { abandonedBy, batchAnswers, type ActionEvaluation, type Unevaluated } from './evaluate-action.js';
 import { FRAME_FD, FrameReader, readMessage, writeMessage } from './frames.js';
 import type { CrossingResult } from './isolate-sandbox.js';
+import type { SandboxProcessMemory } from './sandbox-memory.js';
 import type { SandboxRequest } from './sandbox-process.js';
 
 /** Frames unanswered before decisions wait to be batched. */
@@ -45,6 +49,8 @@ const MAX_BATCH = 64;
 export const STALL_MS = 10;
 /** Decisions queued or in flight on one process, by default. */
 export const DEFAULT_QUEUE_LIMIT = 1_000;
+/** How long a process may take to report its memory. */
+const MEMORY_WATCHDOG_MS = 5_000;
 
 export interface Reply {
   readonly id: number;
@@ -54,6 +60,7 @@ export interface Reply {
   /** The isolate's answer to a batch is the payload. */
   readonly answers?: true;
   readonly crossing?: CrossingResult;
+  readonly memory?: SandboxProcessMemory;
   readonly error?: string;
 }
 
@@ -108,8 +115,8 @@ interface Member {
 /** A frame sent and not yet answered. */
 interface InFlight {
   readonly id: number;
-  /** The module the frame is for (its host name). */
-  readonly module: string;
+  /** The module the frame is for (its host name); undefined for a request about the process. */
+  readonly module: string | undefined;
   readonly watchdogMs: number;
   /** Handed back when the process stalled: its reply is dropped when it arrives. */
   handedBack: boolean;
@@ -136,6 +143,12 @@ export class SandboxConnection {
   #death: string | undefined;
   /** The module whose frame has run past STALL_MS, while it runs. */
   #stalledBy: string | undefined;
+  /** Decisions sent to this process. */
+  #decisions = 0;
+  /** Why it takes nothing new, once it is retired. */
+  #retired: string | undefined;
+  /** What the process last reported about its memory. */
+  #memory: SandboxProcessMemory | undefined;
 
   /**
    * `canMoveAway`: whether another process could take the decisions a stall would hand back
@@ -166,6 +179,32 @@ export class SandboxConnection {
     return this.#queued;
   }
 
+  /** Decisions sent to this process since it started. */
+  get decisions(): number {
+    return this.#decisions;
+  }
+
+  /** What the process reported about its memory the last time it was asked (`memory()`). */
+  get lastMemory(): SandboxProcessMemory | undefined {
+    return this.#memory;
+  }
+
+  /** The process's memory now, or undefined when it is gone or did not answer. */
+  async memory(): Promise<SandboxProcessMemory | undefined> {
+    const outcome = await this.request({ memory: true }, MEMORY_WATCHDOG_MS);
+    if (outcome.ok && outcome.value.memory !== undefined) this.#memory = outcome.value.memory;
+    return outcome.ok ? outcome.value.memory : undefined;
+  }
+
+  /**
+   * Takes nothing new from now on (each request and decision is refused as `moved`, saying
+   * why), and stops the process once what it holds is answered.
+   */
+  retire(why: string): void {
+    this.#retired ??= why;
+    this.#stopIfDrained();
+  }
+
   /**
    * Sends one request (with `payload` after its header) in a frame of its own and waits for its
    * reply. The module's decisions still waiting to be batched are sent first: a module's frames
@@ -174,18 +213,21 @@ export class SandboxConnection {
    */
   request(body: RequestBody, watchdogMs: number, payload?: string): Promise<Outcome<Reply>> {
     if (this.#death !== undefined) return Promise.resolve({ ok: false, fault: 'waiting', message: this.#death });
-    const [earlier, others] = partition(this.#pending, (member) => member.module === body.module);
+    if (this.#retired !== undefined) return Promise.resolve({ ok: false, fault: 'moved', message: this.#retired });
+    const module = 'module' in body ? body.module : undefined;
+    const [earlier, others] = partition(this.#pending, (member) => member.module === module);
     this.#pending = others;
     this.#sendBatches(earlier);
     return new Promise((resolve) => {
       const id = this.#nextId++;
-      this.#send({ id, module: body.module, watchdogMs, handedBack: false, members: undefined, settle: (outcome) => resolve(outcome) }, { id, ...body }, payload);
+      this.#send({ id, module, watchdogMs, handedBack: false, members: undefined, settle: (outcome) => resolve(outcome) }, { id, ...body }, payload);
     });
   }
 
   /** Queues one decision of `module`; it is sent at once or in the next batch. */
   decide(module: string, action: string, ctxJson: string, watchdogMs: number, options: DecisionOptions = {}): Promise<Outcome<DecisionReply>> {
     if (this.#death !== undefined) return Promise.resolve({ ok: false, fault: 'waiting', message: this.#death });
+    if (this.#retired !== undefined) return Promise.resolve({ ok: false, fault: 'moved', message: this.#retired });
     const { signal, alone = false, stay = false } = options;
     if (signal?.aborted) return Promise.resolve(abandoned(signal));
     if (this.#queued >= this.#queueLimit) {
@@ -263,6 +305,7 @@ export class SandboxConnection {
     const header = { id, module: members[0]!.module, batch: members.map((member) => member.action) };
     this.#counters.frames++;
     this.#counters.decisions += members.length;
+    this.#decisions += members.length;
     this.#send({ id, module: header.module, watchdogMs, handedBack: false, members, settle }, header, members.map((member) => member.ctxJson).join('\n'));
   }
 
@@ -296,6 +339,12 @@ export class SandboxConnection {
     if (!head.handedBack) head.settle({ ok: true, value: reply }, message.payload);
     this.#flushIfFree();
     if (this.#inFlight.length === 0) this.#setReferenced(false);
+    this.#stopIfDrained();
+  }
+
+  /** A retired process with nothing left to answer is stopped. */
+  #stopIfDrained(): void {
+    if (this.#retired !== undefined && this.#inFlight.length === 0 && this.#pending.length === 0) this.kill(this.#retired);
   }
 
   /**

@@ -22,6 +22,15 @@
  * 200 ms; spares make replacing one, or starting an attribution, take a process that is up.
  * Idle processes do not keep the host alive, and each exits by itself when the host goes away
  * (sandbox-process.ts exits on disconnect).
+ *
+ * Recycling: a shared process that has taken `recycleAfterDecisions` decisions, or reported a
+ * resident set above `recycleAboveRssMb` (asked every RSS_CHECK_DECISIONS decisions), is
+ * replaced by a booted spare (one is booted first if there is none) and retired: it answers
+ * what it was given and is then stopped, while every new decision goes to its replacement,
+ * where each module loads again with its next decision, as after a crash. Nothing fails and
+ * nothing runs twice. A second line of defence: the memory a process keeps levels off
+ * (runtime README, "Memory of a sandbox process"), but a native leak in a future isolated-vm
+ * or Node would otherwise grow without bound.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -29,6 +38,7 @@ import { availableParallelism, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { ResidentModules } from './resident-modules.js';
 import { DEFAULT_QUEUE_LIMIT, framePipe, SandboxConnection, setReferenced, type TransportCounters } from './sandbox-connection.js';
+import type { SandboxProcessMemory } from './sandbox-memory.js';
 
 // Two levels below the package root in both src/ and dist/; the entry only exists compiled.
 const ENTRY = fileURLToPath(new URL('../../dist/sandbox/sandbox-process.js', import.meta.url));
@@ -38,6 +48,9 @@ export const READY_MESSAGE = 'adec:sandbox-ready';
 
 /** Modules loaded at once in a pool's processes, by default. */
 export const DEFAULT_MODULE_BUDGET = 1_000;
+
+/** Under `recycleAboveRssMb`, a shared process is asked for its memory every this many decisions. */
+export const RSS_CHECK_DECISIONS = 10_000;
 
 export interface SandboxPoolOptions {
   /** Shared processes (default: one per core, at least 2). */
@@ -55,6 +68,10 @@ export interface SandboxPoolOptions {
    * beyond it the least recently used idle ones are unloaded (default: half the machine's memory).
    */
   readonly memoryBudgetMb?: number;
+  /** Decisions after which a shared process is recycled (default: never). */
+  readonly recycleAfterDecisions?: number;
+  /** Resident set in MiB above which a shared process is recycled (default: never). */
+  readonly recycleAboveRssMb?: number;
 }
 
 /** A sandbox process that prepares an isolate of `memoryLimitMb` while it waits for its first module. */
@@ -80,12 +97,17 @@ export interface SandboxPoolStats {
   readonly evictions: number;
   /** Modules placed on each shared process. */
   readonly placement: readonly number[];
+  /** Shared processes replaced under the recycle policy, and replaced because they died. */
+  readonly recycles: number;
+  readonly restarts: number;
 }
 
 interface Spare {
   readonly child: ChildProcess;
   /** Resolves when the process has booted, or has died trying. */
   readonly booted: Promise<void>;
+  /** Whether it has announced that it is ready. */
+  up: boolean;
 }
 
 export class SandboxProcessPool {
@@ -101,6 +123,14 @@ export class SandboxProcessPool {
   readonly #queueLimit: number;
   readonly #counters: TransportCounters = { frames: 0, decisions: 0 };
   readonly #resident: ResidentModules;
+  readonly #recycleAfterDecisions: number;
+  readonly #recycleAboveRssBytes: number;
+  #recycles = 0;
+  #restarts = 0;
+  /** The decision count at which each shared process was last asked for its memory. */
+  readonly #rssChecks = new WeakMap<SandboxConnection, number>();
+  /** Recycled processes still answering what they were given. */
+  readonly #retiring = new Set<SandboxConnection>();
 
   constructor(options: SandboxPoolOptions) {
     const size = Math.max(1, options.processes ?? Math.max(2, availableParallelism()));
@@ -109,6 +139,8 @@ export class SandboxProcessPool {
     this.#spareCount = options.spares ?? 1;
     this.#memoryLimitMb = options.memoryLimitMb;
     this.#queueLimit = options.queueLimit ?? DEFAULT_QUEUE_LIMIT;
+    this.#recycleAfterDecisions = options.recycleAfterDecisions ?? Infinity;
+    this.#recycleAboveRssBytes = (options.recycleAboveRssMb ?? Infinity) * 2 ** 20;
     this.#resident = new ResidentModules({
       modules: options.moduleBudget ?? DEFAULT_MODULE_BUDGET,
       memoryMb: options.memoryBudgetMb ?? Math.floor(totalmem() / 2 ** 21),
@@ -155,15 +187,66 @@ export class SandboxProcessPool {
     return to;
   }
 
-  /** The live process of `slot`, replacing a dead one. */
+  /** The live process of `slot`, replacing a dead one, and one due to be recycled once a replacement has booted. */
   connection(slot: number): SandboxConnection {
-    let connection = this.#shared[slot];
+    const connection = this.#shared[slot];
     if (connection === undefined || !connection.alive) {
-      connection = new SandboxConnection(this.#take(), this.#queueLimit, this.#counters, () => this.#moveTarget(slot) !== slot);
-      this.#shared[slot] = connection;
-      this.refillSoon();
+      if (connection !== undefined) this.#restarts++;
+      return this.#start(slot, this.#take());
     }
+    const due = this.#recycleDue(connection);
+    if (due === undefined) return connection;
+    const spare = this.#takeBooted();
+    if (spare === undefined) return connection;
+    this.#recycles++;
+    for (const retired of this.#retiring) if (!retired.alive) this.#retiring.delete(retired);
+    this.#retiring.add(connection);
+    connection.retire(`the sandbox process was recycled (${due})`);
+    return this.#start(slot, spare);
+  }
+
+  #start(slot: number, child: ChildProcess): SandboxConnection {
+    const connection = new SandboxConnection(child, this.#queueLimit, this.#counters, () => this.#moveTarget(slot) !== slot);
+    this.#shared[slot] = connection;
+    this.refillSoon();
     return connection;
+  }
+
+  /**
+   * Why `connection` is to be recycled, or undefined. Its memory is asked for every
+   * RSS_CHECK_DECISIONS decisions under an RSS limit, and read when the answer is back.
+   */
+  #recycleDue(connection: SandboxConnection): string | undefined {
+    if (connection.decisions >= this.#recycleAfterDecisions) return `after ${connection.decisions} decisions`;
+    if (this.#recycleAboveRssBytes === Infinity) return undefined;
+    const rss = connection.lastMemory?.rssBytes ?? 0;
+    if (rss > this.#recycleAboveRssBytes) return `its resident set reached ${Math.round(rss / 2 ** 20)} MiB`;
+    if (connection.decisions >= this.#rssCheckedAt(connection) + RSS_CHECK_DECISIONS) {
+      this.#rssChecks.set(connection, connection.decisions);
+      void connection.memory();
+    }
+    return undefined;
+  }
+
+  #rssCheckedAt(connection: SandboxConnection): number {
+    return this.#rssChecks.get(connection) ?? 0;
+  }
+
+  /**
+   * A spare that has booted, to replace a process being recycled; when there is none, one is
+   * booted (even in a pool that keeps no spares) and the process serves until it is up.
+   */
+  #takeBooted(): ChildProcess | undefined {
+    this.#spares = this.#spares.filter((spare) => isAlive(spare.child));
+    const at = this.#spares.findIndex((spare) => spare.up);
+    if (at !== -1) return this.#spares.splice(at, 1)[0]!.child;
+    if (this.#spares.length === 0) this.#refill(1);
+    return undefined;
+  }
+
+  /** What each shared process reports about its memory now, in slot order (undefined: none running, or no answer). */
+  memory(): Promise<(SandboxProcessMemory | undefined)[]> {
+    return Promise.all(this.#shared.map((connection) => (connection?.alive ? connection.memory() : undefined)));
   }
 
   /** A process of the caller's own, to kill when done (crash attribution). */
@@ -176,7 +259,7 @@ export class SandboxProcessPool {
   stats(): SandboxPoolStats {
     const queued = this.#shared.reduce((sum, connection) => sum + (connection?.queued ?? 0), 0);
     const resident = this.#resident;
-    return { queued, ...this.#counters, resident: resident.count, residentMemoryMb: resident.memoryMb, evictions: resident.evictions, placement: [...this.#placed] };
+    return { queued, ...this.#counters, resident: resident.count, residentMemoryMb: resident.memoryMb, evictions: resident.evictions, placement: [...this.#placed], recycles: this.#recycles, restarts: this.#restarts };
   }
 
   /** Resolves when every spare has booted: a host can wait for it before reporting ready. */
@@ -203,7 +286,7 @@ export class SandboxProcessPool {
   close(): void {
     this.#closed = true;
     for (const spare of this.#spares.splice(0)) spare.child.kill('SIGKILL');
-    for (const connection of this.#shared) connection?.kill('the sandbox pool was closed');
+    for (const connection of [...this.#shared, ...this.#retiring]) connection?.kill('the sandbox pool was closed');
   }
 
   /** A booted spare when one is ready or booting, else a fresh fork. */
@@ -212,18 +295,20 @@ export class SandboxProcessPool {
     return this.#spares.shift()?.child ?? forkSandboxProcess(this.#memoryLimitMb);
   }
 
-  /** Boots spares until there are enough again. */
-  #refill(): void {
+  /** Boots spares until there are `count` again. */
+  #refill(count = this.#spareCount): void {
     this.#spares = this.#spares.filter((spare) => isAlive(spare.child));
-    while (!this.#closed && this.#spares.length < this.#spareCount) {
+    while (!this.#closed && this.#spares.length < count) {
       const child = forkSandboxProcess(this.#memoryLimitMb);
       // Referenced while booting, so a host awaiting `ready()` is not left with an empty event
       // loop; once idle, a spare must not keep the host alive (a connection references it while busy).
       const settle = () => {
         if (this.#spares.some((spare) => spare.child === child)) setReferenced(child, false);
       };
-      const booted = Promise.race([once(child, 'message'), once(child, 'exit')]).then(settle, settle);
-      this.#spares.push({ child, booted });
+      const ready = once(child, 'message');
+      const spare: Spare = { child, booted: Promise.race([ready, once(child, 'exit')]).then(settle, settle), up: false };
+      ready.then(() => (spare.up = true), () => {});
+      this.#spares.push(spare);
     }
   }
 }

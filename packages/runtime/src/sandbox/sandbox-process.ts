@@ -21,6 +21,7 @@
  *                                                 ← { id, evaluation }
  *   → { id, module, call: { entry, args, timeLimitMs } }   ← { id, crossing }
  *   → { id, module, unload: true }                         ← { id }
+ *   → { id, memory: true }                      ← { id, memory: SandboxProcessMemory }
  * A batch is one or more decisions of one module, evaluated in one crossing (more only when its
  * predicates run long: evaluate-action.ts); its answer is the
  * isolate's own JSON array, passed through unparsed for the host to decode and check (the
@@ -35,6 +36,7 @@ import { FRAME_FD, FrameReader, readMessage, writeMessage } from './frames.js';
 import { evaluateAction, evaluateBatch, evaluateStepwise } from './evaluate-action.js';
 import { blankIsolate, IsolateSandbox, type BlankIsolate } from './isolate-sandbox.js';
 import { parseModuleMetadata, type ActionSpec } from '../module/module-metadata.js';
+import { measureMemory } from './sandbox-memory.js';
 import { READY_MESSAGE } from './sandbox-process-pool.js';
 
 interface Addressed {
@@ -74,7 +76,13 @@ export interface UnloadMessage extends Addressed {
   readonly unload: true;
 }
 
-export type SandboxRequest = LoadMessage | BatchMessage | EvaluateMessage | CallMessage | UnloadMessage;
+/** The process's memory, for no module in particular. */
+export interface MemoryMessage {
+  readonly id: number;
+  readonly memory: true;
+}
+
+export type SandboxRequest = LoadMessage | BatchMessage | EvaluateMessage | CallMessage | UnloadMessage | MemoryMessage;
 
 interface HostedModule {
   readonly sandbox: IsolateSandbox;
@@ -106,7 +114,8 @@ function reply(body: Record<string, unknown>, payload?: string): void {
 new FrameReader(pipe, (frame) => {
   const { header, payload = '' } = readMessage(frame);
   const message = header as SandboxRequest;
-  if ('load' in message) reply(load(message, payload));
+  if ('memory' in message) reply({ id: message.id, memory: measureMemory([...modules.values()].map((hosted) => hosted.sandbox)) });
+  else if ('load' in message) reply(load(message, payload));
   else if ('batch' in message) answerBatch(message, payload);
   else reply(handle(message, payload));
 });

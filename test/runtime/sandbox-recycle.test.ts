@@ -1,0 +1,70 @@
+/**
+ * The recycle policy (sandbox-process-pool.ts): a shared sandbox process is replaced after a
+ * number of decisions, or once it reports a resident set above a limit, by a booted spare, and
+ * drained. With a low threshold, thousands of decisions of three modules cross several
+ * recycles, 32 in flight; every one equals the in-process answer (none fails, is moved to a
+ * fail-safe YELLOW or runs twice), and no process is counted as having died.
+ */
+import fc from 'fast-check';
+import { expect, test } from 'vitest';
+import { RSS_CHECK_DECISIONS, SandboxProcessPool } from '../../packages/runtime/src/sandbox/sandbox-process-pool.js';
+import type { LoadedModule } from '@adec/runtime';
+import { buildFixture } from '../support/runtime.js';
+import { ACTION, benefitsLimitedTo, decided, loaderOn, UNHURRIED_LIMIT_MS } from '../security/hostile-benefits.js';
+import { requestFor, type ContextSchema } from '../security/schema-requests.js';
+
+const IN_FLIGHT = 32;
+const schema = (await buildFixture('examples/benefits')).manifest.actions[ACTION]!.context_schema as unknown as ContextSchema;
+const contexts = fc.sample(requestFor(schema), { seed: 27, numRuns: 6_000 });
+
+/** `count` decisions spread over `modules`, IN_FLIGHT at a time, each compared with `reference`'s. */
+async function decideAcross(modules: readonly LoadedModule[], reference: LoadedModule, count: number): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: IN_FLIGHT }, async () => {
+      while (next < count) {
+        const i = next++;
+        const context = contexts[i % contexts.length]!;
+        const actual = await decided(modules[i % modules.length]!, context, i);
+        expect(actual, JSON.stringify(context)).toEqual(await decided(reference, context, i));
+      }
+    }),
+  );
+}
+
+test('recycled every 500 decisions: 6,000 decisions across the recycles, each exactly the in-process answer', { timeout: 120_000 }, async () => {
+  const pool = new SandboxProcessPool({ processes: 2, spares: 1, memoryLimitMb: 32, recycleAfterDecisions: 500 });
+  const load = loaderOn(pool);
+  const bundle = await benefitsLimitedTo(UNHURRIED_LIMIT_MS);
+  const modules = [await load(bundle, 'process'), await load(bundle, 'process'), await load(bundle, 'process')];
+  const reference = await load(bundle, 'in-process');
+
+  await decideAcross(modules, reference, 6_000);
+
+  const stats = pool.stats();
+  expect(stats.recycles).toBeGreaterThanOrEqual(5);
+  expect(stats.restarts).toBe(0);
+});
+
+test('recycled above a resident set: asked every RSS_CHECK_DECISIONS decisions, replaced once over it', { timeout: 120_000 }, async () => {
+  // Every process is above 1 MiB: each is recycled at its first check.
+  const pool = new SandboxProcessPool({ processes: 1, spares: 0, memoryLimitMb: 32, recycleAboveRssMb: 1 });
+  const load = loaderOn(pool);
+  const bundle = await benefitsLimitedTo(UNHURRIED_LIMIT_MS);
+  const module = await load(bundle, 'process');
+  const reference = await load(bundle, 'in-process');
+
+  await decideAcross([module], reference, RSS_CHECK_DECISIONS + 2_000);
+  // The pool keeps no spares: the replacement boots once the process is found over, and takes
+  // over with a decision after it is up.
+  for (let round = 0; round < 50 && pool.stats().recycles === 0; round++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await decideAcross([module], reference, 100);
+  }
+
+  expect(pool.stats().recycles).toBeGreaterThanOrEqual(1);
+  expect(pool.stats().restarts).toBe(0);
+  const [memory] = await pool.memory();
+  expect(memory?.isolates).toBe(1);
+  expect(memory?.rssBytes).toBeGreaterThan(2 ** 20);
+});
