@@ -16,6 +16,7 @@ export { ModuleLoader, RETRY_BACKOFF_MS, MAX_RETRY_BACKOFF_MS, type RoutingKey, 
 export { DirectoryModuleStore, type DirectoryModuleStoreOptions, type ModuleStore, type WorldKey } from './load/module-store.js';
 export { STORE_READ_ATTEMPTS, STORE_RETRY_DELAY_MS } from './load/store-read.js';
 export { SandboxProcessPool, type SandboxPoolOptions, type SandboxPoolStats } from './sandbox/sandbox-process-pool.js';
+export type { SandboxProcessMemory } from './sandbox/sandbox-memory.js';
 export { durationMs, durationText, isoDuration, isoDurationMs, timestampMs } from './context/wire-values.js';
 export { parseRequestJson, firstInvalidUtf8, type RequestJson, type RequestJsonProblem, type RequestJsonProblemCode } from './context/request-json.js';
 export { checkRequestBytes, checkValueLimits, DEFAULT_REQUEST_LIMITS, requestLimits, type LimitProblem, type RequestLimitName, type RequestLimits } from './context/request-limits.js';

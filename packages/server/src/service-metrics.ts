@@ -1,13 +1,14 @@
 /**
  * Prometheus metrics (`GET /metrics`, prom-client): decisions by status and their latency,
  * refusals by code, predicate faults by kind (timeouts, crashes, memory: what the sandbox
- * caught), module loads, the sandbox pool, and the audit queue with its group commits. Gauges
- * are read from the loader and the store when scraped, so they cost nothing per decision.
+ * caught), module loads, the sandbox pool (with its processes' memory, recycles and restarts),
+ * and the audit queue with its group commits. Gauges are read from the loader and the store
+ * when scraped, so they cost nothing per decision.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { AuditStore, CommitObserver } from '@adec/audit';
 import type { CycleOutcome } from '@adec/engine';
-import type { Decision, ModuleLoader } from '@adec/runtime';
+import type { Decision, ModuleLoader, SandboxProcessMemory } from '@adec/runtime';
 import type { ServiceObserver } from './decision-service.js';
 
 const LATENCY_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
@@ -37,6 +38,23 @@ export class ServiceMetrics implements ServiceObserver {
     total('adec_module_evictions_total', 'Modules unloaded to keep within the host budget', () => loader.stats().sandbox?.evictions ?? 0);
     gauge('adec_modules_resident', 'Modules loaded in the sandbox processes', () => loader.stats().sandbox?.resident ?? loader.stats().worlds);
     gauge('adec_sandbox_queued', 'Decisions queued or in flight on the sandbox processes', () => loader.stats().sandbox?.queued ?? 0);
+    total('adec_sandbox_recycles_total', 'Sandbox processes replaced under the recycle policy', () => loader.stats().sandbox?.recycles ?? 0);
+    total('adec_sandbox_restarts_total', 'Sandbox processes replaced because they died', () => loader.stats().sandbox?.restarts ?? 0);
+    // Each shared sandbox process's memory, by slot, asked of the processes at each scrape (a
+    // frame each, answered behind the decisions already sent). The host's own is adec_process_*.
+    const perProcess = (name: string, help: string, read: (memory: SandboxProcessMemory) => number) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['slot'] as const,
+        registers: [this.registry],
+        async collect() {
+          this.reset();
+          for (const [slot, memory] of (await loader.sandboxMemory()).entries()) if (memory !== undefined) this.set({ slot: String(slot) }, read(memory));
+        },
+      });
+    perProcess('adec_sandbox_resident_memory_bytes', 'Resident set of each shared sandbox process', (memory) => memory.rssBytes);
+    perProcess('adec_sandbox_isolate_heap_bytes', 'Used heap of the isolates in each shared sandbox process, summed', (memory) => memory.isolateHeapBytes);
   }
 
   readonly onCommit: CommitObserver = (records, milliseconds) => {
@@ -59,3 +77,4 @@ export class ServiceMetrics implements ServiceObserver {
     this.#refusals.inc({ code });
   }
 }
+

@@ -54,6 +54,13 @@ export interface SandboxOptions {
    */
   readonly moduleBudget?: number;
   readonly memoryBudgetMb?: number;
+  /**
+   * `process` isolation, in a ModuleLoader: a shared sandbox process is recycled (replaced by
+   * a booted one, and drained) after this many decisions, or once its resident set is above
+   * this many MiB (default: neither; runtime README "Memory of a sandbox process").
+   */
+  readonly recycleAfterDecisions?: number;
+  readonly recycleAboveRssMb?: number;
 }
 
 export type Isolation = 'process' | 'in-process';

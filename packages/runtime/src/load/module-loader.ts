@@ -15,6 +15,7 @@ import type { TrustConfig } from '../trust/trust-config.js';
 import type { VerificationCode } from '../trust/verification-failure.js';
 import { verifyBundle } from '../trust/verify-bundle.js';
 import { LoadedApprovals } from '../trust/loaded-approvals.js';
+import type { SandboxProcessMemory } from '../sandbox/sandbox-memory.js';
 import { SandboxProcessPool, type SandboxPoolStats } from '../sandbox/sandbox-process-pool.js';
 import { DEFAULT_MEMORY_LIMIT_MB, loadModule, type SandboxOptions } from './load-module.js';
 import type { LoadedModule } from './loaded-module.js';
@@ -113,8 +114,8 @@ export class ModuleLoader {
 
   constructor(private readonly options: ModuleLoaderOptions) {
     if ((options.sandbox?.isolation ?? 'process') === 'process') {
-      const { processes, spareProcesses: spares, queueLimit, moduleBudget, memoryBudgetMb, memoryLimitMb = DEFAULT_MEMORY_LIMIT_MB } = options.sandbox ?? {};
-      this.#processes = new SandboxProcessPool({ processes, spares, queueLimit, moduleBudget, memoryBudgetMb, memoryLimitMb });
+      const { processes, spareProcesses: spares, queueLimit, moduleBudget, memoryBudgetMb, recycleAfterDecisions, recycleAboveRssMb, memoryLimitMb = DEFAULT_MEMORY_LIMIT_MB } = options.sandbox ?? {};
+      this.#processes = new SandboxProcessPool({ processes, spares, queueLimit, moduleBudget, memoryBudgetMb, recycleAfterDecisions, recycleAboveRssMb, memoryLimitMb });
     }
   }
 
@@ -219,6 +220,11 @@ export class ModuleLoader {
     const lookup = await load;
     if (lookup.ok) await lookup.module.evaluator.dispose();
     return true;
+  }
+
+  /** What each shared sandbox process reports about its memory now (none in-process; undefined: not running). */
+  async sandboxMemory(): Promise<readonly (SandboxProcessMemory | undefined)[]> {
+    return (await this.#processes?.memory()) ?? [];
   }
 
   stats(): ModuleLoaderStats {
