@@ -14,6 +14,7 @@ import { runCompileBench } from './compile/compile-bench.mjs';
 import { ADEC_IN_PROCESS, DECIDE_TARGETS, FLOOR, PEERS, runDecideBench, SANDBOXED_FLOOR } from './decide/decide-bench.mjs';
 import { HOST_TARGETS, runHostBench } from './runtime/host-bench.mjs';
 import { COLD_LOAD_TARGET_MS, runColdLoadBench } from './runtime/cold-load-bench.mjs';
+import { runSoakBench } from './runtime/soak-bench.mjs';
 import { ADEC_SQLITE, ADEC_SQLITE_NO_TRACES, bestRow, CEDAR, HTTP_TARGETS, REFERENCE_CONNECTIONS, rowAt, runHttpBench } from './http/http-bench.mjs';
 import { describeMachine, peerVersions } from './lib/machine.mjs';
 import { runSelectBench } from './select/select-bench.mjs';
@@ -89,6 +90,23 @@ function decideTargets(sizes) {
 }
 
 const perSecond = (value) => Math.round(value).toLocaleString('en');
+
+const mib = (value) => `${value.toFixed(0)} MiB`;
+
+/** The soak's memory curves side by side, then what each run came to. */
+function soakTables([plain, recycled]) {
+  const lines = [
+    `| decisions | host RSS | sandbox RSS | isolate heap | host RSS, recycled every ${recycled.recycleAfterDecisions.toLocaleString('en')} | sandbox RSS, recycled |`,
+    '| ---: | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  plain.curve.forEach((point, i) => {
+    const other = recycled.curve[i];
+    lines.push(`| ${point.decisions.toLocaleString('en')} | ${mib(point.hostMiB)} | ${mib(point.sandboxMiB)} | ${point.isolateHeapMiB.toFixed(1)} MiB | ${other ? mib(other.hostMiB) : '–'} | ${other ? mib(other.sandboxMiB) : '–'} |`);
+  });
+  const summary = (run, name) =>
+    `- **${name}**: ${run.total.toLocaleString('en')} decisions in ${run.seconds.toFixed(0)} s, ${run.failures.length} differing from the in-process answer or not decided${run.failures.length > 0 ? ` (${[...new Set(run.failures.map((f) => (f.errored?.length ? `a fail-safe YELLOW, predicates errored: ${[...new Set(f.errored.map((e) => e.kind))].join(', ')}` : f.message)))].join('; ')})` : ''}, ${run.recycles} recycles, ${run.restarts} restarts.`;
+  return `${lines.join('\n')}\n\n${summary(plain, 'Default')}\n${summary(recycled, `Recycled every ${recycled.recycleAfterDecisions.toLocaleString('en')}`)}`;
+}
 
 function hostTable(host) {
   const lines = ['| 50 rules | p50, 1 in flight | p99, 1 in flight | decisions/s, 1 in flight | 16 in flight | 64 in flight |', '| --- | ---: | ---: | ---: | ---: | ---: |'];
@@ -227,6 +245,10 @@ console.log(`\n## Decide, warm, in process: adec and peer engines\n\n${decideRep
 const host = await runHostBench({ quick });
 const hostReport = `${hostTable(host)}\n\n${rssTable(host)}\n\n${poolTable(host)}\n\n${hostTargets(host)}`;
 console.log(`\n## Sandbox host\n\n${hostReport}\n`);
+
+const soak = await runSoakBench({ quick });
+const soakReport = soakTables(soak);
+console.log(`\n## Soak: memory over ${soak[0].total.toLocaleString('en')} decisions\n\n${soakReport}\n`);
 
 const compile = runCompileBench({ quick });
 const compileReport = `${compileTable(compile)}\n\nTime per phase inside the build process (medians, read off the CLI's progress lines; \`load\`\nreads the world's files; \`check\` includes parsing and the warnings analysis; \`generate\`\nincludes loading ts-morph and the TypeScript 7 API, the forbidden-construct check and the type\ncheck of the generated module):\n\n${phaseTable(compile)}`;
@@ -385,6 +407,25 @@ What the numbers say, and what is left:
   at once, and deferring the flush after a reply to the next turn of the event loop, all
   measured within the run-to-run noise of 2.
 - **More processes** do not help on 2 cores: host and one sandbox process already use both.
+
+## Soak: memory over ${soak[0].total.toLocaleString('en')} decisions
+
+\`bench/runtime/soak-bench.mjs\`: one host, a ModuleLoader as \`adec serve\` builds it (\`process\`
+isolation, one shared sandbox process and one spare), the 50-rule synthetic action, 64
+decisions in flight, 256 requests in rotation. The resident set of the host and of its sandbox
+process at every tenth of the run (the sandbox process's as it reports it, with its isolate's
+heap: \`ModuleLoader.sandboxMemory()\`, what \`/metrics\` shows), once as configured by default
+and once recycled every tenth of the run (\`recycleAfterDecisions\`). Every decision is compared
+with the in-process answer to its request (status and winning rule).
+
+${soakReport}
+
+Before issue 27's fix the sandbox process kept about 0.2 KB per decision, without end (52 →
+260 MiB after 856,000 decisions over HTTP; 50 → 297 MiB after 1,600,000 batched decisions):
+isolated-vm hands a string of 1 KiB or more across as an external string that only a full
+collection frees, and a batch's contexts and answer are such strings
+(\`packages/runtime/src/sandbox/isolate-sandbox.ts\`, \`boxedEntry\`; runtime README "Memory of a
+sandbox process"). Its resident set now levels off within the first 100,000 decisions.
 
 ## Compile: \`adec build\` of generated worlds
 
