@@ -27,7 +27,8 @@
  * resident set above `recycleAboveRssMb` (asked every RSS_CHECK_DECISIONS decisions), is
  * replaced by a booted spare (one is booted first if there is none) and retired: it answers
  * what it was given and is then stopped, while every new decision goes to its replacement,
- * where each module loads again with its next decision, as after a crash. Nothing fails and
+ * where each module loads again with its next decision, as after a crash; the next spare
+ * boots once the replacement has warmed up (WARM_AFTER_RECYCLE_DECISIONS). Nothing fails and
  * nothing runs twice. A second line of defence: the memory a process keeps levels off
  * (runtime README, "Memory of a sandbox process"), but a native leak in a future isolated-vm
  * or Node would otherwise grow without bound.
@@ -51,6 +52,14 @@ export const DEFAULT_MODULE_BUDGET = 1_000;
 
 /** Under `recycleAboveRssMb`, a shared process is asked for its memory every this many decisions. */
 export const RSS_CHECK_DECISIONS = 10_000;
+
+/**
+ * After a recycle, the next spare boots once the replacement has taken this many decisions:
+ * until then its modules load and its predicates compile, and a process booting beside it
+ * starved it (a 5 ms predicate limit ran out in one decision of 1,000,000 recycled every
+ * 100,000 on 2 cores; none with the boot put off).
+ */
+const WARM_AFTER_RECYCLE_DECISIONS = 1_000;
 
 export interface SandboxPoolOptions {
   /** Shared processes (default: one per core, at least 2). */
@@ -131,6 +140,8 @@ export class SandboxProcessPool {
   readonly #rssChecks = new WeakMap<SandboxConnection, number>();
   /** Recycled processes still answering what they were given. */
   readonly #retiring = new Set<SandboxConnection>();
+  /** Replacements of recycled processes, with the decision count at which the next spare boots. */
+  readonly #warming = new WeakMap<SandboxConnection, number>();
 
   constructor(options: SandboxPoolOptions) {
     const size = Math.max(1, options.processes ?? Math.max(2, availableParallelism()));
@@ -194,6 +205,11 @@ export class SandboxProcessPool {
       if (connection !== undefined) this.#restarts++;
       return this.#start(slot, this.#take());
     }
+    const warmAt = this.#warming.get(connection);
+    if (warmAt !== undefined && connection.decisions >= warmAt) {
+      this.#warming.delete(connection);
+      this.refillSoon();
+    }
     const due = this.#recycleDue(connection);
     if (due === undefined) return connection;
     const spare = this.#takeBooted();
@@ -202,13 +218,16 @@ export class SandboxProcessPool {
     for (const retired of this.#retiring) if (!retired.alive) this.#retiring.delete(retired);
     this.#retiring.add(connection);
     connection.retire(`the sandbox process was recycled (${due})`);
-    return this.#start(slot, spare);
+    const replacement = this.#start(slot, spare, false);
+    this.#warming.set(replacement, WARM_AFTER_RECYCLE_DECISIONS);
+    return replacement;
   }
 
-  #start(slot: number, child: ChildProcess): SandboxConnection {
+  /** `refill`: boot the next spare now (not while a recycle's replacement warms up). */
+  #start(slot: number, child: ChildProcess, refill = true): SandboxConnection {
     const connection = new SandboxConnection(child, this.#queueLimit, this.#counters, () => this.#moveTarget(slot) !== slot);
     this.#shared[slot] = connection;
-    this.refillSoon();
+    if (refill) this.refillSoon();
     return connection;
   }
 
