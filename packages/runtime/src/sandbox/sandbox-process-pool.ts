@@ -205,22 +205,29 @@ export class SandboxProcessPool {
       if (connection !== undefined) this.#restarts++;
       return this.#start(slot, this.#take());
     }
-    const warmAt = this.#warming.get(connection);
-    if (warmAt !== undefined && connection.decisions >= warmAt) {
-      this.#warming.delete(connection);
-      this.refillSoon();
-    }
+    this.#refillOnceWarm(connection);
     const due = this.#recycleDue(connection);
-    if (due === undefined) return connection;
-    const spare = this.#takeBooted();
-    if (spare === undefined) return connection;
+    const spare = due === undefined ? undefined : this.#takeBooted();
+    return due === undefined || spare === undefined ? connection : this.#recycle(slot, connection, spare, due);
+  }
+
+  /** Retires the process of `slot` and starts `spare` in its place; the next spare boots once it is warm. */
+  #recycle(slot: number, retired: SandboxConnection, spare: ChildProcess, why: string): SandboxConnection {
     this.#recycles++;
-    for (const retired of this.#retiring) if (!retired.alive) this.#retiring.delete(retired);
-    this.#retiring.add(connection);
-    connection.retire(`the sandbox process was recycled (${due})`);
+    for (const connection of this.#retiring) if (!connection.alive) this.#retiring.delete(connection);
+    this.#retiring.add(retired);
+    retired.retire(`the sandbox process was recycled (${why})`);
     const replacement = this.#start(slot, spare, false);
     this.#warming.set(replacement, WARM_AFTER_RECYCLE_DECISIONS);
     return replacement;
+  }
+
+  /** Boots the next spare once the replacement of a recycled process has warmed up. */
+  #refillOnceWarm(connection: SandboxConnection): void {
+    const warmAt = this.#warming.get(connection);
+    if (warmAt === undefined || connection.decisions < warmAt) return;
+    this.#warming.delete(connection);
+    this.refillSoon();
   }
 
   /** `refill`: boot the next spare now (not while a recycle's replacement warms up). */
@@ -240,15 +247,11 @@ export class SandboxProcessPool {
     if (this.#recycleAboveRssBytes === Infinity) return undefined;
     const rss = connection.lastMemory?.rssBytes ?? 0;
     if (rss > this.#recycleAboveRssBytes) return `its resident set reached ${Math.round(rss / 2 ** 20)} MiB`;
-    if (connection.decisions >= this.#rssCheckedAt(connection) + RSS_CHECK_DECISIONS) {
+    if (connection.decisions >= (this.#rssChecks.get(connection) ?? 0) + RSS_CHECK_DECISIONS) {
       this.#rssChecks.set(connection, connection.decisions);
       void connection.memory();
     }
     return undefined;
-  }
-
-  #rssCheckedAt(connection: SandboxConnection): number {
-    return this.#rssChecks.get(connection) ?? 0;
   }
 
   /**
