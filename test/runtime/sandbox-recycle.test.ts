@@ -6,7 +6,9 @@
  * fail-safe YELLOW or runs twice), and no process is counted as having died.
  */
 import fc from 'fast-check';
-import { expect, test } from 'vitest';
+import { describe, expect, it, test } from 'vitest';
+import { hostConfig } from '../../packages/cli/src/serve/deployment.js';
+import { resolveServeSettings } from '../../packages/cli/src/serve/serve-settings.js';
 import { RSS_CHECK_DECISIONS, SandboxProcessPool } from '../../packages/runtime/src/sandbox/sandbox-process-pool.js';
 import type { LoadedModule } from '@adec/runtime';
 import { buildFixture } from '../support/runtime.js';
@@ -67,4 +69,24 @@ test('recycled above a resident set: asked every RSS_CHECK_DECISIONS decisions, 
   const [memory] = await pool.memory();
   expect(memory?.isolates).toBe(1);
   expect(memory?.rssBytes).toBeGreaterThan(2 ** 20);
+});
+
+describe('adec serve settings for recycling', () => {
+  const REQUIRED = { modules: 'm', trust: 't.json', jwks: 'j.json', issuer: 'https://i', audience: 'a' };
+  const deployment = { ok: true as const, trust: {} as never, auth: { issuer: 'https://i', audience: 'a', keys: [] } };
+
+  it('is off unless set, and hands a flag, a variable or a config key to the sandbox host', () => {
+    const unset = resolveServeSettings({ flags: REQUIRED, env: {}, cwd: '/' });
+    if (!unset.ok) throw new Error(unset.problems.join('\n'));
+    expect(hostConfig(unset.settings, deployment).sandbox).toEqual({});
+    const set = resolveServeSettings({ flags: { ...REQUIRED, 'recycle-after-decisions': '100000' }, env: { ADEC_RECYCLE_ABOVE_RSS_MB: '512' }, cwd: '/' });
+    if (!set.ok) throw new Error(set.problems.join('\n'));
+    expect(hostConfig(set.settings, deployment).sandbox).toEqual({ recycleAfterDecisions: 100_000, recycleAboveRssMb: 512 });
+  });
+
+  it('refuses a value that is not a positive count', () => {
+    const refused = resolveServeSettings({ flags: { ...REQUIRED, 'recycle-after-decisions': 'often', 'recycle-above-rss-mb': '-1' }, env: {}, cwd: '/' });
+    expect(refused.ok).toBe(false);
+    if (!refused.ok) expect(refused.problems.join('\n')).toMatch(/--recycle-after-decisions[\s\S]*--recycle-above-rss-mb/);
+  });
 });

@@ -63,6 +63,9 @@ environment, the environment over the file. Relative paths in the file are relat
                                (JSON lines; with --anchor-key; see adec audit verify --anchors)
   --anchor-key <key>           the Ed25519 private key that signs them (adec keygen)
   --anchor-interval-seconds <n>  how often (default 300; and once at start)
+  --recycle-after-decisions <n>  replace each sandbox process after this many decisions, the
+                               replacement started first and the old one drained (default off)
+  --recycle-above-rss-mb <n>   likewise once its resident set is above this many MiB (default off)
   --log-level <level>          fatal, error, warn, info (default), debug, trace, silent
 Logs are JSON lines on standard output. SIGTERM or SIGINT stops the service gracefully: it
 stops accepting, closes idle and half-sent connections at once, answers and records the

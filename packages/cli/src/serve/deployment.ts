@@ -74,6 +74,10 @@ export function hostConfig(settings: ServeSettings, deployment: Extract<Deployme
       maxConnections: settings.maxConnections,
       maxConnectionsPerAddress: settings.maxConnectionsPerAddress,
     },
+    sandbox: {
+      ...(settings.recycleAfterDecisions !== undefined && { recycleAfterDecisions: settings.recycleAfterDecisions }),
+      ...(settings.recycleAboveRssMb !== undefined && { recycleAboveRssMb: settings.recycleAboveRssMb }),
+    },
   };
 }
 

@@ -42,6 +42,12 @@ export interface ServeSettings extends ConnectionLimits {
   readonly anchors?: string;
   readonly anchorKey?: string;
   readonly anchorIntervalSeconds: number;
+  /**
+   * Recycle each sandbox process after this many decisions, or once its resident set is above
+   * this many MiB (packages/runtime/README.md "Recycling"); off when not set.
+   */
+  readonly recycleAfterDecisions?: number;
+  readonly recycleAboveRssMb?: number;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
 
@@ -86,6 +92,8 @@ export const SETTINGS: readonly SettingSpec[] = [
   { name: 'anchors', flag: 'anchors', kind: 'path', optional: true },
   { name: 'anchorKey', flag: 'anchor-key', kind: 'path', optional: true },
   { name: 'anchorIntervalSeconds', flag: 'anchor-interval-seconds', kind: 'count', fallback: 300 },
+  { name: 'recycleAfterDecisions', flag: 'recycle-after-decisions', kind: 'count', optional: true },
+  { name: 'recycleAboveRssMb', flag: 'recycle-above-rss-mb', kind: 'count', optional: true },
   { name: 'logLevel', flag: 'log-level', kind: 'level', fallback: 'info' },
 ];
 
