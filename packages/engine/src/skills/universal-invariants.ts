@@ -5,7 +5,7 @@
  * every string of the payload must have and respect. Content is read as written and as a reader
  * sees it (text/text-forms.ts), so a disguised "ignore the guardrails" is found.
  */
-import { findPattern, textForms, type TextMatch } from './text/text-forms.js';
+import { findPattern, textForms, type TextForms, type TextMatch } from './text/text-forms.js';
 
 export interface InvariantFailure {
   readonly id: string;
@@ -21,7 +21,8 @@ const STATE_FIELDS = new Set(['state', 'update_state']);
 const GUARDRAIL_BYPASS = /\b(?:bypass|override|ignore|disable|skip|circumvent|get around)\b[^.!?]{0,40}\b(?:guardrails?|rules?|limits?|safety|restrictions?|constraints?|caps?)\b/i;
 const EXTERNAL_REFERENCE = /\bhttps?:\/\/|\bwww\.|\b[a-z0-9-]+\.(?:com|org|net|io|app|co)\b|\b(?:see|read|learn) more\b|\bclick here\b/i;
 
-export function universalInvariantFailures(payload: unknown, schema: Readonly<Record<string, unknown>>): InvariantFailure[] {
+/** `formsOf` reads a string of the payload in its forms; stage 7 passes the ones it has already read. */
+export function universalInvariantFailures(payload: unknown, schema: Readonly<Record<string, unknown>>, formsOf: (text: string) => TextForms = textForms): InvariantFailure[] {
   const failures: InvariantFailure[] = [];
   visit(payload, 'payload', (key, value, path) => {
     if (key !== null) {
@@ -30,7 +31,7 @@ export function universalInvariantFailures(payload: unknown, schema: Readonly<Re
       if (STATE_FIELDS.has(key) || key.startsWith('set_')) failures.push({ id: 'INV-003', path, message: `the payload tries to change state in field \`${key}\`` });
     }
     if (typeof value === 'string') {
-      const forms = textForms(value);
+      const forms = formsOf(value);
       const bypass = findPattern(GUARDRAIL_BYPASS, forms);
       if (bypass !== null) failures.push({ id: 'INV-004', path, message: 'the text suggests bypassing a guardrail', match: bypass });
       const reference = findPattern(EXTERNAL_REFERENCE, forms);

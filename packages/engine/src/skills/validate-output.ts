@@ -61,10 +61,17 @@ export interface ValidationContext {
 const CHECKS: readonly ValidationCheck[] = ['schema_valid', 'invariants_satisfied', 'authority_boundary_intact', 'prohibited_fields_absent'];
 
 export async function validateOutput(payload: unknown, context: ValidationContext): Promise<ValidationResult> {
-  const read = texts(payload).map(({ path, text }) => ({ path, forms: textForms(text) }));
+  // Each string is read once, for every check that reads text.
+  const formsByText = new Map<string, TextForms>();
+  const formsOf = (text: string): TextForms => {
+    let forms = formsByText.get(text);
+    if (forms === undefined) formsByText.set(text, (forms = textForms(text)));
+    return forms;
+  };
+  const read = texts(payload).map(({ path, text }) => ({ path, forms: formsOf(text) }));
   const failures: ValidationFailure[] = [
     ...schemaFailures(payload, context.skill),
-    ...universalInvariantFailures(payload, context.skill.outputSchema).map((failure) => ({ check: 'invariants_satisfied' as const, ...failure })),
+    ...universalInvariantFailures(payload, context.skill.outputSchema, formsOf).map((failure) => ({ check: 'invariants_satisfied' as const, ...failure })),
     ...(await compiledInvariantFailures(payload, context)),
     ...authorityFailures(read, context),
     ...prohibitionFailures(read, context),

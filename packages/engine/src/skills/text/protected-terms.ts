@@ -19,7 +19,7 @@ export function termLetters(term: string): string {
 /** Where whole words of the text spell `letters` (see termLetters), every place it occurs. */
 export function findTerm(letters: string, forms: TextForms): TextMatch[] {
   if (letters === '') return [];
-  const words = spelling(forms.read.text);
+  const words = spellingOf(forms);
   const found: TextMatch[] = [];
   for (let at = words.letters.indexOf(letters); at !== -1; at = words.letters.indexOf(letters, at + 1)) {
     const first = words.wordStartingAt.get(at);
@@ -48,6 +48,14 @@ interface Spelling {
   readonly wordStartingAt: ReadonlyMap<number, number>;
   readonly wordEndingAt: ReadonlyMap<number, number>;
   sentenceBreakBetween(first: number, last: number): boolean;
+}
+
+/** A text's spelling, made once however many terms are looked for in it. */
+const spellings = new WeakMap<TextForms, Spelling>();
+function spellingOf(forms: TextForms): Spelling {
+  let known = spellings.get(forms);
+  if (known === undefined) spellings.set(forms, (known = spelling(forms.read.text)));
+  return known;
 }
 
 function spelling(text: string): Spelling {
