@@ -34,7 +34,7 @@ async function decideAcross(modules: readonly LoadedModule[], reference: LoadedM
   );
 }
 
-test('recycled every 500 decisions: 6,000 decisions across the recycles, each exactly the in-process answer', { timeout: 120_000 }, async () => {
+test('recycled every 500 decisions: thousands of decisions across five recycles, each exactly the in-process answer', { timeout: 120_000 }, async () => {
   const pool = new SandboxProcessPool({ processes: 2, spares: 1, memoryLimitMb: 32, recycleAfterDecisions: 500 });
   const load = loaderOn(pool);
   const bundle = await benefitsLimitedTo(UNHURRIED_LIMIT_MS);
@@ -42,6 +42,9 @@ test('recycled every 500 decisions: 6,000 decisions across the recycles, each ex
   const reference = await load(bundle, 'in-process');
 
   await decideAcross(modules, reference, 6_000);
+  // How many recycles 6,000 decisions cross depends on how soon each spare boots (a loaded
+  // machine booted fewer in time: 4): decide on until five have happened.
+  for (let round = 0; round < 20 && pool.stats().recycles < 5; round++) await decideAcross(modules, reference, 1_000);
 
   const stats = pool.stats();
   expect(stats.recycles).toBeGreaterThanOrEqual(5);
