@@ -7,6 +7,7 @@ export default defineConfig({
   resolve: {
     // Tests run against the TypeScript sources, so a test never sees a stale dist/.
     alias: {
+      '@adec/abi': src('./packages/abi/src/index.ts'),
       '@adec/diagnostics': src('./packages/diagnostics/src/index.ts'),
       '@adec/grammar': src('./grammar/src/index.ts'),
       '@adec/compiler': src('./packages/compiler/src/index.ts'),

@@ -1,0 +1,36 @@
+/**
+ * @adec/abi — the contract between the compiler and the runtime, at the bottom of the package
+ * graph: the manifest (every version the runtime still reads), the tables a generated module
+ * exports, work frame templates and value schemas, as types and as validators that return
+ * problems with their JSON path instead of throwing.
+ */
+export { AbiProblems, childPath, describeProblems, describeValue, MAX_REPORTED_PROBLEMS, type AbiProblem, type AbiProblemCode, type AbiResult } from './abi-problem.js';
+export { isJsonObject, validate, type Check, type JsonObject } from './checks.js';
+export type { JsonValue } from './json-value.js';
+export {
+  ABI_VERSION,
+  checkManifest,
+  type Manifest,
+  type ManifestAction,
+  type ManifestCompiler,
+  type ManifestRule,
+  type ManifestScenario,
+  type ManifestSkill,
+  type ManifestSpan,
+} from './manifest.js';
+export { checkManifestAbi1, type ManifestAbi1, type ManifestRuleAbi1, type WorldIdentityAbi1 } from './manifest-abi1.js';
+export { isCurrentManifest, readManifest, READABLE_ABI_VERSIONS, type AnyManifest } from './read-manifest.js';
+export type { ActionEntry, DurationShapeEntry, ModuleMetadataJson, ModuleWorld } from './module-registries.js';
+export {
+  AGGREGATION_MODES,
+  checkAggregationSpec,
+  RULE_OUTCOMES,
+  SEVERITY_TIERS,
+  type AggregationMode,
+  type AggregationSpec,
+  type RuleOutcome,
+  type SeverityTier,
+} from './rule-classes.js';
+export { checkObjectValueSchema, checkValueSchema, MAX_SCHEMA_DEPTH, VALUE_TYPES, type ObjectValueSchema, type ValueSchema, type ValueType } from './value-schema.js';
+export { checkWorkFrameTemplate, checkWorkFrameTemplates, WORK_FRAME_LIST_FIELDS, WORK_FRAME_TEXT_FIELDS, type WorkFrameTemplate, type WorkFrameTemplates } from './work-frame-template.js';
+export { checkWorldIdentity, type WorldIdentity } from './world-identity.js';
