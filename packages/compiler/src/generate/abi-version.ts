@@ -1,2 +1,2 @@
 /** The module ABI generated modules implement (ARCHITECTURE.md "Module ABI", ADR-106). */
-export const ABI_VERSION = 2;
+export { ABI_VERSION } from '@adec/abi';

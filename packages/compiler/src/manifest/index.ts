@@ -5,7 +5,7 @@
 export { sha256Hex, sourceHash } from './hash.js';
 export { contextSchema } from './context-schema.js';
 export { DURATION_PATTERN, JSON_SCHEMA_DIALECT, objectSchema, typeSchema } from './json-schema.js';
-export type { JsonSchema } from './json-schema.js';
 export { generateContextTypes } from './types-dts.js';
 export { buildManifest, serializeManifest } from './manifest.js';
-export type { Manifest, ManifestOptions, ManifestRule, ManifestAction, ManifestSpan } from './manifest.js';
+export type { ManifestOptions } from './manifest.js';
+export type { Manifest, ManifestAction, ManifestRule, ManifestSpan, ValueSchema } from '@adec/abi';

@@ -3,6 +3,7 @@
  * context an API client sends and the payload a skill returns. Objects are closed
  * (`additionalProperties: false`, SEC §2); an optional value may be absent or `null`.
  */
+import type { ValueSchema } from '@adec/abi';
 import type { JsonValue, RecordField, Type } from '../model/index.js';
 
 export const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
@@ -10,27 +11,7 @@ export const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema
 /** Wire form of a duration: `500ms`, `18h`, `7d` … (or a plain number of milliseconds). */
 export const DURATION_PATTERN = '^[0-9]+(ms|s|m|h|d)$';
 
-export interface JsonSchema {
-  readonly $schema?: string;
-  readonly title?: string;
-  readonly description?: string;
-  readonly type?: string | readonly string[];
-  readonly enum?: readonly JsonValue[];
-  readonly format?: string;
-  readonly pattern?: string;
-  readonly minimum?: number;
-  readonly maximum?: number;
-  readonly minLength?: number;
-  readonly maxLength?: number;
-  readonly items?: JsonSchema;
-  readonly properties?: { readonly [name: string]: JsonSchema };
-  readonly required?: readonly string[];
-  readonly additionalProperties?: boolean;
-  readonly anyOf?: readonly JsonSchema[];
-  readonly default?: JsonValue;
-}
-
-export function typeSchema(type: Type): JsonSchema {
+export function typeSchema(type: Type): ValueSchema {
   switch (type.kind) {
     case 'bool':
       return { type: 'boolean' };
@@ -61,8 +42,8 @@ export function typeSchema(type: Type): JsonSchema {
 }
 
 /** A closed object whose non-optional fields are required. */
-export function objectSchema(fields: readonly RecordField[]): JsonSchema {
-  const properties: Record<string, JsonSchema> = {};
+export function objectSchema(fields: readonly RecordField[]): ValueSchema {
+  const properties: Record<string, ValueSchema> = {};
   for (const field of fields) properties[field.name] = typeSchema(field.type);
   return {
     type: 'object',
@@ -73,7 +54,7 @@ export function objectSchema(fields: readonly RecordField[]): JsonSchema {
 }
 
 /** The schema as a JSON value (it never holds `undefined`: optional keys are left out). */
-export function schemaJson(schema: JsonSchema): JsonValue {
+export function schemaJson(schema: ValueSchema): JsonValue {
   return schema as unknown as JsonValue;
 }
 

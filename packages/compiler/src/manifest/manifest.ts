@@ -1,63 +1,14 @@
 /**
  * `manifest.json` (pipeline step 5): what a runtime needs to know about a bundle without
- * running it, and what `adec sign` signs. It binds the module hash, so a signature over the
- * manifest covers the bundle. No absolute paths: spans are relative to the world directory.
+ * running it, and what `adec sign` signs. Its shape is @adec/abi's `Manifest`, the one the
+ * runtime reads it as. No absolute paths: spans are relative to the world directory.
  */
+import { ABI_VERSION, type Manifest, type ManifestAction, type ManifestSpan } from '@adec/abi';
 import type { Span } from '@adec/diagnostics';
 import { rulesInEvaluationOrder } from '../generate/emit-actions.js';
-import { ABI_VERSION } from '../generate/abi-version.js';
 import { relativeSourcePath } from '../generate/source-location.js';
-import type { Aggregation, CheckedAction, CheckedWorld, JsonValue, RuleOutcome, SeverityTier, WorldIdentity } from '../model/index.js';
+import type { CheckedAction, CheckedWorld, JsonValue } from '../model/index.js';
 import { contextSchema } from './context-schema.js';
-import type { JsonSchema } from './json-schema.js';
-
-export interface Manifest {
-  readonly abi_version: typeof ABI_VERSION;
-  readonly world: WorldIdentity;
-  /** `sha256:<hex>` of the bundle bytes. */
-  readonly module_hash: string;
-  /** `sha256:<hex>` of the sources (see `sourceHash`). */
-  readonly source_hash: string;
-  readonly compiler: { readonly name: 'adec'; readonly version: string };
-  /** Source files relative to the world directory, in build order. */
-  readonly sources: readonly string[];
-  /** Every rule, per action in evaluation order. */
-  readonly rules: readonly ManifestRule[];
-  readonly actions: { readonly [action: string]: ManifestAction };
-  readonly skills: readonly { readonly id: string; readonly version: string; readonly type: 'llm' | 'deterministic' }[];
-  readonly scenarios: readonly { readonly id: string; readonly version: string }[];
-}
-
-export interface ManifestRule {
-  readonly id: string;
-  readonly action: string;
-  readonly outcome: RuleOutcome;
-  readonly severity: SeverityTier;
-  readonly span: ManifestSpan;
-}
-
-export interface ManifestSpan {
-  /** Relative to the world directory. */
-  readonly file: string;
-  readonly line: number;
-  readonly column: number;
-  readonly endLine: number;
-  readonly endColumn: number;
-}
-
-export interface ManifestAction {
-  readonly aggregation: ManifestAggregation;
-  readonly rule_count: number;
-  readonly context_schema: JsonSchema;
-}
-
-export interface ManifestAggregation {
-  readonly mode: Aggregation['mode'];
-  readonly n?: number;
-  readonly threshold?: number;
-  /** Vote weight per rule (weighted_sum_threshold, or when any rule declares a weight). */
-  readonly weights?: { readonly [rule: string]: number };
-}
 
 export interface ManifestOptions {
   /** sha256 of the bundle: hex, or already prefixed `sha256:<hex>`. */

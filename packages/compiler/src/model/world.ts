@@ -3,12 +3,14 @@
  * It is produced only when checking found no errors, so every name is resolved, every
  * expression typed, and every id unique.
  */
+import type { JsonValue, RuleOutcome, SeverityTier, WorkFrameTemplate, WorldIdentity } from '@adec/abi';
 import type { Span } from '@adec/diagnostics';
 import type { CheckedExpr, CheckedTemplate } from './expr.js';
 import type { RecordField, Type } from './types.js';
 
-/** The status a rule emits when it matches (ADR-106 D1), and a decision's status. */
-export type RuleOutcome = 'GREEN' | 'GREEN-SKIP' | 'YELLOW' | 'RED';
+// The shapes the compiler hands to the runtime are @adec/abi's.
+export type { JsonValue, RuleOutcome, SeverityTier, WorkFrameTemplate, WorldIdentity };
+
 export const RULE_OUTCOMES: readonly RuleOutcome[] = ['GREEN', 'GREEN-SKIP', 'YELLOW', 'RED'];
 
 /**
@@ -30,8 +32,6 @@ export const DECISION_BASES = [
   'DECIDE_FAULT',
 ] as const;
 
-/** Severity orders which matched rule's outcome wins; T1 is the hard floor (ADR-106 D3). */
-export type SeverityTier = 't1' | 't2' | 't3';
 export const SEVERITY_TIERS: readonly SeverityTier[] = ['t1', 't2', 't3'];
 
 export interface CheckedWorld {
@@ -42,14 +42,6 @@ export interface CheckedWorld {
   readonly skills: readonly CheckedSkill[];
   readonly scenarios: readonly CheckedScenario[];
   readonly tests: readonly CheckedTest[];
-}
-
-export interface WorldIdentity {
-  readonly org: string;
-  readonly domain: string;
-  /** The world id: the header's `name`, else the domain. */
-  readonly world: string;
-  readonly version: string;
 }
 
 export type ContextSource = 'supplied' | 'system' | 'computed';
@@ -66,8 +58,6 @@ export interface ContextAttribute {
   readonly reads?: readonly string[];
   readonly span: Span;
 }
-
-export type JsonValue = null | boolean | number | string | readonly JsonValue[] | { readonly [key: string]: JsonValue };
 
 export interface CheckedAction {
   readonly name: string;
@@ -106,15 +96,6 @@ export interface CheckedRule {
   /** Context attribute names the rule reads, sorted: recorded in its trace. */
   readonly reads: readonly string[];
   readonly span: Span;
-}
-
-export interface WorkFrameTemplate {
-  readonly mode?: string;
-  readonly next_action?: string;
-  readonly allowed_actions?: readonly string[];
-  readonly forbidden_actions?: readonly string[];
-  readonly required_output?: readonly string[];
-  readonly next_human_owner?: string;
 }
 
 export interface CheckedSkill {
