@@ -32,5 +32,9 @@ export {
   type SeverityTier,
 } from './rule-classes.js';
 export { checkObjectValueSchema, checkValueSchema, MAX_SCHEMA_DEPTH, VALUE_TYPES, type ObjectValueSchema, type ValueSchema, type ValueType } from './value-schema.js';
-export { checkWorkFrameTemplate, checkWorkFrameTemplates, WORK_FRAME_LIST_FIELDS, WORK_FRAME_TEXT_FIELDS, type WorkFrameTemplate, type WorkFrameTemplates } from './work-frame-template.js';
+export {
+  checkWorkFrameTemplate,
+  checkWorkFrameTemplates,
+  workFrameTemplateFields,
+  WORK_FRAME_LIST_FIELDS, WORK_FRAME_TEXT_FIELDS, type WorkFrameTemplate, type WorkFrameTemplates } from './work-frame-template.js';
 export { checkWorldIdentity, type WorldIdentity } from './world-identity.js';

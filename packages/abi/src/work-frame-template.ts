@@ -36,3 +36,16 @@ export const checkWorkFrameTemplates: Check<WorkFrameTemplates> = shape((object,
     else problems.add('VALUE_NOT_ALLOWED', at, `${pathText(at)} is a template for an unknown status, expected one of ${RULE_OUTCOMES.join(', ')}`);
   }
 });
+
+/** The template's fields and nothing else a checked object carries: a template is spread into a decision's work_frame. */
+export function workFrameTemplateFields(template: WorkFrameTemplate): WorkFrameTemplate {
+  const { mode, next_action, allowed_actions, forbidden_actions, required_output, next_human_owner } = template;
+  return {
+    ...(mode !== undefined && { mode }),
+    ...(next_action !== undefined && { next_action }),
+    ...(allowed_actions !== undefined && { allowed_actions }),
+    ...(forbidden_actions !== undefined && { forbidden_actions }),
+    ...(required_output !== undefined && { required_output }),
+    ...(next_human_owner !== undefined && { next_human_owner }),
+  };
+}

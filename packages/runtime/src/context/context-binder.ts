@@ -8,8 +8,9 @@
  * belongs to (for `missing_evidence`), its JSON path and a message a client can act on.
  * Each attribute's value goes through value-converter.ts.
  */
+import type { ObjectValueSchema } from '@adec/abi';
 import { deepFreeze } from '../deep-freeze.js';
-import { compileValueConverter, describeValue, type ValueProblem, type ValueSchema } from './value-converter.js';
+import { compileValueConverter, describeValue, type ValueProblem } from './value-converter.js';
 
 export interface BindingProblem {
   /** The top-level supplied attribute the problem is in. */
@@ -28,16 +29,15 @@ export type ContextBinder = (supplied: unknown) => BindingResult;
  * request that supplies one is refused (they are captured at entry, never taken from a body).
  * A binder reads only contexts already held to the request limits (decide.ts checks them first).
  */
-export function compileContextBinder(schema: unknown, system: readonly string[]): ContextBinder {
-  const root = schema as ValueSchema;
-  const properties = Object.entries(root.properties ?? {});
+export function compileContextBinder(schema: ObjectValueSchema, system: readonly string[]): ContextBinder {
+  const properties = Object.entries(schema.properties ?? {});
   const converters = properties.map(([name, property]) => {
     const convert = compileValueConverter(property);
     // A default is converted once and shared by every request that omits it, so it is frozen.
     const fallback = property.default === undefined ? undefined : deepFreeze(convert(property.default, name, []));
     return [name, convert, fallback] as const;
   });
-  const required = new Set(root.required ?? []);
+  const required = new Set(schema.required ?? []);
   const known = new Set(properties.map(([name]) => name));
   const systemNames = new Set(system);
 

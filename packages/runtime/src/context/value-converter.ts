@@ -6,6 +6,7 @@
  * selection signals (@adec/engine) both go through it, so a value is accepted, converted and
  * explained the same way wherever it arrives.
  */
+import { describeValue, type ValueSchema } from '@adec/abi';
 import { codePointLengthUpTo } from './request-limits.js';
 import { durationMs, timestampMs } from './wire-values.js';
 
@@ -18,33 +19,8 @@ export interface ValueProblem {
 /** The converted value, or undefined after pushing at least one problem. */
 export type ValueConverter = (value: unknown, path: string, problems: ValueProblem[]) => unknown;
 
-/** The schema subset the compiler emits. */
-export interface ValueSchema {
-  readonly type?: string | readonly string[];
-  readonly enum?: readonly unknown[];
-  readonly format?: string;
-  readonly pattern?: string;
-  readonly minimum?: number;
-  readonly maximum?: number;
-  readonly minLength?: number;
-  readonly maxLength?: number;
-  readonly items?: ValueSchema;
-  readonly properties?: Readonly<Record<string, ValueSchema>>;
-  readonly required?: readonly string[];
-  readonly additionalProperties?: boolean;
-  readonly anyOf?: readonly ValueSchema[];
-  readonly default?: unknown;
-}
-
-/** How a wrong value reads in "expected …, found …". */
-export function describeValue(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'a list';
-  if (typeof value === 'object') return 'an object';
-  if (typeof value === 'number') return `the number ${value}`;
-  return `${typeof value} ${JSON.stringify(value)}`;
-}
+// The schema (the subset the compiler emits) and how a wrong value reads are @adec/abi's.
+export { describeValue, type ValueSchema };
 
 export function compileValueConverter(schema: ValueSchema): ValueConverter {
   if (schema.anyOf !== undefined) {

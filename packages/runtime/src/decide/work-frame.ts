@@ -3,8 +3,9 @@
  * decision. Each field comes from the action's `on STATUS` template when it sets one, else
  * from the per-status default below; `missing_evidence` always comes from context binding.
  */
+import type { WorkFrameTemplate } from '@adec/abi';
 import { deepFreeze } from '../deep-freeze.js';
-import type { ActionSpec, WorkFrameTemplate } from '../module/module-metadata.js';
+import type { ActionSpec } from '../module/module-metadata.js';
 import type { Status } from './status.js';
 
 export interface WorkFrame {

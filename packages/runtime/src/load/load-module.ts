@@ -1,9 +1,11 @@
 /**
  * Turns a verified bundle into a live module: a sandbox holding the bundle, the module's
  * metadata (checked against the signed manifest), and a context binder per action compiled
- * from the manifest's schemas. Only bytes that passed verification ever reach this function's
+ * from the manifest's schemas. The manifest is read here, through @adec/abi's `readManifest`:
+ * every module runs through this function, whoever parsed its manifest. Only bytes that passed verification ever reach this function's
  * callers in production: the loader (module-loader.ts) calls it with `verifyBundle`'s output.
  */
+import { describeProblems, readManifest, type AnyManifest } from '@adec/abi';
 import { compileContextBinder, type ContextBinder } from '../context/context-binder.js';
 import { requestLimits, type RequestLimits } from '../context/request-limits.js';
 import { parseModuleMetadata, type ModuleMetadata } from '../module/module-metadata.js';
@@ -16,7 +18,8 @@ import type { ActionEvaluator, LoadedModule } from './loaded-module.js';
 
 /** What loading needs from a verified bundle (trust/verify-bundle.ts produces it). */
 export interface BundleToLoad {
-  readonly manifest: Readonly<Record<string, unknown>>;
+  /** The parsed manifest.json, of any ABI `readManifest` reads. */
+  readonly manifest: unknown;
   readonly moduleHash: string;
   readonly bundleSource: string;
 }
@@ -116,26 +119,28 @@ type ModuleParts = Omit<LoadedModule, 'evaluator'>;
 
 /** Metadata + binders, after checking the module is the one its manifest describes. */
 function assembleModule(bundle: BundleToLoad, metadataJson: string, limits: RequestLimits): { ok: true; parts: ModuleParts } | { ok: false; message: string } {
+  const manifest = readManifest(bundle.manifest);
+  if (!manifest.ok) return { ok: false, message: `the manifest is not one this runtime reads: ${describeProblems(manifest.problems)}` };
   const parsed = parseModuleMetadata(metadataJson);
   if (!parsed.ok) return parsed;
-  const mismatch = manifestMismatch(bundle.manifest, parsed.metadata);
+  const mismatch = manifestMismatch(manifest.value, parsed.metadata);
   if (mismatch !== undefined) return { ok: false, message: mismatch };
   const binders = new Map<string, ContextBinder>();
-  const actions = bundle.manifest['actions'] as Record<string, { context_schema?: unknown }>;
-  for (const [name, spec] of parsed.metadata.actions) binders.set(name, compileContextBinder(actions[name]?.context_schema ?? {}, spec.system));
+  const { actions } = manifest.value;
+  for (const [name, spec] of parsed.metadata.actions) {
+    const action = Object.hasOwn(actions, name) ? actions[name] : undefined;
+    if (action !== undefined) binders.set(name, compileContextBinder(action.context_schema, spec.system));
+  }
   return { ok: true, parts: { metadata: parsed.metadata, moduleHash: bundle.moduleHash, requestLimits: limits, binders } };
 }
 
-function manifestMismatch(manifest: Readonly<Record<string, unknown>>, metadata: ModuleMetadata): string | undefined {
-  const world = manifest['world'] as Record<string, unknown> | undefined;
+function manifestMismatch(manifest: AnyManifest, metadata: ModuleMetadata): string | undefined {
   for (const key of ['org', 'domain', 'version'] as const) {
-    if (world?.[key] !== metadata.world[key]) {
-      return `the manifest says ${key} ${JSON.stringify(world?.[key])} but the module says ${JSON.stringify(metadata.world[key])}`;
+    if (manifest.world[key] !== metadata.world[key]) {
+      return `the manifest says ${key} ${JSON.stringify(manifest.world[key])} but the module says ${JSON.stringify(metadata.world[key])}`;
     }
   }
-  if (manifest['abi_version'] !== metadata.abiVersion) return `the manifest says ABI ${String(manifest['abi_version'])} but the module implements ABI ${metadata.abiVersion}`;
-  const actions = manifest['actions'];
-  if (actions === null || typeof actions !== 'object') return 'the manifest has no actions table';
-  const missing = [...metadata.actions.keys()].find((name) => !Object.hasOwn(actions, name));
+  if (manifest.abi_version !== metadata.abiVersion) return `the manifest says ABI ${manifest.abi_version} but the module implements ABI ${metadata.abiVersion}`;
+  const missing = [...metadata.actions.keys()].find((name) => !Object.hasOwn(manifest.actions, name));
   return missing === undefined ? undefined : `the module's action \`${missing}\` is not in the manifest`;
 }

@@ -274,8 +274,8 @@ export class ModuleLoader {
     if (!result.ok) return result;
     const verified = verifyBundle(result.files, this.options.trust);
     if (!verified.ok) return { ok: false, error: { code: verified.failure.code, message: `${describeWorld(key)} was refused: ${verified.failure.message}` }, claimedHash: claimedModuleHash(result.files.manifest) };
-    const routedWorld = verified.bundle.manifest['world'] as Record<string, unknown> | undefined;
-    if (routedWorld?.['org'] !== key.org || routedWorld['domain'] !== key.domain || routedWorld['version'] !== key.version) {
+    const routedWorld = verified.bundle.world;
+    if (routedWorld.org !== key.org || routedWorld.domain !== key.domain || routedWorld.version !== key.version) {
       return { ok: false, error: { code: 'MODULE_INVALID', message: `the store returned ${JSON.stringify(routedWorld)} for ${describeWorld(key)}` } };
     }
     return { ok: true, bundle: verified.bundle };

@@ -7,16 +7,10 @@
  * An ABI 1 module arrives already in ABI 2 shape: the legacy shim (legacy-abi1.ts) converts it
  * inside the isolate, before anything reads it.
  */
+import { AbiProblems, checkWorkFrameTemplates, describeProblems, workFrameTemplateFields, type AggregationMode, type WorkFrameTemplate, type WorkFrameTemplates, type WorldIdentity } from '@adec/abi';
 import { isStatus, isTier, type Status, type Tier } from '../decide/status.js';
 
-export interface WorldId {
-  readonly org: string;
-  readonly domain: string;
-  readonly world: string;
-  readonly version: string;
-}
-
-export type AggregationMode = 'winner_takes_all' | 'vote_of_n' | 'weighted_sum_threshold';
+export type { AggregationMode, WorkFrameTemplate };
 
 export interface Aggregation {
   readonly mode: AggregationMode;
@@ -24,15 +18,6 @@ export interface Aggregation {
   readonly n?: number;
   /** weighted_sum_threshold: the weight a status needs. */
   readonly threshold?: number;
-}
-
-export interface WorkFrameTemplate {
-  readonly mode?: string;
-  readonly next_action?: string;
-  readonly allowed_actions?: readonly string[];
-  readonly forbidden_actions?: readonly string[];
-  readonly required_output?: readonly string[];
-  readonly next_human_owner?: string;
 }
 
 export interface RuleSpec {
@@ -58,7 +43,7 @@ export interface ActionSpec {
    */
   readonly readSets: readonly (readonly string[])[];
   readonly aggregation: Aggregation;
-  readonly workFrames: Readonly<Partial<Record<Status, WorkFrameTemplate>>>;
+  readonly workFrames: WorkFrameTemplates;
   readonly computed: readonly string[];
   readonly supplied: readonly string[];
   readonly system: readonly string[];
@@ -83,7 +68,7 @@ export type DurationShape = true | { readonly items: DurationShape } | { readonl
 
 export interface ModuleMetadata {
   readonly abiVersion: 1 | 2;
-  readonly world: WorldId;
+  readonly world: WorldIdentity;
   readonly actions: ReadonlyMap<string, ActionSpec>;
 }
 
@@ -107,7 +92,7 @@ function readMetadata(raw: Raw): ModuleMetadata {
   const abiVersion = raw['abi_version'];
   if (abiVersion !== 1 && abiVersion !== 2) throw new Error(`_ABI_VERSION is ${JSON.stringify(abiVersion)}, expected 1 or 2`);
   const world = object(raw['world'], '_WORLD');
-  const worldId: WorldId = {
+  const worldId: WorldIdentity = {
     org: string(world['org'], '_WORLD.org'),
     domain: string(world['domain'], '_WORLD.domain'),
     world: typeof world['world'] === 'string' ? world['world'] : string(world['domain'], '_WORLD.domain'),
@@ -162,7 +147,7 @@ function readAction(name: string, raw: Raw, classify: Classification, suppresses
     rules,
     readSets: readSets.sets,
     aggregation,
-    workFrames: raw['work_frames'] === undefined ? {} : readWorkFrames(object(raw['work_frames'], `${where}.work_frames`), where),
+    workFrames: raw['work_frames'] === undefined ? {} : readWorkFrames(raw['work_frames'], `${where}.work_frames`),
     computed: optionalStrings(raw['computed'], `${where}.computed`),
     supplied: optionalStrings(raw['supplied'], `${where}.supplied`),
     system: optionalStrings(raw['system'], `${where}.system`),
@@ -216,18 +201,13 @@ function readAggregation(raw: Raw, where: string): Aggregation {
   }
 }
 
-const TEMPLATE_LISTS = ['allowed_actions', 'forbidden_actions', 'required_output'] as const;
-const TEMPLATE_TEXTS = ['mode', 'next_action', 'next_human_owner'] as const;
-
-function readWorkFrames(raw: Raw, where: string): Partial<Record<Status, WorkFrameTemplate>> {
-  const frames: Partial<Record<Status, WorkFrameTemplate>> = {};
-  for (const [status, value] of Object.entries(raw)) {
-    if (!isStatus(status)) throw new Error(`${where}.work_frames has an unknown status ${JSON.stringify(status)}`);
-    const template = object(value, `${where}.work_frames.${status}`);
-    const frame: Record<string, unknown> = {};
-    for (const key of TEMPLATE_TEXTS) if (template[key] !== undefined) frame[key] = string(template[key], `${where}.work_frames.${status}.${key}`);
-    for (const key of TEMPLATE_LISTS) if (template[key] !== undefined) frame[key] = strings(template[key], `${where}.work_frames.${status}.${key}`);
-    frames[status] = frame as WorkFrameTemplate;
+function readWorkFrames(raw: unknown, where: string): WorkFrameTemplates {
+  const problems = new AbiProblems();
+  if (!checkWorkFrameTemplates(raw, where, problems)) throw new Error(describeProblems(problems.list));
+  const frames: { [S in Status]?: WorkFrameTemplate } = {};
+  for (const status of Object.keys(raw).filter(isStatus)) {
+    const template = raw[status];
+    if (template !== undefined) frames[status] = workFrameTemplateFields(template);
   }
   return frames;
 }

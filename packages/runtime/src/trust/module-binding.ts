@@ -1,3 +1,4 @@
+import { isJsonObject, type JsonObject } from '@adec/abi';
 import { MODULE_HASH_PATTERN, moduleHashOf, sameModuleHash } from './module-hash.js';
 import { decodeUtf8Exactly } from './utf8.js';
 import { verificationFailure, type VerificationFailure } from './verification-failure.js';
@@ -11,7 +12,8 @@ export interface BundleWorld {
 
 /** A manifest whose `module_hash` is the hash of the bundle bytes beside it. */
 export interface BoundModule {
-  readonly manifest: Record<string, unknown>;
+  /** Parsed, not yet read as a manifest of some ABI: loading reads it (load-module.ts). */
+  readonly manifest: JsonObject;
   readonly moduleHash: string;
   /** `manifest.world`'s org, domain and version. */
   readonly world: BundleWorld;
@@ -31,7 +33,7 @@ export type ModuleBinding = { readonly ok: true; readonly module: BoundModule } 
 export function checkModuleBinding(manifestBytes: Uint8Array, bundle: Uint8Array): ModuleBinding {
   const manifest = parseManifest(manifestBytes);
   if (typeof manifest === 'string') return { ok: false, failure: verificationFailure('MANIFEST_INVALID', { problem: manifest }) };
-  const expected = manifest['module_hash'];
+  const expected = manifest.module_hash;
   if (typeof expected !== 'string') {
     return { ok: false, failure: verificationFailure('MANIFEST_INVALID', { problem: 'has no `module_hash` string' }) };
   }
@@ -45,7 +47,7 @@ export function checkModuleBinding(manifestBytes: Uint8Array, bundle: Uint8Array
   }
   const bundleSource = decodeUtf8Exactly(bundle);
   if (bundleSource === undefined) return { ok: false, failure: verificationFailure('BUNDLE_NOT_UTF8') };
-  const world = bundleWorld(manifest['world']);
+  const world = bundleWorld(manifest.world);
   if (world === undefined) {
     return { ok: false, failure: verificationFailure('MANIFEST_INVALID', { problem: 'has no `world` with `org`, `domain` and `version` strings' }) };
   }
@@ -54,8 +56,8 @@ export function checkModuleBinding(manifestBytes: Uint8Array, bundle: Uint8Array
 
 /** `{ org, domain, version }` (strings) of a manifest's or an approval's `world`, or undefined. */
 export function bundleWorld(value: unknown): BundleWorld | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  const { org, domain, version } = value as Record<string, unknown>;
+  if (!isJsonObject(value)) return undefined;
+  const { org, domain, version } = value;
   return typeof org === 'string' && typeof domain === 'string' && typeof version === 'string' ? { org, domain, version } : undefined;
 }
 
@@ -65,7 +67,7 @@ export function describeBundleWorld(world: BundleWorld): string {
 }
 
 /** The manifest object, or the problem with it. */
-function parseManifest(bytes: Uint8Array): Record<string, unknown> | string {
+function parseManifest(bytes: Uint8Array): JsonObject | string {
   const text = decodeUtf8Exactly(bytes);
   if (text === undefined) return 'is not valid UTF-8';
   let value: unknown;
@@ -74,6 +76,5 @@ function parseManifest(bytes: Uint8Array): Record<string, unknown> | string {
   } catch (error) {
     return `is not valid JSON: ${(error as Error).message}`;
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'is not a JSON object';
-  return value as Record<string, unknown>;
+  return isJsonObject(value) ? value : 'is not a JSON object';
 }

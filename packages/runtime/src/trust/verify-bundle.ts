@@ -1,4 +1,5 @@
 import { verify, type KeyObject } from 'node:crypto';
+import type { JsonObject } from '@adec/abi';
 import { formatApprovalTime } from './approval-times.js';
 import { signatureProblem } from './ed25519-encoding.js';
 import type { BundleFiles } from './bundle-files.js';
@@ -16,7 +17,8 @@ import { weakKey } from './weak-keys.js';
 
 /** A bundle that passed every check: what a host may load and run. */
 export interface VerifiedBundle {
-  readonly manifest: Record<string, unknown>;
+  /** Parsed, not yet read as a manifest of some ABI: loading reads it (load-module.ts). */
+  readonly manifest: JsonObject;
   readonly moduleHash: string;
   /** The world version the signed manifest names (and the approval, when there is one). */
   readonly world: BundleWorld;
