@@ -124,7 +124,7 @@ export interface MemberExpr {
   readonly span: Span;
 }
 
-/** A call of a built-in function: clamp, min, max, abs, round, floor, ceil, lower, upper, len. */
+/** A call of a built-in function; the checker resolves the name against the compiler's registry (packages/compiler/src/model/builtins.ts). */
 export interface CallExpr {
   readonly kind: 'CallExpr';
   readonly callee: Identifier;

@@ -14,7 +14,7 @@
  * semantics compiled into closures over variable slots (compile.ts, which reuses the
  * helpers exported here); test/analyze/compile.test.ts checks the two agree.
  */
-import { convertDuration, durationConversion, type CheckedExpr } from '../model/index.js';
+import { builtin, lengthOfTextOrList, type BuiltinName, type CheckedExpr } from '../model/index.js';
 
 export const UNKNOWN: unique symbol = Symbol('unknown');
 export type Unknown = typeof UNKNOWN;
@@ -206,50 +206,31 @@ export function arithmetic(operator: '+' | '-' | '*' | '/' | '%', left: Value, r
   }
 }
 
-export function callBuiltin(name: string, args: readonly Value[]): Value {
-  if (args.includes(UNKNOWN) || args.includes(null)) return UNKNOWN;
-  const numbers = numericArgs(args);
-  switch (name) {
-    case 'clamp': {
-      const [value, low, high] = numbers ?? [];
-      return value === undefined || low === undefined || high === undefined ? UNKNOWN : Math.min(Math.max(value, low), high);
-    }
-    case 'min':
-      return numbers && numbers.length > 0 ? Math.min(...numbers) : UNKNOWN;
-    case 'max':
-      return numbers && numbers.length > 0 ? Math.max(...numbers) : UNKNOWN;
-    case 'abs':
-      return numbers?.length === 1 ? Math.abs(numbers[0]!) : UNKNOWN;
-    case 'round':
-      return numbers?.length === 1 ? Math.round(numbers[0]!) : UNKNOWN;
-    case 'floor':
-      return numbers?.length === 1 ? Math.floor(numbers[0]!) : UNKNOWN;
-    case 'ceil':
-      return numbers?.length === 1 ? Math.ceil(numbers[0]!) : UNKNOWN;
-    case 'lower':
-      return typeof args[0] === 'string' ? args[0].toLowerCase() : UNKNOWN;
-    case 'upper':
-      return typeof args[0] === 'string' ? args[0].toUpperCase() : UNKNOWN;
-    case 'len':
-      return args.length === 1 ? lengthOf(args[0]!) : UNKNOWN;
-    default: {
-      const conversion = durationConversion(name);
-      return conversion !== undefined && numbers?.length === 1 ? convertDuration(conversion, numbers[0]!) : UNKNOWN;
-    }
+/**
+ * A built-in on the values of its arguments: the registry's `apply` (model/builtins.ts) when
+ * every argument is present and of the kind the function accepts, else `UNKNOWN`.
+ */
+export function callBuiltin(name: BuiltinName, args: readonly Value[]): Value {
+  const entry = builtin(name);
+  if (args.length !== entry.parameters.length) return UNKNOWN;
+  switch (entry.accepts) {
+    case 'number':
+    case 'duration':
+      return args.every((arg): arg is number => typeof arg === 'number') ? entry.apply(...args) : UNKNOWN;
+    case 'text':
+      return typeof args[0] === 'string' ? entry.apply(args[0]) : UNKNOWN;
+    case 'text-or-list':
+      return args[0] !== undefined && isTextOrList(args[0]) ? entry.apply(args[0]) : UNKNOWN;
   }
-}
-
-/** The arguments as numbers; a single list argument (`min(xs)`) is spread. */
-function numericArgs(args: readonly Value[]): number[] | undefined {
-  const flat = args.length === 1 && Array.isArray(args[0]) ? (args[0] as readonly Value[]) : args;
-  return flat.every((arg) => typeof arg === 'number') ? (flat as number[]) : undefined;
 }
 
 /** Characters of a string (code points, as `LENGTH` counts them) or elements of a list. */
 export function lengthOf(value: Value): number | Unknown {
-  if (typeof value === 'string') return [...value].length;
-  if (Array.isArray(value)) return value.length;
-  return UNKNOWN;
+  return isTextOrList(value) ? lengthOfTextOrList(value) : UNKNOWN;
+}
+
+function isTextOrList(value: Value): value is string | readonly Value[] {
+  return typeof value === 'string' || Array.isArray(value);
 }
 
 export function contains(mode: 'substring' | 'element', any: boolean, subject: Value, needle: Value): Value {

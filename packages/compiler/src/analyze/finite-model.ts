@@ -42,7 +42,7 @@
  * all of it. `forEachAssignment` / `keyedEnvironment` (environments for the interpreter,
  * evaluate.ts) remain as the reference the tests compare with.
  */
-import { childExpressions, type CheckedExpr, type NumericRange, type RefExpr, type Type } from '../model/index.js';
+import { builtin, childExpressions, type CheckedExpr, type NumericRange, type RefExpr, type Type } from '../model/index.js';
 import { compileExpr, type Binding, type Evaluator } from './compile.js';
 import { evaluate, UNKNOWN, type Environment, type Value } from './evaluate.js';
 
@@ -252,7 +252,7 @@ class ModelBuilder {
         return this.modellable(node);
       }
       case 'call':
-        return ORDER_ONLY_BUILTINS.has(expr.name) && expr.args.every((arg) => this.modellable(arg));
+        return builtin(expr.name).returnsAnArgument && expr.args.every((arg) => this.modellable(arg));
       case 'if':
         return this.modellable(expr.consequent) && this.modellable(expr.alternate);
       default:
@@ -409,8 +409,6 @@ class ModelBuilder {
 
 /** Shared by every model: domains are never modified. */
 const BOOLEANS: Value[] = [false, true];
-
-const ORDER_ONLY_BUILTINS = new Set(['min', 'max', 'clamp']);
 
 class EnumeratedModel implements FiniteModel {
   constructor(

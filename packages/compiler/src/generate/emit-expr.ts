@@ -13,7 +13,7 @@
  * Precedence is tracked so the output carries only the parentheses JavaScript needs, which
  * keeps a predicate readable next to its source.
  */
-import { childExpressions, durationConversion, type CheckedExpr, type CheckedTemplate, type RefRoot } from '../model/index.js';
+import { builtin, childExpressions, type BuiltinName, type CheckedExpr, type CheckedTemplate, type RefRoot } from '../model/index.js';
 import { memberAccess, regexLiteralSource, stringLiteral, templateText } from './naming.js';
 import type { HelperName } from './runtime-helpers.js';
 import { isOptionalType } from './ts-type.js';
@@ -304,39 +304,30 @@ export class ExprEmitter {
     return `${wrap(this.expr(operand, scope), Prec.Postfix)}.length`;
   }
 
-  private call(name: string, args: readonly CheckedExpr[], scope: ExprScope): Emitted {
-    const argCodes = args.map((a) => this.expr(a, scope).code);
-    const first = args[0];
+  /** A built-in call, as its registry entry lowers it (model/builtins.ts). */
+  private call(name: BuiltinName, args: readonly CheckedExpr[], scope: ExprScope): Emitted {
+    const lowering = builtin(name).lowering;
+    const argumentList = (): string => args.map((a) => this.expr(a, scope).code).join(', ');
+    const only = (): CheckedExpr => {
+      if (args.length !== 1) throw new Error(`adec bug: built-in \`${name}\` with ${args.length} argument(s) reached code generation`);
+      return args[0]!;
+    };
     const postfix = (code: string): Emitted => ({ code, prec: Prec.Postfix });
-    switch (name) {
-      case 'clamp':
-        return postfix(`${this.use('clamp')}(${argCodes.join(', ')})`);
-      case 'min':
-      case 'max':
-      case 'abs':
-      case 'round':
-      case 'floor':
-      case 'ceil':
-        return postfix(`Math.${name}(${argCodes.join(', ')})`);
-      case 'lower':
-      case 'upper': {
-        if (first === undefined) break;
-        const method = name === 'lower' ? 'toLowerCase' : 'toUpperCase';
-        return postfix(`${wrap(this.expr(first, scope), Prec.Postfix)}.${method}()`);
-      }
-      case 'len':
-        if (first === undefined) break;
-        return postfix(this.lengthOf(first, scope));
-      default: {
-        const conversion = durationConversion(name);
-        if (conversion === undefined || first === undefined) break;
-        // Durations are whole milliseconds: a made one is rounded to the nearest (model/duration-conversions.ts).
-        const argument = wrap(this.expr(first, scope), Prec.Multiplicative + 1);
-        if (conversion.direction === 'read') return { code: `${argument} / ${conversion.unitMs}`, prec: Prec.Multiplicative };
-        return postfix(`Math.round(${argument} * ${conversion.unitMs})`);
-      }
+    switch (lowering.kind) {
+      case 'helper':
+        return postfix(`${this.use(lowering.helper)}(${argumentList()})`);
+      case 'math':
+        return postfix(`Math.${lowering.function}(${argumentList()})`);
+      case 'method':
+        return postfix(`${wrap(this.expr(only(), scope), Prec.Postfix)}.${lowering.method}()`);
+      case 'length':
+        return postfix(this.lengthOf(only(), scope));
+      case 'duration-read':
+        return { code: `${wrap(this.expr(only(), scope), Prec.Multiplicative + 1)} / ${lowering.unitMs}`, prec: Prec.Multiplicative };
+      case 'duration-make':
+        // Durations are whole milliseconds: a made one is rounded to the nearest.
+        return postfix(`Math.round(${wrap(this.expr(only(), scope), Prec.Multiplicative + 1)} * ${lowering.unitMs})`);
     }
-    throw new Error(`adec bug: built-in \`${name}\` with ${args.length} argument(s) reached code generation`);
   }
 
   private contains(e: Extract<CheckedExpr, { kind: 'contains' }>, scope: ExprScope): Emitted {

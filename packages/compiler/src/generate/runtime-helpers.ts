@@ -3,9 +3,11 @@
  * when used, always in this order, so a module stays self-contained (the sandbox offers no
  * library) and byte-identical for identical input.
  */
+import type { BuiltinHelper } from '../model/index.js';
 
+/** The built-ins lowered to a local function (model/builtins.ts), and what codegen itself needs. */
 export type HelperName =
-  | 'clamp'
+  | BuiltinHelper
   | 'charLength'
   | 'isIn'
   | 'containsAny'

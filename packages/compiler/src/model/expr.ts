@@ -3,7 +3,7 @@
  * translates to TypeScript; it never sees an unresolved name or an ill-typed operator.
  */
 import type { Span } from '@adec/diagnostics';
-import type { DurationMaker, DurationReader } from './duration-conversions.js';
+import type { BuiltinName } from './builtins.js';
 import type { Type } from './types.js';
 
 export type CheckedExpr =
@@ -68,8 +68,7 @@ export interface FieldExpr extends Node {
   readonly optional: boolean;
 }
 
-export type BuiltinName = 'clamp' | 'min' | 'max' | 'abs' | 'round' | 'floor' | 'ceil' | 'lower' | 'upper' | 'len' | DurationReader | DurationMaker;
-
+/** A call of a built-in function (builtins.ts). */
 export interface BuiltinCallExpr extends Node {
   readonly kind: 'call';
   readonly name: BuiltinName;

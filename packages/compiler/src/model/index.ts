@@ -1,4 +1,4 @@
 export * from './types.js';
 export * from './expr.js';
 export * from './world.js';
-export * from './duration-conversions.js';
+export * from './builtins.js';

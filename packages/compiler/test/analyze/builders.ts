@@ -10,6 +10,7 @@ import {
   INT,
   STRING,
   type Aggregation,
+  type BuiltinName,
   type CheckedAction,
   type CheckedExpr,
   type CheckedRule,
@@ -97,7 +98,7 @@ export function arith(operator: '+' | '-' | '*' | '/' | '%', left: CheckedExpr, 
   return { kind: 'arithmetic', operator, left, right, type, span: span() };
 }
 
-export function call(name: 'clamp' | 'min' | 'max' | 'abs' | 'round' | 'floor' | 'ceil' | 'lower' | 'upper' | 'len', type: Type, ...args: CheckedExpr[]): CheckedExpr {
+export function call(name: BuiltinName, type: Type, ...args: CheckedExpr[]): CheckedExpr {
   return { kind: 'call', name, args, type, span: span() };
 }
 

@@ -37,7 +37,8 @@ describe('evaluate', () => {
     expect(evaluate(arith('+', lit('a'), lit('b')))).toBe('ab');
     expect(evaluate(cmp('>=', lit(26), lit(26)))).toBe(true);
     expect(evaluate(call('clamp', FLOAT, lit(7), lit(0), lit(5)))).toBe(5);
-    expect(evaluate(call('max', INT, lit(1), lit(9), lit(4)))).toBe(9);
+    expect(evaluate(call('max', INT, lit(1), lit(9)))).toBe(9);
+    expect(evaluate(call('in_days', FLOAT, lit(36 * 3_600_000)))).toBe(1.5);
     expect(evaluate(call('lower', STRING, lit('ABC')))).toBe('abc');
     expect(evaluate(call('len', INT, lit('héllo')))).toBe(5);
   });

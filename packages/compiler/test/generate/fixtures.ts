@@ -9,6 +9,7 @@ import {
   INT,
   STRING,
   TIMESTAMP,
+  type BuiltinName,
   type CheckedAction,
   type CheckedExpr,
   type CheckedRule,
@@ -75,7 +76,7 @@ export const arith = (operator: '+' | '-' | '*' | '/' | '%', left: CheckedExpr, 
   span: at,
 });
 export const coalesce = (left: CheckedExpr, right: CheckedExpr): CheckedExpr => ({ kind: 'coalesce', left, right, type: right.type, span: at });
-export const call = (name: 'clamp' | 'min' | 'max' | 'abs' | 'round' | 'floor' | 'ceil' | 'lower' | 'upper' | 'len', type: Type, ...args: CheckedExpr[]): CheckedExpr => ({
+export const call = (name: BuiltinName, type: Type, ...args: CheckedExpr[]): CheckedExpr => ({
   kind: 'call',
   name,
   args,
