@@ -8,7 +8,7 @@ import type { AppendedEntry, AuditRecord } from '@adec/audit';
 import type { Decision, EntryValues } from '@adec/runtime';
 import type { Caller } from './auth/index.js';
 import { digestOf } from './canonical-json.js';
-import type { DecideRequest } from './decide-request.js';
+import type { DecideRequest } from './operations/decide-request.js';
 
 /** The payload of an `adjudication` record. */
 export interface AdjudicationPayload {

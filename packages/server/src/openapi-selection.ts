@@ -1,29 +1,9 @@
 /**
- * The OpenAPI schemas of the selection operations (seed 000): the select request, seed 000's
- * `DecisionResponse`, a stored selection, and an execution outcome (seed 003's Execution
- * Outcome Package, the part the service keeps). Part of the document in openapi.ts.
+ * The OpenAPI schemas of what the selection operations answer (seed 000): seed 000's
+ * `DecisionResponse`, a stored selection, and a feedback receipt. Part of the document in
+ * openapi.ts; their requests' schemas are the operations' (operations/select-request.ts,
+ * feedback-request.ts).
  */
-
-const ID_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$';
-const segment = { type: 'string', minLength: 1, maxLength: 200 } as const;
-
-export const selectRequest = {
-  type: 'object',
-  required: ['domain', 'world_model_version', 'scenario', 'actions'],
-  additionalProperties: false,
-  properties: {
-    domain: segment,
-    world_model_version: segment,
-    scenario: segment,
-    signals: { type: 'object', description: "The scenario's signals in wire form; an absent one comes from the user's memory, else its default" },
-    actions: { type: 'array', items: { type: 'object', required: ['action_id', 'type'], properties: { action_id: { type: 'string', minLength: 1 }, type: { type: 'string' } } }, description: 'The candidates: an id, an action type of the scenario, and its fields' },
-    conditions: { type: 'array', items: { type: 'string' }, description: 'Platform conditions present now (offline_mode, …)' },
-    execution_mode_override: { type: ['string', 'null'], enum: ['deterministic_only', 'skill_enhanced', null] },
-    request_id: { type: 'string', pattern: ID_PATTERN, description: 'Makes retries idempotent; it is also the decision id' },
-    user_id: { type: 'string', pattern: ID_PATTERN, description: "Whose short-term memory applies (feedback recorded for this user's earlier decisions)" },
-    org_id: { type: 'string', description: "Optional: must equal the token's org" },
-  },
-} as const;
 
 export const decisionResponse = {
   type: 'object',
@@ -87,24 +67,6 @@ export const storedSelection = {
     outcome: { type: 'string', enum: ['decided', 'no_eligible_actions', 'scoring_failed'] },
     response: { oneOf: [{ $ref: '#/components/schemas/DecisionResponse' }, { type: 'null' }] },
     trace: { type: 'object', required: ['trace_id', 'decision_id', 'stages', 'content_address', 'replay_token'], description: 'The full, content-addressed trace of the nine stages' },
-  },
-} as const;
-
-export const executionOutcome = {
-  type: 'object',
-  required: ['outcome_id', 'decision_id', 'status'],
-  additionalProperties: false,
-  properties: {
-    outcome_id: { type: 'string', pattern: ID_PATTERN, description: 'Unique per org: a retry with the same id and body is idempotent' },
-    decision_id: { type: 'string', description: 'The selection whose action was executed' },
-    status: { type: 'string', enum: ['success', 'failure', 'partial', 'aborted'] },
-    action_name: { type: 'string', description: 'Optional: must be the selected action' },
-    start_time: { type: 'string' },
-    end_time: { type: 'string' },
-    observed_effects: { type: 'array', maxItems: 100, items: { type: 'object', required: ['signal', 'value'], properties: { signal: { type: 'string' }, value: {} } }, description: "New values of the scenario's signals, remembered for the decision's user" },
-    deviations: { type: 'array' },
-    error_diagnostics: { type: 'object' },
-    telemetry: { type: 'object' },
   },
 } as const;
 

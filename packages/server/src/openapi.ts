@@ -1,9 +1,17 @@
 /**
- * The OpenAPI 3.1 document served at `/openapi.json`. A test checks that its paths are exactly
- * the routes the application registers, and that real responses match its schemas.
+ * The OpenAPI 3.1 document served at `/openapi.json`. Each operation's path and request schema
+ * come from its definition (operations/), the schema being the one its validator applies; the
+ * other routes are written here. A test checks that its paths are exactly the routes the
+ * application registers, and that real responses match its schemas.
  */
 
-import { decisionResponse, executionOutcome, feedbackReceipt, selectRequest, storedSelection } from './openapi-selection.js';
+import { decisionResponse, feedbackReceipt, storedSelection } from './openapi-selection.js';
+import { errorResponse, json } from './openapi-responses.js';
+import { DECIDE } from './operations/decide.js';
+import { FEEDBACK } from './operations/feedback.js';
+import { SELECT } from './operations/select.js';
+import type { Operation } from './pipeline/operation.js';
+import { jsonSchemaOf } from './pipeline/request-schema.js';
 
 const error = {
   type: 'object',
@@ -26,8 +34,6 @@ const error = {
   },
 } as const;
 
-const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
-const retryAfter = { 'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer', minimum: 1 } } };
 
 const status = { type: 'string', enum: ['GREEN', 'GREEN-SKIP', 'YELLOW', 'RED'] } as const;
 
@@ -69,20 +75,6 @@ const decision = {
         },
       },
     },
-  },
-} as const;
-
-const decideRequest = {
-  type: 'object',
-  required: ['domain', 'action', 'world_model_version', 'context'],
-  additionalProperties: false,
-  properties: {
-    domain: { type: 'string', minLength: 1, maxLength: 200 },
-    action: { type: 'string', minLength: 1, maxLength: 200 },
-    world_model_version: { type: 'string', minLength: 1, maxLength: 200 },
-    context: { type: 'object', description: "The supplied context, checked against the action's context schema" },
-    request_id: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$', description: 'Makes retries idempotent: the same id with the same request returns the stored decision' },
-    org_id: { type: 'string', description: "Optional: must equal the token's org" },
   },
 } as const;
 
@@ -130,7 +122,11 @@ const replayReport = {
 } as const;
 
 const decisionId = { name: 'id', in: 'path', required: true, schema: { type: 'string' } } as const;
-const json = (ref: string) => ({ 'application/json': { schema: { $ref: `#/components/schemas/${ref}` } } });
+
+/** An operation's entry in `paths`: its document, and its body the operation's request schema. */
+function operationPath<Request, Outcome, Query>(operation: Operation<Request, Outcome, Query>) {
+  return { [operation.path]: { post: { ...operation.document, requestBody: { required: true, content: json(operation.schemaName) } } } };
+}
 
 export const OPENAPI_DOCUMENT = {
   openapi: '3.1.0',
@@ -139,72 +135,9 @@ export const OPENAPI_DOCUMENT = {
   },
   security: [{ bearer: [] }],
   paths: {
-    '/v1/decide': {
-      post: {
-        operationId: 'decide',
-        summary: 'Decide one adjudication (the org comes from the token)',
-        parameters: [
-          {
-            name: 'traces',
-            in: 'query',
-            required: false,
-            description: 'false: answer without the per-rule predicate traces (the audit record keeps them)',
-            schema: { type: 'string', enum: ['true', 'false'], default: 'true' },
-          },
-        ],
-        requestBody: { required: true, content: json('DecideRequest') },
-        responses: {
-          '200': { description: 'The decision, committed to the audit store', headers: { Location: { schema: { type: 'string' } }, 'Idempotent-Replayed': { schema: { type: 'string' } } }, content: json('Decision') },
-          '400': errorResponse('Invalid body: malformed JSON, wrong types (each with its JSON path); or an unknown or invalid query parameter'),
-          '401': errorResponse('Missing, malformed, expired or otherwise invalid token'),
-          '403': errorResponse("The body names another org than the token's"),
-          '404': errorResponse('No such module or action for this org'),
-          '409': errorResponse('The request_id was used for a different request'),
-          '413': errorResponse('REQUEST_TOO_LARGE: the body, or a value of its context, is over a request limit (bytes, nesting, keys, list items, string code points), named with its JSON path; nothing is decided or recorded'),
-          '415': errorResponse('The body is not application/json'),
-          '429': { ...errorResponse("Over the org's rate limit"), headers: retryAfter },
-          '503': { ...errorResponse('Overloaded, module unavailable, or audit store unavailable'), headers: retryAfter },
-        },
-      },
-    },
-    '/v1/select': {
-      post: {
-        operationId: 'select',
-        summary: 'Select one of the candidate actions through the whole ADE cycle (the org comes from the token)',
-        requestBody: { required: true, content: json('SelectRequest') },
-        responses: {
-          '200': { description: "Seed 000's DecisionResponse; its trace committed to the audit store", headers: { Location: { schema: { type: 'string' } }, 'Idempotent-Replayed': { schema: { type: 'string' } } }, content: json('DecisionResponse') },
-          '400': errorResponse('Invalid body, or a request that does not fit the scenario (each problem with its JSON path)'),
-          '401': errorResponse('Missing, malformed, expired or otherwise invalid token'),
-          '403': errorResponse("The body names another org than the token's"),
-          '404': errorResponse('No such module or scenario for this org'),
-          '409': errorResponse('The request_id was used for a different request'),
-          '413': errorResponse('The body is too large'),
-          '415': errorResponse('The body is not application/json'),
-          '422': { ...errorResponse('NO_ELIGIBLE_ACTIONS: the guardrails left no candidate; the trace is stored (see Location)'), headers: { Location: { schema: { type: 'string' } } } },
-          '429': { ...errorResponse("Over the org's rate limit"), headers: retryAfter },
-          '500': { ...errorResponse('SCORING_FAILED: an objective or tie-break failed; the trace is stored (see Location)'), headers: { Location: { schema: { type: 'string' } } } },
-          '503': { ...errorResponse('Overloaded, module unavailable, sandbox failure, or audit store unavailable'), headers: retryAfter },
-        },
-      },
-    },
-    '/v1/feedback': {
-      post: {
-        operationId: 'recordOutcome',
-        summary: "Record what became of a selected action (seed 003's Execution Outcome Package); its observed effects become the user's short-term memory",
-        requestBody: { required: true, content: json('ExecutionOutcome') },
-        responses: {
-          '201': { description: 'Recorded in the audit chain; the effects remembered', content: json('FeedbackReceipt') },
-          '200': { description: 'The same outcome again (idempotent): the stored receipt, the memory written again', content: json('FeedbackReceipt') },
-          '400': errorResponse('Invalid body, an effect that is not a signal of the scenario or does not fit its type, or an action that was not selected'),
-          '401': errorResponse('Missing, malformed, expired or otherwise invalid token'),
-          '404': errorResponse('No such selection for this org'),
-          '409': errorResponse('The outcome_id was used for a different record, or the selection selected nothing'),
-          '429': { ...errorResponse("Over the org's rate limit"), headers: retryAfter },
-          '503': { ...errorResponse('Audit store or memory unavailable'), headers: retryAfter },
-        },
-      },
-    },
+    ...operationPath(DECIDE),
+    ...operationPath(SELECT),
+    ...operationPath(FEEDBACK),
     '/v1/decisions/{id}': {
       get: {
         operationId: 'getDecision',
@@ -257,13 +190,13 @@ export const OPENAPI_DOCUMENT = {
     schemas: {
       Error: error,
       Decision: decision,
-      DecideRequest: decideRequest,
+      DecideRequest: jsonSchemaOf(DECIDE.schema),
       StoredDecision: storedDecision,
       ReplayReport: replayReport,
-      SelectRequest: selectRequest,
+      SelectRequest: jsonSchemaOf(SELECT.schema),
       DecisionResponse: decisionResponse,
       StoredSelection: storedSelection,
-      ExecutionOutcome: executionOutcome,
+      ExecutionOutcome: jsonSchemaOf(FEEDBACK.schema),
       FeedbackReceipt: feedbackReceipt,
     },
   },

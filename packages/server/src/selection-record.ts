@@ -9,7 +9,7 @@ import type { AddressedTrace, CycleOutcome } from '@adec/engine';
 import type { Caller } from './auth/index.js';
 import { digestOf } from './canonical-json.js';
 import { callerRecord, storedRecordView, type CallerRecord } from './decision-record.js';
-import type { SelectRequest } from './select-request.js';
+import type { SelectRequest } from './operations/select-request.js';
 
 export interface SelectionPayload {
   readonly request: {

@@ -1,16 +1,20 @@
 /**
  * The Fastify application of the decision service: strict JSON bodies, one error shape for
  * every answer that is not a success (Fastify's and Node's own refusals included), the
- * connection limits, token authentication on every /v1 route, the decision, MCP and
- * operations routes.
+ * connection limits, token authentication on every /v1 route, the route of each operation
+ * (decide, select, feedback), the stored-decision, MCP and operations routes.
  */
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { RequestLimits } from '@adec/runtime';
-import type { TokenVerifier } from '../auth/index.js';
+import type { Caller, TokenVerifier } from '../auth/index.js';
 import type { DecisionService } from '../decision-service.js';
 import type { FeedbackService } from '../feedback-service.js';
 import type { SelectionService } from '../selection-service.js';
 import { mcpRoutes } from '../mcp/mcp-http.js';
+import { DECIDE } from '../operations/decide.js';
+import { FEEDBACK } from '../operations/feedback.js';
+import { SELECT } from '../operations/select.js';
+import { served } from '../pipeline/served-operation.js';
 import type { ServiceMetrics } from '../service-metrics.js';
 import { authenticate } from './authenticate.js';
 import { enforceBodyDeadline } from './body-deadline.js';
@@ -20,8 +24,8 @@ import { decisionRoutes } from './decision-routes.js';
 import { answerFrameworkError, installErrorHandling } from './error-handling.js';
 import { acceptStrictJson } from './json-body.js';
 import { operationsRoutes } from './operations-routes.js';
+import { operationRoutes } from './operation-routes.js';
 import { refuseUnservableRequests } from './request-guards.js';
-import { selectionRoutes } from './selection-routes.js';
 import { serviceServer } from './service-server.js';
 
 export interface AppOptions {
@@ -68,9 +72,11 @@ export function createApp(options: AppOptions): FastifyInstance {
   operationsRoutes(app, options.metrics, options.isReady);
   void app.register(async (v1) => {
     v1.addHook('onRequest', authenticate(options.verifier, (code) => options.metrics.refused(code)));
+    const decide = (caller: Caller, body: unknown) => options.service.decide(caller, body);
+    const select = (caller: Caller, body: unknown) => options.selections.select(caller, body);
+    operationRoutes(v1, [served(DECIDE, decide), served(SELECT, select), served(FEEDBACK, (caller, body) => options.feedback.record(caller, body))]);
     decisionRoutes(v1, options.service);
-    selectionRoutes(v1, options.selections, options.feedback);
-    mcpRoutes(v1, { decide: (caller, body) => options.service.decide(caller, body), select: (caller, body) => options.selections.select(caller, body) }, options.requestLimits);
+    mcpRoutes(v1, { decide, select }, options.requestLimits);
   });
   return app;
 }

@@ -1,14 +1,12 @@
 /**
- * The select operation as the MCP tool `select`: `SelectionService.select`, the same operation
- * as `POST /v1/select` (admission, idempotency, trace stored before the answer). Like `decide`,
- * its arguments are read by the service's one reader, and its schemas are the OpenAPI
- * document's.
+ * The select operation (operations/select.ts) as the MCP tool `select`: the same operation as
+ * `POST /v1/select` (admission, idempotency, trace stored before the answer). Like `decide`,
+ * its arguments are read by the service's one reader, and its input schema is the operation's.
  */
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { apiError, type ApiError } from '../api-error.js';
-import type { ServiceResult } from '../decision-service.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { OPENAPI_DOCUMENT } from '../openapi.js';
-import type { SelectOutcome } from '../selection-service.js';
+import { SELECT } from '../operations/select.js';
+import { jsonSchemaOf } from '../pipeline/request-schema.js';
 
 const DESCRIPTION = `Ask adec which of several candidate actions to take for a user now. adec runs your organisation's signed, approved scenario \`scenario\` of \`domain\`@\`world_model_version\`: it derives the user's state from \`signals\` (and from what earlier feedback recorded for \`user_id\`), drops candidates that break a guardrail, ranks the rest, and locks the selection; a skill may then explain it, but can never change it. The full trace is recorded before you get the answer.
 
@@ -16,25 +14,13 @@ Arguments: \`actions\` are the candidates (\`action_id\`, \`type\`, and that typ
 
 The answer: \`decision.selected_action\` is what to do, \`decision.payload\` what to show (e.g. a rationale), \`execution\` how the explanation was made (a flagged fallback is still a lawful decision), \`audit.replay_token\` how to prove it later. An error result NO_ELIGIBLE_ACTIONS means no candidate is allowed now: do none of them.`;
 
-const { SelectRequest, DecisionResponse } = OPENAPI_DOCUMENT.components.schemas;
+const { DecisionResponse } = OPENAPI_DOCUMENT.components.schemas;
 
 export const SELECT_TOOL: Tool = {
   name: 'select',
   title: 'Select the next action for a user',
   description: DESCRIPTION,
-  inputSchema: { ...SelectRequest, required: [...SelectRequest.required] },
+  inputSchema: jsonSchemaOf(SELECT.schema),
   outputSchema: { ...DecisionResponse, required: [...DecisionResponse.required] },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
 };
-
-/** A selection as a tool result: the response, or its stored outcome as an error with the decision id. */
-export function selectionResult(selected: ServiceResult<SelectOutcome>, refusal: (error: ApiError) => CallToolResult): CallToolResult {
-  if (!selected.ok) return refusal(selected.error);
-  const { outcome, response, decisionId } = selected.value;
-  if (outcome === 'decided' && response !== null) return { content: [{ type: 'text', text: JSON.stringify(response) }], structuredContent: { ...response } };
-  return refusal(
-    outcome === 'no_eligible_actions'
-      ? apiError(422, 'NO_ELIGIBLE_ACTIONS', `no candidate passed every guardrail; the trace is stored as decision ${decisionId}`)
-      : apiError(500, 'SCORING_FAILED', `the scenario's scoring failed; the trace is stored as decision ${decisionId}`),
-  );
-}

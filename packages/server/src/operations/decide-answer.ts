@@ -7,8 +7,10 @@
  */
 import type { Decision } from '@adec/runtime';
 import { apiError, type ApiError } from '../api-error.js';
+import type { ServiceResult } from '../pipeline/operation.js';
 
-export type AnswerQuery = { readonly ok: true; readonly traces: boolean } | { readonly ok: false; readonly error: ApiError };
+/** Whether the answer holds the predicate traces. */
+export type AnswerQuery = ServiceResult<boolean>;
 
 /** Reads the decide route's query: `traces` is `true` or `false`, and nothing else is asked. */
 export function readAnswerQuery(query: unknown): AnswerQuery {
@@ -19,8 +21,8 @@ export function readAnswerQuery(query: unknown): AnswerQuery {
     return refused(`unknown query parameter${unknown.length === 1 ? '' : 's'} ${names}: the only one is traces`, unknown.map((name) => ({ path: `?${name.slice(0, 64)}`, message: 'is not a parameter of this route' })));
   }
   const traces = parameters['traces'];
-  if (traces === undefined || traces === 'true') return { ok: true, traces: true };
-  if (traces === 'false') return { ok: true, traces: false };
+  if (traces === undefined || traces === 'true') return { ok: true, value: true };
+  if (traces === 'false') return { ok: true, value: false };
   const found = typeof traces === 'string' ? JSON.stringify(traces.slice(0, 64)) : 'it more than once';
   return refused(`query parameter traces must be true or false, found ${found}`, [{ path: '?traces', message: 'must be true or false' }]);
 }

@@ -1,0 +1,133 @@
+/**
+ * `POST /v1/select` and the MCP tool `select`: the whole ADE cycle (seed 000) by the module the
+ * loader serves for the routing key (a world of scenarios loads like any other), with the
+ * user's short-term memory (unreadable: a flagged cold start), the engine's nine stages, and
+ * the full trace recorded as a `selection`.
+ *
+ * Every outcome with a trace is stored before it is answered: `decided` (200), no eligible
+ * action (422) and a scoring failure (500). Nothing is stored for a request refused before
+ * anything was decided (400, 404, 429, 503).
+ */
+import { randomUUID } from 'node:crypto';
+import type { AuditStore } from '@adec/audit';
+import { runCycle, type CycleOutcome, type DecisionResponse, type LlmExecutor, type MemoryInput, type SelectionError, type ValidationFailure } from '@adec/engine';
+import type { ModuleLoader } from '@adec/runtime';
+import { apiError, type ApiError } from '../api-error.js';
+import { decisionHeaders, errorResponse, json, retryAfter } from '../openapi-responses.js';
+import type { Operation, OperationHandler } from '../pipeline/operation.js';
+import { loadError } from '../pipeline/refusals.js';
+import { selectionEntry, selectionRequestHash, type SelectionPayload } from '../selection-record.js';
+import { SELECT_REQUEST, selectRequestOf, type SelectRequest } from './select-request.js';
+
+export interface SelectOutcome {
+  readonly outcome: CycleOutcome;
+  /** The response when `decided`; null for a stored 422 or 500. */
+  readonly response: DecisionResponse | null;
+  readonly decisionId: string;
+  readonly idempotentReplay: boolean;
+}
+
+const location = { Location: { schema: { type: 'string' } } };
+
+export const SELECT: Operation<SelectRequest, SelectOutcome> = {
+  path: '/v1/select',
+  schemaName: 'SelectRequest',
+  schema: SELECT_REQUEST,
+  document: {
+    operationId: 'select',
+    summary: 'Select one of the candidate actions through the whole ADE cycle (the org comes from the token)',
+    responses: {
+      '200': { description: "Seed 000's DecisionResponse; its trace committed to the audit store", headers: decisionHeaders, content: json('DecisionResponse') },
+      '400': errorResponse('Invalid body, or a request that does not fit the scenario (each problem with its JSON path)'),
+      '401': errorResponse('Missing, malformed, expired or otherwise invalid token'),
+      '403': errorResponse("The body names another org than the token's"),
+      '404': errorResponse('No such module or scenario for this org'),
+      '409': errorResponse('The request_id was used for a different request'),
+      '413': errorResponse('The body is too large'),
+      '415': errorResponse('The body is not application/json'),
+      '422': { ...errorResponse('NO_ELIGIBLE_ACTIONS: the guardrails left no candidate; the trace is stored (see Location)'), headers: location },
+      '429': { ...errorResponse("Over the org's rate limit"), headers: retryAfter },
+      '500': { ...errorResponse('SCORING_FAILED: an objective or tie-break failed; the trace is stored (see Location)'), headers: location },
+      '503': { ...errorResponse('Overloaded, module unavailable, sandbox failure, or audit store unavailable'), headers: retryAfter },
+    },
+  },
+  recordKind: 'selection',
+  idempotency: { field: 'request_id', usedFor: 'request', detail: 'names a decision made for a different request' },
+  what: 'the selection',
+  request: selectRequestOf,
+  idOf: (request) => request.requestId,
+  orgOf: (request) => request.orgId,
+  hashOf: selectionRequestHash,
+  answer: ({ outcome, response, decisionId, idempotentReplay }) => {
+    const headers = { location: `/v1/decisions/${decisionId}`, ...(idempotentReplay && { 'idempotent-replayed': 'true' }) };
+    if (outcome === 'decided' && response !== null) return { ok: true, status: 200, body: response, json: JSON.stringify(response), headers };
+    return {
+      ok: false,
+      error:
+        outcome === 'no_eligible_actions'
+          ? apiError(422, 'NO_ELIGIBLE_ACTIONS', `no candidate passed every guardrail; the trace is stored as decision ${decisionId}`)
+          : apiError(500, 'SCORING_FAILED', `an objective or tie-break of the scenario failed, so no ranking can be trusted; the trace is stored as decision ${decisionId}`),
+      headers,
+    };
+  },
+};
+
+export interface SelectHandlerOptions {
+  readonly loader: ModuleLoader;
+  /** Where the users' short-term memory is. */
+  readonly store: AuditStore;
+  /** Model executors in order of preference (none: LLM skills run their deterministic fallback, flagged). */
+  readonly executors: readonly LlmExecutor[];
+  /** Names no skill output may mention (SEC §4). */
+  readonly competitorNames?: readonly string[];
+  readonly selected?: (outcome: CycleOutcome, seconds: number) => void;
+  /** A skill output tried to name, rank or change the selection: rejected, and worth a log line. */
+  readonly authorityViolation?: (tenant: string, skillId: string, failures: readonly ValidationFailure[]) => void;
+}
+
+export function selectHandler(options: SelectHandlerOptions): OperationHandler<SelectRequest, SelectOutcome, SelectOutcome> {
+  return {
+    async make(caller, request, receivedAt) {
+      const module = await options.loader.load({ org: caller.tenant, domain: request.domain, version: request.worldModelVersion });
+      if (!module.ok) return { ok: false, error: loadError(module.error.code, module.error.message) };
+      const result = await runCycle(module.module, request.cycle, {
+        decisionId: request.requestId ?? randomUUID(),
+        timestamp: new Date(receivedAt).toISOString(),
+        executors: options.executors,
+        memory: await memoryOf(options.store, caller.tenant, request),
+        ...(options.competitorNames !== undefined && { competitorNames: options.competitorNames }),
+        onAuthorityViolation: (failures, skillId) => options.authorityViolation?.(caller.tenant, skillId, failures),
+      });
+      if (!result.ok) return { ok: false, error: selectionError(result.error) };
+      const outcome = { outcome: result.outcome, response: result.response, decisionId: result.trace.decision_id, idempotentReplay: false };
+      return { ok: true, value: { entry: selectionEntry(caller, request, result.outcome, result.trace), work: outcome } };
+    },
+    committed: async (_caller, _request, outcome) => ({ ok: true, value: outcome }),
+    async replayed(_caller, _request, record) {
+      const payload = record.payload as unknown as SelectionPayload;
+      return { ok: true, value: { outcome: payload.outcome, response: payload.trace.final_decision, decisionId: record.decisionId, idempotentReplay: true } };
+    },
+    answered: (outcome, seconds) => options.selected?.(outcome.outcome, seconds),
+  };
+}
+
+/** The user's memory for this scenario; a store that cannot be read gives a flagged cold start. */
+async function memoryOf(store: AuditStore, tenant: string, request: SelectRequest): Promise<MemoryInput> {
+  if (request.userId === null) return { status: 'none', values: {}, outcome_ids: [] };
+  const read = await store.memory.read(tenant, request.userId, request.cycle.scenario);
+  return read.ok ? { status: 'read', values: read.value.values, outcome_ids: read.value.outcomeIds } : { status: 'unavailable', values: {}, outcome_ids: [] };
+}
+
+/** How the engine's refusals are answered: nothing was decided, so nothing is stored. */
+function selectionError(error: SelectionError): ApiError {
+  switch (error.code) {
+    case 'INVALID_REQUEST':
+      return apiError(400, 'INVALID_REQUEST', error.message, error.problems.map((problem) => ({ path: `$.${problem.path}`, message: problem.message })));
+    case 'UNKNOWN_SCENARIO':
+      return apiError(404, 'UNKNOWN_SCENARIO', error.message, [{ path: '$.scenario', message: 'names no scenario of this module' }]);
+    case 'MODULE_UNSUPPORTED':
+      return apiError(500, 'MODULE_UNSUPPORTED', error.message);
+    case 'SANDBOX_FAILURE':
+      return apiError(503, 'SANDBOX_FAILURE', error.message, [], 1);
+  }
+}
