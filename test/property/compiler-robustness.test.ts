@@ -155,12 +155,11 @@ describe(`nesting: at most ${LIMIT} levels`, () => {
     expect(diagnostics.map((d) => `${d.code} ${d.span.file}:${d.span.line}:${d.span.column}`)).toEqual(['ADEC1010 limits/world.adec:11:112']);
   });
 
-  it('10,000 levels of each kind are one ADEC1010 per place, quickly', () => {
+  // How long it takes is the compile bench's to measure (bench/compile); here, that the limit holds.
+  it('10,000 levels of each kind are one ADEC1010 per place, the stack never exhausted', () => {
     for (const kind of NESTING_KINDS) {
-      const started = performance.now();
       const { diagnostics } = checkSafely(nestedWorld(kind, 10_000).sources);
       expect(diagnostics.map((d) => d.code), kind).toEqual(['ADEC1010']);
-      expect(performance.now() - started, kind).toBeLessThan(5_000);
     }
   });
 });

@@ -127,10 +127,9 @@ describe('refusals', () => {
     // A compromised bundle whose top level never returns. It is not what the manifest hashed.
     writeFileSync(join(dir, 'bundle.js'), injectIntoBundle(benefits, 'for (;;) {}').bundle);
     const loader = loaderFor(new DirectoryModuleStore(root));
-    const started = performance.now();
+    // Refused for its hash, not for running out of the load's time limit: it never ran.
     const lookup = await loader.get(ADD_DEPENDENT);
     expect(lookup.ok ? undefined : lookup.error.code).toBe('MODULE_HASH_MISMATCH');
-    expect(performance.now() - started).toBeLessThan(1_000);
   });
 
   test('a failed load is not cached: once the store holds a good bundle, it loads', async () => {
@@ -228,12 +227,11 @@ describe('spare sandbox processes', () => {
       const loader = new ModuleLoader({ store: new DirectoryModuleStore('.'), trust: { signingKeys: new Map(), approvalKeys: new Map(), requireApproval: true } });
       await loader.ready();
       console.log('ready');`;
-    const started = Date.now();
     const run = spawnSync(process.execPath, ['--no-node-snapshot', '--input-type=module', '-e', script], { cwd: fileURLToPath(new URL('../../', import.meta.url)), encoding: 'utf8', timeout: 20_000 });
     expect(run.stderr).toBe('');
     expect(run.stdout.trim()).toBe('ready');
+    // Exits on its own once its work is done: killed by the timeout, it would have no status.
     expect(run.status).toBe(0);
-    // Exits on its own once its work is done, rather than being killed by the timeout.
-    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(run.signal).toBeNull();
   });
 });

@@ -2,8 +2,11 @@
  * A predicate that never ends holds up its own module, not its neighbours (issue 14): one
  * module loops until its 250 ms limit, decision after decision, on the sandbox process it
  * shares with another module that keeps deciding. The running crossing stalls that process; the
- * neighbour's waiting decisions are handed back and it moves to another process, so its p99
- * stays under the predicate limit while every one of its answers equals the in-process one.
+ * neighbour's waiting decisions are handed back and it moves to another process, so it goes on
+ * deciding while each looping decision runs (had it waited for the loop, its 4 clients would
+ * answer at most 4 decisions per loop; it answers dozens), and every one of its answers equals
+ * the in-process one. Counted in decisions, not milliseconds: a loaded machine slows both
+ * sides alike.
  * The looping decision itself costs a few times its predicate's limit (at most three: evaluate-action.ts),
  * not the sum of its action's limits (9 rules: 2.25 s).
  */
@@ -18,7 +21,7 @@ const LIMIT_MS = 250;
 const pool = new SandboxProcessPool({ processes: 2, spares: 1, memoryLimitMb: 32 });
 const load = loaderOn(pool);
 
-test('a module deciding beside a predicate that never ends keeps its p99 under the predicate limit', async () => {
+test('a module deciding beside a predicate that never ends goes on deciding while each looping decision runs', async () => {
   const benefits = await benefitsLimitedTo(UNHURRIED_LIMIT_MS);
   // Placed on the process hosting the fewest modules: the looping module and the neighbour share process 0.
   const looping = await load(await loopingBenefits(LIMIT_MS), 'process');
@@ -32,11 +35,15 @@ test('a module deciding beside a predicate that never ends keeps its p99 under t
   // Two looping decisions, one after the other (each holds its process for the crossing's limit
   // and then the looping rule's), while the neighbour decides 4 at a time.
   let looped = false;
+  /** The neighbour's answers so far, and how many of them came while each looping decision ran. */
+  let neighbourAnswered = 0;
+  const answeredDuringLoop: number[] = [];
   const loopMs: number[] = [];
   const loopOnce = async (index: number) => {
-    const started = performance.now();
+    const [started, answeredBefore] = [performance.now(), neighbourAnswered];
     const decision = await decided(looping, LOOPING, index);
     loopMs.push(performance.now() - started);
+    answeredDuringLoop.push(neighbourAnswered - answeredBefore);
     return decision;
   };
   const loops = (async () => {
@@ -44,7 +51,6 @@ test('a module deciding beside a predicate that never ends keeps its p99 under t
     looped = true;
     return answers;
   })();
-  const latenciesMs: number[] = [];
   const answers: { context: Record<string, unknown>; index: number; decision: Decision }[] = [];
   let next = 0;
   await Promise.all(
@@ -52,9 +58,8 @@ test('a module deciding beside a predicate that never ends keeps its p99 under t
       while (!looped) {
         const index = next++;
         const context = contexts[index % contexts.length]!;
-        const started = performance.now();
         const decision = await decided(neighbour, context, index);
-        latenciesMs.push(performance.now() - started);
+        neighbourAnswered++;
         answers.push({ context, index, decision });
       }
     }),
@@ -66,9 +71,8 @@ test('a module deciding beside a predicate that never ends keeps its p99 under t
   // At most three crossings of its limit (750 ms) plus what a loaded CI machine adds: always well
   // under the sum of its action's limits (9 rules × 250 ms = 2.25 s), which is what this rules out.
   for (const ms of loopMs) expect(ms).toBeLessThan(8 * LIMIT_MS);
-  latenciesMs.sort((a, b) => a - b);
-  expect(latenciesMs.length).toBeGreaterThan(200);
-  expect(latenciesMs[Math.floor(latenciesMs.length * 0.99)]).toBeLessThan(LIMIT_MS);
+  // Ten times what 4 clients held up behind the loop could answer.
+  for (const count of answeredDuringLoop) expect(count).toBeGreaterThanOrEqual(40);
   // The neighbour left the stalled process; the looping module stayed.
   expect(pool.stats().placement).toEqual([1, 2]);
   for (const { context, index, decision } of answers) expect(decision, JSON.stringify(context)).toEqual(await decided(reference, context, index));

@@ -146,10 +146,8 @@ describe('rules that can never decide the outcome', () => {
     const rules = Array.from({ length: 1000 }, (_, i) =>
       rule(`r${i}`, i % 2 === 0 ? 'RED' : 'GREEN', i % 3 === 0 ? 't1' : 't2', and(cmp('>', age(), lit(i)), cmp('==', relationship(), lit('child')))),
     );
-    const started = performance.now();
+    // Bounded by the assignment budget, not by a clock: it ends and still finds what it can.
     const result = checkNeverDecides(action(rules), new Map(), { maxAssignmentsPerAction: 200_000 });
-    const elapsed = performance.now() - started;
     expect(result.length).toBeGreaterThan(0);
-    expect(elapsed).toBeLessThan(20_000);
   });
 });
