@@ -20,7 +20,17 @@ export {
 } from './manifest.js';
 export { checkManifestAbi1, type ManifestAbi1, type ManifestRuleAbi1, type WorldIdentityAbi1 } from './manifest-abi1.js';
 export { isCurrentManifest, readManifest, READABLE_ABI_VERSIONS, type AnyManifest } from './read-manifest.js';
-export type { ActionEntry, DurationShapeEntry, ModuleMetadataJson, ModuleWorld } from './module-registries.js';
+export {
+  checkActionEntry,
+  checkDurationShapeEntry,
+  checkModuleMetadataJson,
+  MAX_PREDICATE_TIMEOUT_MS,
+  MODULE_ABI_VERSIONS,
+  type ActionEntry,
+  type DurationShapeEntry,
+  type ModuleMetadataJson,
+  type ModuleWorld,
+} from './module-registries.js';
 export {
   AGGREGATION_MODES,
   checkAggregationSpec,

@@ -7,8 +7,20 @@
  * An ABI 1 module arrives already in ABI 2 shape: the legacy shim (legacy-abi1.ts) converts it
  * inside the isolate, before anything reads it.
  */
-import { AbiProblems, checkWorkFrameTemplates, describeProblems, workFrameTemplateFields, type AggregationMode, type WorkFrameTemplate, type WorkFrameTemplates, type WorldIdentity } from '@adec/abi';
-import { isStatus, isTier, type Status, type Tier } from '../decide/status.js';
+import {
+  checkModuleMetadataJson,
+  describeProblems,
+  validate,
+  workFrameTemplateFields,
+  type ActionEntry,
+  type AggregationMode,
+  type DurationShapeEntry,
+  type ModuleMetadataJson,
+  type WorkFrameTemplate,
+  type WorkFrameTemplates,
+  type WorldIdentity,
+} from '@adec/abi';
+import { isStatus, type Status, type Tier } from '../decide/status.js';
 
 export type { AggregationMode, WorkFrameTemplate };
 
@@ -72,101 +84,100 @@ export interface ModuleMetadata {
   readonly actions: ReadonlyMap<string, ActionSpec>;
 }
 
-export const MAX_PREDICATE_TIMEOUT_MS = 1_000;
-
-type Raw = Record<string, unknown>;
+export { MAX_PREDICATE_TIMEOUT_MS } from '@adec/abi';
 
 /**
- * Validates the metadata JSON the isolate returned. A module that does not implement a known
- * ABI, or whose tables disagree with each other, is refused with a message naming the problem.
+ * Validates the metadata JSON the isolate returned (@adec/abi's `ModuleMetadataJson`). A module
+ * that does not implement a known ABI, or whose tables disagree with each other, is refused
+ * with a message naming the problem and its path.
  */
 export function parseModuleMetadata(json: string): { ok: true; metadata: ModuleMetadata } | { ok: false; message: string } {
+  const parsed = parseJson(json);
+  if (!parsed.ok) return { ok: false, message: `the module does not implement a supported ABI: its metadata is not JSON: ${parsed.message}` };
+  const checked = validate(checkModuleMetadataJson, parsed.value);
+  if (!checked.ok) return { ok: false, message: `the module does not implement a supported ABI: ${describeProblems(checked.problems)}` };
+  return { ok: true, metadata: moduleMetadata(checked.value) };
+}
+
+function parseJson(json: string): { ok: true; value: unknown } | { ok: false; message: string } {
   try {
-    return { ok: true, metadata: readMetadata(JSON.parse(json) as Raw) };
+    return { ok: true, value: JSON.parse(json) };
   } catch (error) {
-    return { ok: false, message: `the module does not implement a supported ABI: ${(error as Error).message}` };
+    return { ok: false, message: error instanceof Error ? error.message : String(error) };
   }
 }
 
-function readMetadata(raw: Raw): ModuleMetadata {
-  const abiVersion = raw['abi_version'];
-  if (abiVersion !== 1 && abiVersion !== 2) throw new Error(`_ABI_VERSION is ${JSON.stringify(abiVersion)}, expected 1 or 2`);
-  const world = object(raw['world'], '_WORLD');
-  const worldId: WorldIdentity = {
-    org: string(world['org'], '_WORLD.org'),
-    domain: string(world['domain'], '_WORLD.domain'),
-    world: typeof world['world'] === 'string' ? world['world'] : string(world['domain'], '_WORLD.domain'),
-    version: string(world['version'], '_WORLD.version'),
-  };
-  const classify = ruleClassification(raw);
-  const suppresses = object(raw['suppresses'], '_RULE_SUPPRESSES');
-  const reads = object(raw['reads'], '_RULE_READS');
-  const predicates = new Set(strings(raw['predicates'], '_RULE_FUNCTIONS'));
+function moduleMetadata(raw: ModuleMetadataJson): ModuleMetadata {
+  const { org, domain, world = domain, version } = raw.world;
   const actions = new Map<string, ActionSpec>();
-  for (const [name, value] of Object.entries(object(raw['actions'], '_ACTIONS'))) {
-    const action = readAction(name, object(value, `_ACTIONS.${name}`), classify, suppresses, reads);
-    const missing = action.rules.find((rule) => !predicates.has(rule.id));
-    if (missing !== undefined) throw new Error(`rule ${missing.id} of action ${name} has no predicate in _RULE_FUNCTIONS`);
-    actions.set(name, action);
-  }
-  return { abiVersion, world: worldId, actions };
+  for (const [name, entry] of Object.entries(raw.actions)) actions.set(name, actionSpec(name, entry, raw));
+  return { abiVersion: raw.abi_version, world: { org, domain, world, version }, actions };
 }
 
-type Classification = (id: string) => { outcome: Status; severity: Tier };
-
-function ruleClassification(raw: Raw): Classification {
-  const outcomes = object(raw['outcome'], '_RULE_OUTCOME');
-  const severities = object(raw['severity'], '_RULE_SEVERITY');
-  return (id) => {
-    const outcome = outcomes[id];
-    const severity = severities[id];
-    if (!isStatus(outcome)) throw new Error(`_RULE_OUTCOME.${id} is ${JSON.stringify(outcome)}`);
-    if (!isTier(severity)) throw new Error(`_RULE_SEVERITY.${id} is ${JSON.stringify(severity)}`);
-    return { outcome, severity };
-  };
-}
-
-function readAction(name: string, raw: Raw, classify: Classification, suppresses: Raw, reads: Raw): ActionSpec {
-  const where = `_ACTIONS.${name}`;
-  const predicateTimeoutMs = timeout(raw['predicate_timeout_ms'], `${where}.predicate_timeout_ms`);
-  const ruleTimeouts = raw['rule_timeout_ms'] === undefined ? {} : object(raw['rule_timeout_ms'], `${where}.rule_timeout_ms`);
-  const rawAggregation = object(raw['aggregation'], `${where}.aggregation`);
-  const aggregation = readAggregation(rawAggregation, where);
-  const weights = aggregation.mode === 'weighted_sum_threshold' ? object(rawAggregation['weights'] ?? {}, `${where}.aggregation.weights`) : {};
+function actionSpec(name: string, entry: ActionEntry, tables: ModuleMetadataJson): ActionSpec {
+  const predicateTimeoutMs = entry.predicate_timeout_ms;
+  const aggregation = entry.aggregation;
+  const ruleTimeouts = entry.rule_timeout_ms ?? {};
+  const weights = aggregation.mode === 'weighted_sum_threshold' ? (aggregation.weights ?? {}) : {};
   const readSets = new ReadSets();
-  const rules = strings(raw['rules'], `${where}.rules`).map((id): RuleSpec => ({
+  const rules = entry.rules.map((id): RuleSpec => ({
     id,
-    ...classify(id),
-    suppresses: Object.hasOwn(suppresses, id) ? strings(suppresses[id], `_RULE_SUPPRESSES.${id}`) : [],
-    readSet: readSets.intern(Object.hasOwn(reads, id) ? strings(reads[id], `_RULE_READS.${id}`) : []),
-    timeoutMs: Object.hasOwn(ruleTimeouts, id) ? timeout(ruleTimeouts[id], `${where}.rule_timeout_ms.${id}`) : predicateTimeoutMs,
-    weight: Object.hasOwn(weights, id) ? number(weights[id], `weights.${id}`) : 1,
+    // checkModuleMetadataJson checked that every listed rule has these; the fallbacks are the most restrictive values.
+    outcome: ownValue(tables.outcome, id) ?? 'RED',
+    severity: ownValue(tables.severity, id) ?? 't1',
+    suppresses: ownValue(tables.suppresses, id) ?? [],
+    readSet: readSets.intern(ownValue(tables.reads, id) ?? []),
+    timeoutMs: ownValue(ruleTimeouts, id) ?? predicateTimeoutMs,
+    weight: ownValue(weights, id) ?? 1,
   }));
   return {
     name,
     rules,
     readSets: readSets.sets,
-    aggregation,
-    workFrames: raw['work_frames'] === undefined ? {} : readWorkFrames(raw['work_frames'], `${where}.work_frames`),
-    computed: optionalStrings(raw['computed'], `${where}.computed`),
-    supplied: optionalStrings(raw['supplied'], `${where}.supplied`),
-    system: optionalStrings(raw['system'], `${where}.system`),
-    reads: raw['reads'] === undefined ? undefined : strings(raw['reads'], `${where}.reads`),
+    aggregation: aggregationOf(aggregation),
+    workFrames: workFrames(entry.work_frames ?? {}),
+    computed: entry.computed ?? [],
+    supplied: entry.supplied ?? [],
+    system: entry.system ?? [],
+    reads: entry.reads,
     predicateTimeoutMs,
-    durations: raw['durations'] === undefined ? new Map() : shapeFields(object(raw['durations'], `${where}.durations`), `${where}.durations`),
+    durations: shapeFields(entry.durations ?? {}),
   };
 }
 
-function shapeFields(raw: Raw, where: string): Map<string, DurationShape> {
-  return new Map(Object.entries(raw).map(([name, shape]) => [name, durationShape(shape, `${where}.${name}`)]));
+/** `table[key]` when the table has it as its own entry (a rule may be named `__proto__`). */
+function ownValue<T>(table: { readonly [key: string]: T }, key: string): T | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
 }
 
-function durationShape(raw: unknown, where: string): DurationShape {
-  if (raw === true) return true;
-  const shape = object(raw, where);
-  if (Object.hasOwn(shape, 'items')) return { items: durationShape(shape['items'], `${where}.items`) };
-  if (Object.hasOwn(shape, 'fields')) return { fields: shapeFields(object(shape['fields'], `${where}.fields`), `${where}.fields`) };
-  throw new Error(`${where} is not a duration shape`);
+function aggregationOf(spec: ActionEntry['aggregation']): Aggregation {
+  switch (spec.mode) {
+    case 'winner_takes_all':
+      return { mode: spec.mode };
+    case 'vote_of_n':
+      return { mode: spec.mode, ...(spec.n !== undefined && { n: spec.n }) };
+    case 'weighted_sum_threshold':
+      return { mode: spec.mode, ...(spec.threshold !== undefined && { threshold: spec.threshold }) };
+  }
+}
+
+/** The templates' own fields only: a template is spread into a decision's work_frame. */
+function workFrames(templates: WorkFrameTemplates): WorkFrameTemplates {
+  const frames: { [S in Status]?: WorkFrameTemplate } = {};
+  for (const status of Object.keys(templates).filter(isStatus)) {
+    const template = templates[status];
+    if (template !== undefined) frames[status] = workFrameTemplateFields(template);
+  }
+  return frames;
+}
+
+function shapeFields(fields: { readonly [name: string]: DurationShapeEntry }): Map<string, DurationShape> {
+  return new Map(Object.entries(fields).map(([name, shape]) => [name, durationShape(shape)]));
+}
+
+function durationShape(shape: DurationShapeEntry): DurationShape {
+  if (shape === true) return true;
+  return 'items' in shape ? { items: durationShape(shape.items) } : { fields: shapeFields(shape.fields) };
 }
 
 /** Distinct read sets, in order of first use; equal sets become one shared array. */
@@ -185,59 +196,4 @@ class ReadSets {
     }
     return readSet;
   }
-}
-
-function readAggregation(raw: Raw, where: string): Aggregation {
-  const mode = raw['mode'];
-  switch (mode) {
-    case 'winner_takes_all':
-      return { mode };
-    case 'vote_of_n':
-      return { mode, n: number(raw['n'], `${where}.aggregation.n`) };
-    case 'weighted_sum_threshold':
-      return { mode, threshold: number(raw['threshold'], `${where}.aggregation.threshold`) };
-    default:
-      throw new Error(`${where}.aggregation.mode is ${JSON.stringify(mode)}`);
-  }
-}
-
-function readWorkFrames(raw: unknown, where: string): WorkFrameTemplates {
-  const problems = new AbiProblems();
-  if (!checkWorkFrameTemplates(raw, where, problems)) throw new Error(describeProblems(problems.list));
-  const frames: { [S in Status]?: WorkFrameTemplate } = {};
-  for (const status of Object.keys(raw).filter(isStatus)) {
-    const template = raw[status];
-    if (template !== undefined) frames[status] = workFrameTemplateFields(template);
-  }
-  return frames;
-}
-
-function object(value: unknown, where: string): Raw {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error(`${where} is not an object`);
-  return value as Raw;
-}
-
-function string(value: unknown, where: string): string {
-  if (typeof value !== 'string') throw new Error(`${where} is not a string`);
-  return value;
-}
-
-function number(value: unknown, where: string): number {
-  if (typeof value !== 'number' || !Number.isFinite(value)) throw new Error(`${where} is not a number`);
-  return value;
-}
-
-function timeout(value: unknown, where: string): number {
-  const ms = number(value, where);
-  if (ms <= 0 || ms > MAX_PREDICATE_TIMEOUT_MS) throw new Error(`${where} is ${ms} ms, outside 0 < t ≤ ${MAX_PREDICATE_TIMEOUT_MS}`);
-  return ms;
-}
-
-function strings(value: unknown, where: string): string[] {
-  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) throw new Error(`${where} is not a list of strings`);
-  return value as string[];
-}
-
-function optionalStrings(value: unknown, where: string): string[] {
-  return value === undefined ? [] : strings(value, where);
 }
