@@ -9,9 +9,10 @@ import { decisionResponse, feedbackReceipt, storedSelection } from './openapi-se
 import { errorResponse, json } from './openapi-responses.js';
 import { DECIDE } from './operations/decide.js';
 import { FEEDBACK } from './operations/feedback.js';
+import { OPERATIONS } from './operations/registry.js';
 import { SELECT } from './operations/select.js';
-import type { Operation } from './pipeline/operation.js';
 import { jsonSchemaOf } from './pipeline/request-schema.js';
+import type { DocumentedOperation } from './pipeline/served-operation.js';
 
 const error = {
   type: 'object',
@@ -123,10 +124,8 @@ const replayReport = {
 
 const decisionId = { name: 'id', in: 'path', required: true, schema: { type: 'string' } } as const;
 
-/** An operation's entry in `paths`: its document, and its body the operation's request schema. */
-function operationPath<Request, Outcome, Query>(operation: Operation<Request, Outcome, Query>) {
-  return { [operation.path]: { post: { ...operation.document, requestBody: { required: true, content: json(operation.schemaName) } } } };
-}
+/** Each operation's entry in `paths`: its document, and its body the operation's request schema. */
+const operationPaths = Object.fromEntries(OPERATIONS.map((operation: DocumentedOperation) => [operation.path, { post: { ...operation.document, requestBody: { required: true, content: json(operation.schemaName) } } }]));
 
 export const OPENAPI_DOCUMENT = {
   openapi: '3.1.0',
@@ -135,9 +134,7 @@ export const OPENAPI_DOCUMENT = {
   },
   security: [{ bearer: [] }],
   paths: {
-    ...operationPath(DECIDE),
-    ...operationPath(SELECT),
-    ...operationPath(FEEDBACK),
+    ...operationPaths,
     '/v1/decisions/{id}': {
       get: {
         operationId: 'getDecision',

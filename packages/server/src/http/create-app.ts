@@ -74,6 +74,7 @@ export function createApp(options: AppOptions): FastifyInstance {
     v1.addHook('onRequest', authenticate(options.verifier, (code) => options.metrics.refused(code)));
     const decide = (caller: Caller, body: unknown) => options.service.decide(caller, body);
     const select = (caller: Caller, body: unknown) => options.selections.select(caller, body);
+    // Every operation of operations/registry.ts, each with the service that runs it.
     operationRoutes(v1, [served(DECIDE, decide), served(SELECT, select), served(FEEDBACK, (caller, body) => options.feedback.record(caller, body))]);
     decisionRoutes(v1, options.service);
     mcpRoutes(v1, { decide, select }, options.requestLimits);

@@ -76,7 +76,7 @@ export function keptField(name: string, type: 'string' | 'object' | 'array'): Re
  * and the service passes the value on.
  */
 export function engineField(name: string, required: boolean, schema: JsonSchema): RequestField {
-  return { name, required, schema, check: () => [] };
+  return { name, required, schema, check: () => [], checkedBy: 'engine' };
 }
 
 function optionalString(name: string, schema: { readonly type: 'string' } & JsonSchema, description: string | undefined, problem: (value: string) => string | undefined): RequestField {

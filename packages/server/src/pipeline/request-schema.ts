@@ -26,6 +26,8 @@ export interface RequestField {
   readonly schema: JsonSchema;
   /** The problems of the field's value (`undefined` when absent), each with its JSON path; `path` is the field's. */
   readonly check: (value: unknown, path: string) => readonly ErrorDetail[];
+  /** Set when the service passes the value on unchecked and the engine checks it, refusing with the same JSON paths. */
+  readonly checkedBy?: 'engine';
 }
 
 export interface RequestSchema {
