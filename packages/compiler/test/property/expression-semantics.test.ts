@@ -5,8 +5,10 @@
  * differential test generates well-typed expressions over every built-in and operator, and
  * values of the right types for their attributes, and requires:
  * - the compiled form gives exactly what the interpreter gives, `UNKNOWN` included;
- * - where the interpreter knows the value, the generated code, compiled by esbuild as a bundle
- *   is and run, gives the same value.
+ * - where the interpreter knows the value, the generated code gives the same value: each
+ *   expression emitted alone with the helpers it uses (600 cases, shrunk on failure), and 300
+ *   expressions as the computed attributes of one generated module (generateModule, compiled
+ *   by esbuild, imported and called through its `_COMPUTED` export) on 20 contexts.
  * The interpreter answers `UNKNOWN` on a known input only for a division or remainder by zero;
  * the test checks that most expressions are decided, so it cannot pass by saying nothing.
  */
@@ -16,9 +18,10 @@ import { describe, expect, it } from 'vitest';
 import { compileExpr, type Binding } from '../../src/analyze/compile.js';
 import { evaluate, UNKNOWN, type Value } from '../../src/analyze/evaluate.js';
 import { ExprEmitter } from '../../src/generate/emit-expr.js';
+import { generateModule } from '../../src/generate/generate-module.js';
 import { helperSources } from '../../src/generate/runtime-helpers.js';
-import { BUILTIN_NAMES, builtin, childExpressions, DURATION, FLOAT, INT, STRING, TIMESTAMP, type BuiltinName, type CheckedExpr, type ParameterKind, type Type } from '../../src/model/index.js';
-import { and, arith, call, cmp, coalesce, contains, ifElse, inList, isNull, lengthCmp, list, listOf, lit, matches, not, optional, or, ref } from '../generate/fixtures.js';
+import { BUILTIN_NAMES, builtin, childExpressions, DURATION, FLOAT, INT, STRING, TIMESTAMP, type BuiltinName, type CheckedAction, type CheckedExpr, type CheckedWorld, type ContextAttribute, type ParameterKind, type Type } from '../../src/model/index.js';
+import { and, arith, call, cmp, coalesce, contains, ifElse, inList, isNull, lengthCmp, list, listOf, lit, matches, not, optional, or, ref, span } from '../generate/fixtures.js';
 
 // ---- the attributes an expression reads, and values of their types --------------------------
 
@@ -215,6 +218,27 @@ describe('the generated code, the interpreter and its compiled form agree', () =
       { numRuns: 600 },
     );
     expect(decided / runs).toBeGreaterThan(0.8);
+  });
+
+  it('in a generated module: each expression a computed attribute of an action, run on generated contexts', async () => {
+    const probes = fc.sample(expression, { numRuns: 300, seed: 3 });
+    const supplied = (Object.keys(ATTRIBUTES) as AttributeName[]).map((name): ContextAttribute => ({ name, source: 'supplied', type: ATTRIBUTES[name], span: span(1) }));
+    const computed = probes.map((derivation, i): ContextAttribute => ({ name: `probe_${i}`, source: 'computed', type: derivation.type, derivation, span: span(i + 2) }));
+    const probeAction: CheckedAction = { name: 'probe', context: [...supplied, ...computed], aggregation: { mode: 'winner_takes_all' }, rules: [], workFrames: {}, span: span(1) };
+    const world: CheckedWorld = { header: { org: 'acme', domain: 'adec.semantics', world: 'semantics', version: '1.0.0' }, predicateTimeoutMs: 5, actions: [probeAction], skills: [], scenarios: [], tests: [] };
+    const js = transformSync(generateModule(world, { compilerVersion: '0.1.0', sources: ['rules.adec'] }), { loader: 'ts', format: 'esm' }).code;
+    const module = (await import(`data:text/javascript;base64,${Buffer.from(js).toString('base64')}`)) as { _COMPUTED: Record<string, Record<string, (ctx: Values) => unknown>> };
+    const derive = module._COMPUTED['probe']!;
+    let compared = 0;
+    for (const ctx of fc.sample(values, { numRuns: 20, seed: 4 })) {
+      probes.forEach((probe, i) => {
+        const interpreted = runInterpreter(probe, ctx);
+        if (interpreted === UNKNOWN) return;
+        compared++;
+        expect(derive[`probe_${i}`]!(ctx), `probe_${i} on ${JSON.stringify(ctx)}`).toEqual(interpreted);
+      });
+    }
+    expect(compared).toBeGreaterThan(0.8 * 300 * 20);
   });
 
   it('generates a call of every built-in', () => {
