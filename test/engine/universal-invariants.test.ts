@@ -12,7 +12,7 @@ const SCHEMA = objectSchema([
   { name: 'tone', type: { kind: 'optional', inner: { kind: 'enum', members: ['calm', 'supportive'] } } },
   { name: 'display', type: { kind: 'record', fields: [{ name: 'mood', type: { kind: 'enum', members: ['up', 'down'] } }] } },
   { name: 'loose', type: { kind: 'optional', inner: { kind: 'string' } } },
-]) as unknown as Record<string, unknown>;
+]);
 
 const inv006 = (payload: unknown) => universalInvariantFailures(payload, SCHEMA).filter((f) => f.id === 'INV-006').map((f) => [f.path, f.message]);
 

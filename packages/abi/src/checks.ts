@@ -100,3 +100,8 @@ export function validate<T>(check: Check<T>, value: unknown): AbiResult<T> {
   const problems = new AbiProblems();
   return check(value, '', problems) ? { ok: true, value } : { ok: false, problems: problems.list };
 }
+
+/** `null`, or a value `check` accepts. */
+export function nullable<T>(check: Check<T>): Check<T | null> {
+  return (value, path, problems): value is T | null => value === null || check(value, path, problems);
+}

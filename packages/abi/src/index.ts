@@ -48,3 +48,17 @@ export {
   workFrameTemplateFields,
   WORK_FRAME_LIST_FIELDS, WORK_FRAME_TEXT_FIELDS, type WorkFrameTemplate, type WorkFrameTemplates } from './work-frame-template.js';
 export { checkWorldIdentity, type WorldIdentity } from './world-identity.js';
+export {
+  checkScenarioDescriptions,
+  checkSkillDescriptions,
+  EXECUTION_MODES,
+  SKILL_TYPES,
+  type ActionTypeDescription,
+  type ExecutionMode,
+  type InvariantDescription,
+  type ProhibitionDescription,
+  type ScenarioDescription,
+  type SignalDescription,
+  type SkillDescription,
+  type SkillType,
+} from './selection-registries.js';

@@ -5,7 +5,8 @@
  * the same kind of schema). Read from the isolate
  * once per loaded module (`__adec_scenarios`) and kept for the module's life.
  */
-import { compileValueConverter, type LoadedModule, type ValueConverter, type ValueSchema } from '@adec/runtime';
+import { checkScenarioDescriptions, describeProblems, validate, type ScenarioDescription } from '@adec/abi';
+import { compileValueConverter, type LoadedModule, type ValueConverter } from '@adec/runtime';
 import { selectionError, type SelectionError } from './selection-error.js';
 import type { ExecutionMode } from './selection-request.js';
 
@@ -44,13 +45,6 @@ export type ScenarioCatalog = ReadonlyMap<string, ScenarioSpec>;
 
 type CatalogResult = { readonly ok: true; readonly catalog: ScenarioCatalog } | { readonly ok: false; readonly error: SelectionError };
 
-interface RawScenario {
-  readonly version: string;
-  readonly default_mode: ExecutionMode;
-  readonly signals: readonly { readonly name: string; readonly schema?: ValueSchema; readonly default?: unknown }[];
-  readonly action_types: readonly { readonly name: string; readonly fields: readonly string[]; readonly schemas?: Readonly<Record<string, ValueSchema>>; readonly skill: string | null }[];
-}
-
 const catalogs = new WeakMap<LoadedModule, ScenarioCatalog>();
 
 /** The module's scenarios; only a successful read is kept, so a failed crossing is retried. */
@@ -65,18 +59,20 @@ export async function scenarioCatalog(module: LoadedModule, timeLimitMs: number)
       ? failure('MODULE_UNSUPPORTED', `the module cannot describe its scenarios (was it loaded with SELECTION_EXTENSION?): ${crossing.message}`)
       : failure('SANDBOX_FAILURE', `reading the module's scenarios failed in the sandbox (${crossing.kind}): ${crossing.message}`);
   }
-  const parsed = parseCatalog(JSON.parse(crossing.value) as Record<string, RawScenario>);
+  const described = validate(checkScenarioDescriptions, JSON.parse(crossing.value));
+  if (!described.ok) return failure('MODULE_UNSUPPORTED', `the module's scenarios are not what this engine reads: ${describeProblems(described.problems)}`);
+  const parsed = parseCatalog(described.value);
   if (parsed.ok) catalogs.set(module, parsed.catalog);
   return parsed;
 }
 
-function parseCatalog(raw: Record<string, RawScenario>): CatalogResult {
+function parseCatalog(raw: { readonly [id: string]: ScenarioDescription }): CatalogResult {
   const catalog = new Map<string, ScenarioSpec>();
   for (const [id, scenario] of Object.entries(raw)) {
     const signals: SignalSpec[] = [];
     for (const signal of scenario.signals) {
       const schema = signal.schema;
-      if (!isSchema(schema)) return olderCompiler(`signal \`${signal.name}\` of scenario \`${id}\``);
+      if (schema === undefined) return olderCompiler(`signal \`${signal.name}\` of scenario \`${id}\``);
       signals.push({
         name: signal.name,
         convert: compileValueConverter(schema),
@@ -91,8 +87,8 @@ function parseCatalog(raw: Record<string, RawScenario>): CatalogResult {
       actionSkills.set(type.name, type.skill ?? null);
       const fields: FieldSpec[] = [];
       for (const name of type.fields) {
-        const schema = type.schemas?.[name];
-        if (!isSchema(schema)) return olderCompiler(`field \`${name}\` of action type \`${type.name}\` in scenario \`${id}\``);
+        const schema = type.schemas !== undefined && Object.hasOwn(type.schemas, name) ? type.schemas[name] : undefined;
+        if (schema === undefined) return olderCompiler(`field \`${name}\` of action type \`${type.name}\` in scenario \`${id}\``);
         fields.push({ name, convert: compileValueConverter(schema), optional: Array.isArray(schema.anyOf) });
       }
       actionTypes.set(type.name, fields);
@@ -100,10 +96,6 @@ function parseCatalog(raw: Record<string, RawScenario>): CatalogResult {
     catalog.set(id, { id, version: scenario.version, defaultMode: scenario.default_mode, actionSkills, signals, actionTypes });
   }
   return { ok: true, catalog };
-}
-
-function isSchema(schema: unknown): schema is ValueSchema {
-  return schema !== null && typeof schema === 'object';
 }
 
 function olderCompiler(what: string): CatalogResult {

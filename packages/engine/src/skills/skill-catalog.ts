@@ -4,11 +4,12 @@
  * and kept for the module's life. The functions of a skill (templates, prompt, invariants)
  * stay in the isolate; only their contract's data is here.
  */
+import { checkSkillDescriptions, describeProblems, validate, type SkillType, type ValueSchema } from '@adec/abi';
 import { timestampMs, type LoadedModule } from '@adec/runtime';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { selectionError, type SelectionError } from '../selection-error.js';
 
-export type SkillType = 'llm' | 'deterministic';
+export type { SkillType };
 
 export interface Prohibition {
   readonly id: string;
@@ -33,7 +34,7 @@ export interface SkillContract {
   readonly actionMetadataFields: readonly string[];
   readonly userStateFields: readonly string[];
   /** The payload's JSON Schema, as compiled; `validate` checks it. */
-  readonly outputSchema: Readonly<Record<string, unknown>>;
+  readonly outputSchema: ValueSchema;
   readonly validate: ValidateFunction;
   readonly prohibitions: readonly Prohibition[];
   readonly invariants: readonly { readonly id: string; readonly description: string; readonly source: string }[];
@@ -43,22 +44,6 @@ export interface SkillContract {
 export type SkillCatalog = ReadonlyMap<string, SkillContract>;
 
 type CatalogResult = { readonly ok: true; readonly catalog: SkillCatalog } | { readonly ok: false; readonly error: SelectionError };
-
-interface RawSkill {
-  readonly version: string;
-  readonly type: SkillType;
-  readonly description: string | null;
-  readonly has_prompt: boolean;
-  readonly timeout_ms: number;
-  readonly hard_limit_ms: number;
-  readonly fallback: string | null;
-  readonly action_metadata_fields?: readonly string[];
-  readonly user_state_fields?: readonly string[];
-  readonly output_schema: Record<string, unknown>;
-  readonly prohibitions: readonly { readonly id: string; readonly pattern: string; readonly source: string; readonly flags: string; readonly reason: string }[];
-  readonly invariants: SkillContract['invariants'];
-  readonly templates: readonly string[];
-}
 
 const catalogs = new WeakMap<LoadedModule, SkillCatalog>();
 
@@ -79,8 +64,10 @@ export async function skillCatalog(module: LoadedModule, timeLimitMs: number): P
       ? failure('MODULE_UNSUPPORTED', `the module cannot describe its skills (was it loaded with SELECTION_EXTENSION?): ${crossing.message}`)
       : failure('SANDBOX_FAILURE', `reading the module's skills failed in the sandbox (${crossing.kind}): ${crossing.message}`);
   }
+  const described = validate(checkSkillDescriptions, JSON.parse(crossing.value));
+  if (!described.ok) return failure('MODULE_UNSUPPORTED', `the module's skills are not what this engine reads: ${describeProblems(described.problems)}`);
   const catalog = new Map<string, SkillContract>();
-  for (const [id, raw] of Object.entries(JSON.parse(crossing.value) as Record<string, RawSkill>)) {
+  for (const [id, raw] of Object.entries(described.value)) {
     if (raw.action_metadata_fields === undefined || raw.user_state_fields === undefined) {
       return failure('MODULE_UNSUPPORTED', `skill \`${id}\` does not list its input fields: the module was built by a compiler older than this engine`);
     }

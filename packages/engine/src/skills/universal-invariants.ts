@@ -5,6 +5,7 @@
  * every string of the payload must have and respect. Content is read as written and as a reader
  * sees it (text/text-forms.ts), so a disguised "ignore the guardrails" is found.
  */
+import type { ValueSchema } from '@adec/abi';
 import { findPattern, textForms, type TextForms, type TextMatch } from './text/text-forms.js';
 
 export interface InvariantFailure {
@@ -22,7 +23,7 @@ const GUARDRAIL_BYPASS = /\b(?:bypass|override|ignore|disable|skip|circumvent|ge
 const EXTERNAL_REFERENCE = /\bhttps?:\/\/|\bwww\.|\b[a-z0-9-]+\.(?:com|org|net|io|app|co)\b|\b(?:see|read|learn) more\b|\bclick here\b/i;
 
 /** `formsOf` reads a string of the payload in its forms; stage 7 passes the ones it has already read. */
-export function universalInvariantFailures(payload: unknown, schema: Readonly<Record<string, unknown>>, formsOf: (text: string) => TextForms = textForms): InvariantFailure[] {
+export function universalInvariantFailures(payload: unknown, schema: ValueSchema, formsOf: (text: string) => TextForms = textForms): InvariantFailure[] {
   const failures: InvariantFailure[] = [];
   visit(payload, 'payload', (key, value, path) => {
     if (key !== null) {
@@ -55,9 +56,9 @@ function visit(value: unknown, path: string, each: (key: string | null, value: u
  * Every string of `value` has a `maxLength` in the schema that describes it, and respects it.
  * A value the schema does not describe is the schema check's business (it fails there).
  */
-function lengthProblems(value: unknown, schema: Readonly<Record<string, unknown>> | undefined, path: string): { path: string; message: string }[] {
+function lengthProblems(value: unknown, schema: ValueSchema | undefined, path: string): { path: string; message: string }[] {
   if (schema === undefined) return [];
-  const variants = Array.isArray(schema['anyOf']) ? (schema['anyOf'] as Record<string, unknown>[]) : [schema];
+  const variants = schema.anyOf ?? [schema];
   if (typeof value === 'string') {
     // An enum is bounded by its longest member, as the compiler holds it (ADEC4023, INV-006).
     const limits = variants.map(maxLengthOf).filter((limit): limit is number => limit !== undefined);
@@ -67,10 +68,10 @@ function lengthProblems(value: unknown, schema: Readonly<Record<string, unknown>
   }
   const problems: { path: string; message: string }[] = [];
   if (Array.isArray(value)) {
-    const items = variants.map((variant) => variant['items']).find((item) => item !== undefined) as Record<string, unknown> | undefined;
+    const items = variants.map((variant) => variant.items).find((item) => item !== undefined);
     value.forEach((item, i) => problems.push(...lengthProblems(item, items, `${path}[${i}]`)));
   } else if (value !== null && typeof value === 'object') {
-    const properties = variants.map((variant) => variant['properties']).find((props) => props !== undefined) as Record<string, Record<string, unknown>> | undefined;
+    const properties = variants.map((variant) => variant.properties).find((props) => props !== undefined);
     for (const [name, item] of Object.entries(value)) {
       if (properties !== undefined && Object.hasOwn(properties, name)) problems.push(...lengthProblems(item, properties[name], `${path}.${name}`));
     }
@@ -79,9 +80,9 @@ function lengthProblems(value: unknown, schema: Readonly<Record<string, unknown>
 }
 
 /** The longest string `schema` allows: its `maxLength`, or its longest `enum` member. */
-function maxLengthOf(schema: Readonly<Record<string, unknown>>): number | undefined {
-  if (typeof schema['maxLength'] === 'number') return schema['maxLength'];
-  const members = schema['enum'];
-  if (!Array.isArray(members) || !members.every((m): m is string => typeof m === 'string')) return undefined;
+function maxLengthOf(schema: ValueSchema): number | undefined {
+  if (schema.maxLength !== undefined) return schema.maxLength;
+  const members = schema.enum;
+  if (members === undefined || !members.every((m): m is string => typeof m === 'string')) return undefined;
   return Math.max(...members.map((m) => [...m].length));
 }

@@ -4,6 +4,7 @@
  * (an executor that ignores its abort signal is still given up at the limit), parses and
  * validates the reply. An executor only turns one call into the model's text.
  */
+import type { ValueSchema } from '@adec/abi';
 import type { SkillInput } from '../skill-input.js';
 
 export type LlmExecutorType = 'llm_stub' | 'cloud_llm';
@@ -15,7 +16,7 @@ export interface LlmCall {
   readonly prompt: string;
   readonly input: SkillInput;
   /** The payload's JSON Schema: the reply must be one JSON object that satisfies it. */
-  readonly outputSchema: Readonly<Record<string, unknown>>;
+  readonly outputSchema: ValueSchema;
   readonly timeoutMs: number;
 }
 
