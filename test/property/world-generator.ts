@@ -4,7 +4,7 @@
  * pools that mix valid and invalid choices.
  */
 import fc from 'fast-check';
-import type { WorldSources } from '@adec/compiler';
+import { BUILTIN_NAMES, type WorldSources } from '@adec/compiler';
 
 const ATTRIBUTE_NAMES = ['amount', 'age', 'note', 'plan', 'urgent', 'docs', 'opened_at', 'bonus', 'address', 'ratio'];
 const RULE_NAMES = ['r1', 'r2', 'large_amount', 'child_under_26', 'skip_it'];
@@ -16,7 +16,8 @@ const TYPES = [
 ];
 const OUTCOMES = ['GREEN', 'GREEN-SKIP', 'YELLOW', 'RED', 'green', 'AMBER'];
 const SEVERITIES = ['t1', 't2', 't3', 'T1', 't4'];
-const FUNCTIONS = ['clamp', 'min', 'max', 'abs', 'round', 'floor', 'ceil', 'lower', 'upper', 'len', 'lenght'];
+/** Every built-in (the compiler's registry) and a misspelling. */
+const FUNCTIONS = [...BUILTIN_NAMES, 'lenght'];
 const BINARY = [
   'and', 'or', 'AND', 'OR', '==', '!=', '<', '<=', '>', '>=', 'EQUALS', 'in', 'CONTAINS', 'NOT CONTAINS',
   'CONTAINS_ANY', 'NOT CONTAINS_ANY', 'MATCHES', 'NOT MATCHES', '??', '+', '-', '*', '/', '%',

@@ -7,8 +7,9 @@
  * - equality is `===`/`!==` on scalars and structural on lists and records;
  * - `/` is float division, `%` the JavaScript remainder; timestamps and durations are ms numbers;
  * - regular expressions are hoisted to module-level constants (`RE_0`) so each compiles once;
- * - built-ins map to `Math.*`, string methods, or a few local helpers (see runtime-helpers.ts);
- *   nothing reads a global beyond Math/String/Array/RegExp/Object/JSON/Number.
+ * - built-ins are written as their registry entry lowers them (model/builtins.ts): `Math.*`,
+ *   string methods, or a few local helpers (see runtime-helpers.ts); nothing reads a global
+ *   beyond Math/String/Array/RegExp/Object/JSON/Number.
  *
  * Precedence is tracked so the output carries only the parentheses JavaScript needs, which
  * keeps a predicate readable next to its source.
