@@ -40,7 +40,7 @@ export interface AppOptions {
   readonly logger?: FastifyServerOptions['logger'];
 }
 
-/** The longest decision id (request-fields.ts REQUEST_ID): a longer path segment is answered 414. */
+/** The longest decision id (pipeline/request-fields.ts REQUEST_ID): a longer path segment is answered 414. */
 const MAX_ID_LENGTH = 128;
 
 export function createApp(options: AppOptions): FastifyInstance {
