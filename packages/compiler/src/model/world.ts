@@ -3,15 +3,13 @@
  * It is produced only when checking found no errors, so every name is resolved, every
  * expression typed, and every id unique.
  */
-import type { JsonValue, RuleOutcome, SeverityTier, WorkFrameTemplate, WorldIdentity } from '@adec/abi';
+import { RULE_OUTCOMES, SEVERITY_TIERS, type JsonValue, type RuleOutcome, type SeverityTier, type WorkFrameTemplate, type WorldIdentity } from '@adec/abi';
 import type { Span } from '@adec/diagnostics';
 import type { CheckedExpr, CheckedTemplate } from './expr.js';
 import type { RecordField, Type } from './types.js';
 
 // The shapes the compiler hands to the runtime are @adec/abi's.
-export type { JsonValue, RuleOutcome, SeverityTier, WorkFrameTemplate, WorldIdentity };
-
-export const RULE_OUTCOMES: readonly RuleOutcome[] = ['GREEN', 'GREEN-SKIP', 'YELLOW', 'RED'];
+export { RULE_OUTCOMES, SEVERITY_TIERS, type JsonValue, type RuleOutcome, type SeverityTier, type WorkFrameTemplate, type WorldIdentity };
 
 /**
  * How a decision's status was reached (`decision_metadata.aggregation_outcome.basis`): the
@@ -31,8 +29,6 @@ export const DECISION_BASES = [
   'DEADLINE_EXCEEDED',
   'DECIDE_FAULT',
 ] as const;
-
-export const SEVERITY_TIERS: readonly SeverityTier[] = ['t1', 't2', 't3'];
 
 export interface CheckedWorld {
   readonly header: WorldIdentity;

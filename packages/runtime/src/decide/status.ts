@@ -2,11 +2,14 @@
  * The four decision statuses and severity tiers (seed 002, ADR-106), with the orders the
  * composition root uses: statuses by restrictiveness, tiers by precedence.
  */
-export const STATUSES = ['GREEN', 'GREEN-SKIP', 'YELLOW', 'RED'] as const;
-export type Status = (typeof STATUSES)[number];
+import { RULE_OUTCOMES, SEVERITY_TIERS, type RuleOutcome, type SeverityTier } from '@adec/abi';
 
-export const TIERS = ['t1', 't2', 't3'] as const;
-export type Tier = (typeof TIERS)[number];
+// A decision's status is one of the outcomes a rule may have, its tier one of the rules' tiers.
+export const STATUSES = RULE_OUTCOMES;
+export type Status = RuleOutcome;
+
+export const TIERS = SEVERITY_TIERS;
+export type Tier = SeverityTier;
 
 const RESTRICTIVENESS: Readonly<Record<Status, number>> = { GREEN: 0, 'GREEN-SKIP': 1, YELLOW: 2, RED: 3 };
 
