@@ -9,7 +9,7 @@ import { SELECTION_EXTENSION } from '@adec/engine';
  */
 export function loadBuiltModule(artifacts: BuildArtifacts): Promise<LoadResult> {
   return loadModule(
-    { manifest: artifacts.manifest as unknown as Readonly<Record<string, unknown>>, moduleHash: artifacts.manifest.module_hash, bundleSource: artifacts.bundle },
+    { manifest: artifacts.manifest, moduleHash: artifacts.manifest.module_hash, bundleSource: artifacts.bundle },
     { isolation: 'in-process', extensions: [SELECTION_EXTENSION] },
   );
 }

@@ -12,6 +12,7 @@
  * does not declare. Conditions: strings. The execution mode: the request's override when it
  * gives one, else the scenario's default.
  */
+import { EXECUTION_MODES } from '@adec/abi';
 import { describeValue as describe } from '@adec/runtime';
 import type { ScenarioSpec } from './scenario-catalog.js';
 import type { RequestProblem } from './selection-error.js';
@@ -130,7 +131,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-const MODES: readonly ExecutionMode[] = ['deterministic_only', 'skill_enhanced'];
+const MODES: readonly ExecutionMode[] = EXECUTION_MODES;
 
 function normalizeMode(override: unknown, problems: RequestProblem[]): ExecutionMode | undefined {
   if (override === undefined || override === null) return undefined;

@@ -3,6 +3,7 @@
  * the scenario, its signals in wire form, the candidate actions and the platform conditions
  * execution risk weighs.
  */
+import type { ExecutionMode } from '@adec/abi';
 
 export interface SelectionRequest {
   readonly scenario: string;
@@ -15,7 +16,8 @@ export interface SelectionRequest {
   readonly execution_mode_override?: ExecutionMode | null;
 }
 
-export type ExecutionMode = 'deterministic_only' | 'skill_enhanced';
+/** The module's scenarios name their default mode with the same words (@adec/abi). */
+export type { ExecutionMode };
 
 /** A candidate: its id, its action type, and that type's fields. */
 export interface CandidateAction {

@@ -14,6 +14,7 @@ import {
   workFrameTemplateFields,
   type ActionEntry,
   type AggregationMode,
+  type AggregationSpec,
   type DurationShapeEntry,
   type ModuleMetadataJson,
   type WorkFrameTemplate,
@@ -24,13 +25,8 @@ import { isStatus, type Status, type Tier } from '../decide/status.js';
 
 export type { AggregationMode, WorkFrameTemplate };
 
-export interface Aggregation {
-  readonly mode: AggregationMode;
-  /** vote_of_n: how many matched rules must concur. */
-  readonly n?: number;
-  /** weighted_sum_threshold: the weight a status needs. */
-  readonly threshold?: number;
-}
+/** An action's aggregation; the per-rule weights are on its rules (`RuleSpec.weight`). */
+export type Aggregation = Omit<AggregationSpec, 'weights'>;
 
 export interface RuleSpec {
   readonly id: string;
@@ -150,7 +146,7 @@ function ownValue<T>(table: { readonly [key: string]: T }, key: string): T | und
   return Object.hasOwn(table, key) ? table[key] : undefined;
 }
 
-function aggregationOf(spec: ActionEntry['aggregation']): Aggregation {
+function aggregationOf(spec: AggregationSpec): Aggregation {
   switch (spec.mode) {
     case 'winner_takes_all':
       return { mode: spec.mode };
