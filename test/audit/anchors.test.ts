@@ -13,9 +13,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openAuditStore, readAnchors, signedAnchors, verifyChains, type AnchorSigner, type AuditRecord, type AuditStore, type SignedAnchor } from '@adec/audit';
 import { generateKey, parseKey } from '@adec/runtime';
 import { runCli } from '../../packages/cli/test/run-cli.js';
-import { postgresBackend, sqliteBackend, type AuditBackend } from './audit-backends.js';
+import { AUDIT_BACKENDS, type AuditBackend } from './audit-backends.js';
 
-const backends: [string, () => Promise<AuditBackend>][] = [['sqlite', async () => sqliteBackend()], ['postgres', postgresBackend]];
+const backends = AUDIT_BACKENDS;
 
 function keyPair() {
   const generated = generateKey('jwk');

@@ -140,3 +140,13 @@ export async function postgresBackend(): Promise<AuditBackend> {
     async dispose() {},
   };
 }
+
+/**
+ * Every backend the shared audit suites run against, by name: a new backend joins them all
+ * (record integrity, chain ends, anchors, user memory, the store's contract, the service's
+ * handling of tampered records) with one line here.
+ */
+export const AUDIT_BACKENDS: readonly (readonly [string, () => Promise<AuditBackend>])[] = [
+  ['sqlite', async () => sqliteBackend()],
+  ['postgres', postgresBackend],
+];

@@ -7,9 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { GENESIS_HASH, linkHash, verifyChains, type AppendedEntry, type AuditEntry, type AuditRecord, type AuditStore } from '@adec/audit';
-import { postgresBackend, sqliteBackend, type AuditBackend } from './audit-backends.js';
+import { AUDIT_BACKENDS, type AuditBackend } from './audit-backends.js';
 
-const backends: [string, () => Promise<AuditBackend>][] = [['sqlite', async () => sqliteBackend()], ['postgres', postgresBackend]];
+const backends = AUDIT_BACKENDS;
 
 function entry(tenant: string, decisionId: string, payload: Record<string, unknown> = { status: 'GREEN', n: decisionId }): AuditEntry {
   return { tenant, decisionId, kind: 'adjudication', requestHash: `req-${decisionId}`, payload };

@@ -13,9 +13,9 @@ import { CREATE_MIGRATIONS_TABLE } from '../../packages/audit/src/migration.js';
 import { POSTGRES_MIGRATIONS } from '../../packages/audit/src/postgres/postgres-schema.js';
 import { prepareEntry } from '../../packages/audit/src/prepared-entry.js';
 import { SQLITE_MIGRATIONS } from '../../packages/audit/src/sqlite/sqlite-schema.js';
-import { postgresBackend, sqliteBackend, type AuditBackend } from './audit-backends.js';
+import { AUDIT_BACKENDS, type AuditBackend } from './audit-backends.js';
 
-const backends: [string, () => Promise<AuditBackend>][] = [['sqlite', async () => sqliteBackend()], ['postgres', postgresBackend]];
+const backends = AUDIT_BACKENDS;
 
 function entry(tenant: string, decisionId: string, payload: Record<string, unknown> = { status: 'GREEN' }): AuditEntry {
   return { tenant, decisionId, kind: 'adjudication', requestHash: `req-${decisionId}`, payload };

@@ -6,9 +6,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { linkHash, verifyChains, type AuditRecord, type AuditStore } from '@adec/audit';
-import { postgresBackend, sqliteBackend, type AuditBackend } from './audit-backends.js';
+import { AUDIT_BACKENDS, type AuditBackend } from './audit-backends.js';
 
-const backends: [string, () => Promise<AuditBackend>][] = [['sqlite', async () => sqliteBackend()], ['postgres', postgresBackend]];
+const backends = AUDIT_BACKENDS;
 
 /** The body as the store wrote it (what the hash covers). */
 function bodyOf(record: AuditRecord): string {

@@ -15,11 +15,11 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linkHash, type StoredRecord } from '@adec/audit';
 import { llmStubExecutor } from '@adec/engine';
-import { postgresBackend, sqliteBackend, type AuditBackend } from '../audit/audit-backends.js';
+import { AUDIT_BACKENDS, sqliteBackend, type AuditBackend } from '../audit/audit-backends.js';
 import { asTestBundle, buildFixture, publish } from '../support/runtime.js';
 import { addDependent, BY_STATUS, startService, type ServiceFixture } from './service-fixture.js';
 
-const backends: [string, () => Promise<AuditBackend>][] = [['sqlite', async () => sqliteBackend()], ['postgres', postgresBackend]];
+const backends = AUDIT_BACKENDS;
 
 /** Log lines the service writes at error level, parsed. */
 function logCollector() {
