@@ -14,7 +14,7 @@ import type { Admission } from '../admission.js';
 import type { ApiError } from '../api-error.js';
 import type { Caller } from '../auth/index.js';
 import { storedRecordError } from '../stored-record-error.js';
-import type { Answer, Operation, OperationHandler, ServiceResult } from './operation.js';
+import type { Operation, OperationHandler, ServiceResult } from './operation.js';
 import { idUsedElsewhere, notRecorded, storeUnreadable, wrongTenant } from './refusals.js';
 import { readBody } from './request-schema.js';
 
@@ -70,18 +70,4 @@ export async function runOperation<Request, Work, Outcome, Query>(
   } finally {
     admitted.release();
   }
-}
-
-/** Runs `operation` and answers its outcome; a refused query is answered before anything is decided. */
-export async function answerOperation<Request, Outcome, Query>(
-  operation: Operation<Request, Outcome, Query>,
-  run: (caller: Caller, body: unknown) => Promise<ServiceResult<Outcome>>,
-  caller: Caller,
-  body: unknown,
-  query?: unknown,
-): Promise<Answer> {
-  const read = query === undefined || operation.readQuery === undefined ? undefined : operation.readQuery(query);
-  if (read !== undefined && !read.ok) return { ok: false, error: read.error, headers: {} };
-  const result = await run(caller, body);
-  return result.ok ? operation.answer(result.value, read?.value) : { ok: false, error: result.error, headers: {} };
 }

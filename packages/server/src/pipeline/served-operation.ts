@@ -5,7 +5,6 @@
  */
 import type { Caller } from '../auth/index.js';
 import type { Answer, Operation, ServiceResult } from './operation.js';
-import { answerOperation } from './run-operation.js';
 
 export interface ServedOperation {
   readonly operation: DocumentedOperation;
@@ -18,4 +17,18 @@ export type DocumentedOperation = Pick<Operation<unknown, unknown, unknown>, 'pa
 
 export function served<Request, Outcome, Query>(operation: Operation<Request, Outcome, Query>, run: (caller: Caller, body: unknown) => Promise<ServiceResult<Outcome>>): ServedOperation {
   return { operation, answer: (caller, body, query) => answerOperation(operation, run, caller, body, query) };
+}
+
+/** Runs `operation` and answers its outcome; a refused query is answered before anything is decided. */
+async function answerOperation<Request, Outcome, Query>(
+  operation: Operation<Request, Outcome, Query>,
+  run: (caller: Caller, body: unknown) => Promise<ServiceResult<Outcome>>,
+  caller: Caller,
+  body: unknown,
+  query?: unknown,
+): Promise<Answer> {
+  const read = query === undefined || operation.readQuery === undefined ? undefined : operation.readQuery(query);
+  if (read !== undefined && !read.ok) return { ok: false, error: read.error, headers: {} };
+  const result = await run(caller, body);
+  return result.ok ? operation.answer(result.value, read?.value) : { ok: false, error: result.error, headers: {} };
 }
