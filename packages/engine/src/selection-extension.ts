@@ -34,7 +34,8 @@
  * type-checked with the rest and bundled by `npm run generate:isolate`
  * (scripts/generate-isolate-code.mjs) into selection-extension.generated.ts, which a test keeps
  * in step with its sources. Those files may use only what an isolate has: the language's
- * intrinsics and the globals of isolate/extension-globals.ts.
+ * intrinsics and the globals of isolate/extension-globals.ts (the generator type-checks them again
+ * without Node's declarations, and refuses a script that imports a Node module).
  */
 import { SELECTION_EXTENSION_SCRIPT } from './selection-extension.generated.js';
 import { CONFUSABLE_PROTOTYPES } from './skills/text/confusable-prototypes.js';

@@ -40,6 +40,7 @@
  * type-checked with the rest and bundled by `npm run generate:isolate`
  * (scripts/generate-isolate-code.mjs) into isolate-prelude.generated.ts, which a test keeps in
  * step with its sources. Those files may use only what an isolate has: the language's
- * intrinsics and the globals of isolate/isolate-globals.ts.
+ * intrinsics and the globals of isolate/isolate-globals.ts (the generator type-checks them again
+ * without Node's declarations, and refuses a script that imports a Node module).
  */
 export { EVALUATOR_AFTER_BUNDLE, HARDEN_BEFORE_BUNDLE, SEAL } from './isolate-prelude.generated.js';
