@@ -62,3 +62,4 @@ export {
   type SkillDescription,
   type SkillType,
 } from './selection-registries.js';
+export { DECISION_BASES, type DecisionBasis } from './decision-basis.js';

@@ -3,32 +3,16 @@
  * It is produced only when checking found no errors, so every name is resolved, every
  * expression typed, and every id unique.
  */
-import { RULE_OUTCOMES, SEVERITY_TIERS, type JsonValue, type RuleOutcome, type SeverityTier, type WorkFrameTemplate, type WorldIdentity } from '@adec/abi';
+import { DECISION_BASES, RULE_OUTCOMES, SEVERITY_TIERS, type DecisionBasis, type JsonValue, type RuleOutcome, type SeverityTier, type WorkFrameTemplate, type WorldIdentity } from '@adec/abi';
 import type { Span } from '@adec/diagnostics';
 import type { CheckedExpr, CheckedTemplate } from './expr.js';
 import type { RecordField, Type } from './types.js';
 
 // The shapes the compiler hands to the runtime are @adec/abi's.
-export { RULE_OUTCOMES, SEVERITY_TIERS, type JsonValue, type RuleOutcome, type SeverityTier, type WorkFrameTemplate, type WorldIdentity };
+export { DECISION_BASES, RULE_OUTCOMES, SEVERITY_TIERS, type JsonValue, type RuleOutcome, type SeverityTier, type WorkFrameTemplate, type WorldIdentity };
 
-/**
- * How a decision's status was reached (`decision_metadata.aggregation_outcome.basis`): the
- * reason codes a test may expect with `expect reason CODE`. The runtime's `DecisionBasis`.
- */
-export type DecisionBasisCode = (typeof DECISION_BASES)[number];
-export const DECISION_BASES = [
-  'RULE_MATCH',
-  'T1_HARD_FLOOR',
-  'NO_RULE_MATCH',
-  'NO_QUORUM',
-  'BELOW_THRESHOLD',
-  'CONTEXT_INVALID',
-  'REQUEST_LIMIT',
-  'OVERLOADED',
-  'CANCELLED',
-  'DEADLINE_EXCEEDED',
-  'DECIDE_FAULT',
-] as const;
+/** A reason code a test may expect with `expect reason CODE`: how the status was reached. */
+export type DecisionBasisCode = DecisionBasis;
 
 export interface CheckedWorld {
   readonly header: WorldIdentity;

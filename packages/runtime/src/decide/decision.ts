@@ -2,8 +2,9 @@
  * The adjudication response (ADR-077 D3, ADR-106 D4): `{ status, work_frame,
  * decision_metadata }`, in the snake_case wire form it is serialized and audited in.
  */
+import type { DecisionBasis as RecordedBasis } from '@adec/abi';
 import type { BindingProblem } from '../context/context-binder.js';
-import type { FailureKind, Unevaluated } from '../sandbox/evaluate-action.js';
+import type { FailureKind } from '../sandbox/evaluate-action.js';
 import type { AggregationOutcome } from './aggregate.js';
 import type { Status, Tier } from './status.js';
 import type { SuppressionLink } from './suppress.js';
@@ -56,11 +57,12 @@ export interface ErroredDerivation {
 }
 
 /**
- * How the status was reached. `REQUEST_LIMIT` is no longer decided (a request over a limit is a
- * `REQUEST_TOO_LARGE` refusal, decide.ts): it remains for decisions recorded before, which
- * replay as recorded (recorded-faults.ts).
+ * How the status was reached: one of @adec/abi's `DECISION_BASES`, which worlds' tests name.
+ * `REQUEST_LIMIT` is no longer decided (a request over a limit is a `REQUEST_TOO_LARGE`
+ * refusal, decide.ts): it remains for decisions recorded before, which replay as recorded
+ * (recorded-faults.ts). A basis the runtime would decide that is not in the list does not compile.
  */
-export type DecisionBasis = AggregationOutcome['basis'] | 'CONTEXT_INVALID' | 'REQUEST_LIMIT' | 'DECIDE_FAULT' | Unevaluated['unevaluated'];
+export type DecisionBasis = RecordedBasis;
 
 export interface DecisionMetadata {
   /** Every rule whose predicate matched, suppressed or not, in evaluation order. */
