@@ -1,7 +1,7 @@
 /**
- * How a world classifies its rules (docs/adr ADR-106): the status a matched rule contributes,
- * the tier that orders matched rules, and how an action aggregates them. The same words in
- * the checked model, the generated module, the manifest and a decision.
+ * How a world classifies its rules (docs/spec/adjudication.md §3, §4): the status a matched
+ * rule contributes, the tier that orders matched rules, and how an action aggregates them. The
+ * same words in the checked model, the generated module, the manifest and a decision.
  */
 import { checkInteger, checkNumber, mapOf, oneOf, optional, required, shape, type Check } from './checks.js';
 
