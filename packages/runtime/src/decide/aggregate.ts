@@ -30,7 +30,8 @@
  * The winning rule is the first matched rule in evaluation order (tier, then declaration)
  * whose outcome is the bound status. The error floor (decide.ts) composes on top.
  */
-import type { Aggregation, AggregationMode, RuleSpec } from '../module/module-metadata.js';
+import type { AggregationMode } from '@adec/abi';
+import type { Aggregation, RuleSpec } from '../module/module-metadata.js';
 import { restrictiveness, STATUSES, type Status, type Tier } from './status.js';
 
 export type AggregationBasis = 'RULE_MATCH' | 'NO_RULE_MATCH' | 'T1_HARD_FLOOR' | 'NO_QUORUM' | 'BELOW_THRESHOLD';

@@ -13,7 +13,6 @@ import {
   validate,
   workFrameTemplateFields,
   type ActionEntry,
-  type AggregationMode,
   type AggregationSpec,
   type DurationShapeEntry,
   type ModuleMetadataJson,
@@ -22,8 +21,6 @@ import {
   type WorldIdentity,
 } from '@adec/abi';
 import { isStatus, type Status, type Tier } from '../decide/status.js';
-
-export type { AggregationMode, WorkFrameTemplate };
 
 /** An action's aggregation; the per-rule weights are on its rules (`RuleSpec.weight`). */
 export type Aggregation = Omit<AggregationSpec, 'weights'>;
@@ -79,8 +76,6 @@ export interface ModuleMetadata {
   readonly world: WorldIdentity;
   readonly actions: ReadonlyMap<string, ActionSpec>;
 }
-
-export { MAX_PREDICATE_TIMEOUT_MS } from '@adec/abi';
 
 /**
  * Validates the metadata JSON the isolate returned (@adec/abi's `ModuleMetadataJson`). A module
