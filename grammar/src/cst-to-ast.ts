@@ -638,7 +638,7 @@ export class AstBuilder {
     if (!node) return this.missing(fallback);
     const conditional = this.node(node, 'conditional');
     if (conditional) return this.conditional(conditional, fallback);
-    return this.binaryChain(node && this.node(node, 'logical'), 'comparison', fallback, (n, f) => this.comparison(n, f));
+    return this.binaryChain(this.node(node, 'logical'), 'comparison', fallback, (n, f) => this.comparison(n, f));
   }
 
   private missing(at: number): A.MissingExpr {

@@ -68,7 +68,7 @@ export interface FiniteModel {
    * Calls `visit` with an environment per assignment until it returns `false`; `current`
    * gives the assignment itself, by variable key.
    */
-  forEachAssignment(visit: (env: Environment, current: () => Map<string, Value>) => boolean | void): void;
+  forEachAssignment(visit: (env: Environment, current: () => Map<string, Value>) => boolean | undefined): void;
   /**
    * An environment reading variables from `values` by key (`UNKNOWN` when absent): a
    * witness found in one model, evaluated against the conditions of another.
@@ -84,7 +84,7 @@ export interface FiniteModel {
    * The fast enumeration: calls `visit` with the slots of each assignment, in the order of
    * `forEachAssignment`, until it returns `false`. The array is reused: copy it to keep it.
    */
-  forEachSlots(visit: (slots: readonly Value[]) => boolean | void): void;
+  forEachSlots(visit: (slots: readonly Value[]) => boolean | undefined): void;
   /**
    * `condition`'s value on every assignment, in the order of `forEachAssignment`, with
    * whole blocks of assignments on which it is false reported at once: `visit(slots, value,
@@ -94,7 +94,7 @@ export interface FiniteModel {
    * false on every assignment until slot m changes, and those are skipped. Stops when
    * `visit` returns `false`.
    */
-  forEachValue(condition: CheckedExpr, visit: (slots: readonly Value[], value: Value, count: number) => boolean | void): void;
+  forEachValue(condition: CheckedExpr, visit: (slots: readonly Value[], value: Value, count: number) => boolean | undefined): void;
 }
 
 /**
@@ -191,7 +191,8 @@ class ModelBuilder {
       case 'literal':
         return;
       case 'not':
-        return this.condition(expr.operand);
+        this.condition(expr.operand);
+        return;
       case 'logical': {
         // A chain `a or b or …` in a loop (it can be 10,000 operands long), in the order
         // recursion would take: the innermost left operand, then the right ones outwards.
@@ -204,29 +205,36 @@ class ModelBuilder {
       case 'if':
         this.condition(expr.condition);
         this.condition(expr.consequent);
-        return this.condition(expr.alternate);
+        this.condition(expr.alternate);
+        return;
       case 'compare':
         if (this.modellableComparison(expr.operator, expr.left, expr.right)) {
-          return this.group(this.merge(this.leaves(expr.left), this.leaves(expr.right)));
+          this.group(this.merge(this.leaves(expr.left), this.leaves(expr.right)));
+        } else {
+          this.opaque(expr);
         }
-        return this.opaque(expr);
+        return;
       case 'isNull':
-        if (this.modellable(expr.operand)) return this.group(this.leaves(expr.operand));
-        return this.opaque(expr);
+        if (this.modellable(expr.operand)) this.group(this.leaves(expr.operand));
+        else this.opaque(expr);
+        return;
       case 'in':
         if (expr.list.kind === 'list' && this.modellable(expr.element) && expr.list.items.every((i) => this.modellable(i))) {
-          return this.group(this.merge(this.leaves(expr.element), ...expr.list.items.map((i) => this.leaves(i))));
+          this.group(this.merge(this.leaves(expr.element), ...expr.list.items.map((i) => this.leaves(i))));
+        } else {
+          this.opaque(expr);
         }
-        return this.opaque(expr);
+        return;
       case 'ref':
       case 'field':
       case 'coalesce':
       case 'call':
-        if (this.modellable(expr)) return this.group(this.leaves(expr));
-        return this.opaque(expr);
+        if (this.modellable(expr)) this.group(this.leaves(expr));
+        else this.opaque(expr);
+        return;
       default:
-        if (isConstant(expr)) return;
-        return this.opaque(expr);
+        if (!isConstant(expr)) this.opaque(expr);
+        return;
     }
   }
 
@@ -430,7 +438,7 @@ class EnumeratedModel implements FiniteModel {
     return compiled;
   }
 
-  forEachValue(condition: CheckedExpr, visit: (slots: readonly Value[], value: Value, count: number) => boolean | void): void {
+  forEachValue(condition: CheckedExpr, visit: (slots: readonly Value[], value: Value, count: number) => boolean | undefined): void {
     const domains = this.domains;
     const n = domains.length;
     // Conjuncts, the slowest-changing first: a false one then skips the largest block.
@@ -509,7 +517,7 @@ class EnumeratedModel implements FiniteModel {
     return lowest;
   }
 
-  forEachSlots(visit: (slots: readonly Value[]) => boolean | void): void {
+  forEachSlots(visit: (slots: readonly Value[]) => boolean | undefined): void {
     const domains = this.domains;
     const counters = new Array<number>(domains.length).fill(0);
     const slots: Value[] = domains.map((values) => values[0]!);
@@ -532,7 +540,7 @@ class EnumeratedModel implements FiniteModel {
     return env;
   }
 
-  forEachAssignment(visit: (env: Environment, current: () => Map<string, Value>) => boolean | void): void {
+  forEachAssignment(visit: (env: Environment, current: () => Map<string, Value>) => boolean | undefined): void {
     const counters = this.domains.map(() => 0);
     const env: Environment = {
       lookup: (expr) => {
@@ -788,6 +796,7 @@ export function jsonWithout(value: unknown, omit: ReadonlySet<string>): string {
     }
     const v = item.value;
     if (v === null || typeof v !== 'object') {
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- JSON.stringify gives undefined for undefined, functions and symbols, which lib.d.ts's `string` leaves out
       out.push(JSON.stringify(v) ?? 'null');
       continue;
     }

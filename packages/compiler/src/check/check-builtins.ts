@@ -38,14 +38,14 @@ export function checkBuiltinCall(checker: ExprChecker, expr: CallExpr, narrowed:
   }
   const argTypes = args.map((arg, i) => checker.presentType(arg, expr.args[i]!));
   let poisonedArgument = false;
-  argTypes.forEach((type, i) => {
+  for (const [i, type] of argTypes.entries()) {
     if (isError(type)) {
       poisonedArgument = true;
     } else if (!accepts.test(type)) {
       poisonedArgument = true;
       checker.sink.report('ADEC3001', expr.args[i]!.span, { expected: accepts.describe, found: formatType(type) }, { label: `this is ${formatType(type)}` });
     }
-  });
+  }
   const type = poisonedArgument ? ERROR : resultType(signature.result, argTypes);
   return { kind: 'call', name, args, type, span: expr.span };
 }

@@ -20,14 +20,13 @@ function isUnitWeight(value: number): boolean {
 
 export function checkObjectives(decls: readonly ObjectiveDecl[], scenario: Identifier, scope: ExprScope, sink: DiagnosticSink): CheckedScenario['objectives'] {
   const seen = new Map<string, Span>();
-  let allWeightsValid = true;
+  const allWeightsValid = decls.every((decl) => isUnitWeight(decl.weight.value));
   const objectives = decls.map((decl) => {
     const name = decl.name.name;
     const first = seen.get(name);
     if (first !== undefined) sink.report('ADEC2010', decl.name.span, { kind: 'objective', name }, { notes: [firstDeclaredAt(first)] });
     else seen.set(name, decl.name.span);
     if (!isUnitWeight(decl.weight.value)) {
-      allWeightsValid = false;
       sink.report('ADEC4012', decl.weight.span, { value: decl.weight.value, name });
     }
     const checker = createExprChecker(scope, sink);

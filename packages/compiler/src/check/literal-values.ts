@@ -39,7 +39,7 @@ export function literalFromExpr(expr: Expr): LiteralNode | undefined {
         : undefined;
     case 'ListExpr': {
       const items = expr.items.map(literalFromExpr);
-      return items.every((i) => i !== undefined) ? { kind: 'list', items: items as LiteralNode[], span: expr.span } : undefined;
+      return items.every((i) => i !== undefined) ? { kind: 'list', items, span: expr.span } : undefined;
     }
     default:
       return undefined;
@@ -79,46 +79,55 @@ export function checkLiteral(node: LiteralNode, type: Type, sink: DiagnosticSink
   if (type.kind === 'optional') {
     return node.kind === 'scalar' && node.value === null ? null : checkLiteral(node, type.inner, sink, options);
   }
-  const mismatch = (): undefined => {
+  const value = checkedLiteralValue(node, type, sink, options);
+  if (value === MISMATCH) {
     // A string where a timestamp or duration is expected is quoted: its text is the problem.
     const found = describeLiteral(node, type.kind === 'timestamp' || type.kind === 'duration');
     sink.report('ADEC3001', node.span, { expected: formatType(type), found }, { label: `this is ${found}` });
     return undefined;
-  };
+  }
+  return value;
+}
+
+/** A literal of the wrong kind for its type, reported as ADEC3001 by `checkLiteral`. */
+const MISMATCH = Symbol('mismatch');
+
+/** `checkLiteral` for a type that is neither an error nor optional, `MISMATCH` not yet reported. */
+function checkedLiteralValue(node: LiteralNode, type: Type, sink: DiagnosticSink, options: LiteralCheckOptions): JsonValue | undefined | typeof MISMATCH {
   if (node.kind === 'list') {
-    if (type.kind !== 'list') return mismatch();
+    if (type.kind !== 'list') return MISMATCH;
     const items = node.items.map((item) => checkLiteral(item, type.element, sink, options));
-    return items.every((i) => i !== undefined) ? (items as JsonValue[]) : undefined;
+    return items.every((i) => i !== undefined) ? items : undefined;
   }
   if (node.kind === 'record') {
-    if (type.kind !== 'record') return mismatch();
+    if (type.kind !== 'record') return MISMATCH;
     return checkRecordLiteral(node, type, sink, options);
   }
   const value = node.value;
   switch (type.kind) {
     case 'bool':
-      return typeof value === 'boolean' ? value : mismatch();
+      return typeof value === 'boolean' ? value : MISMATCH;
     case 'int':
     case 'float':
-      if (typeof value !== 'number' || node.durationMs !== undefined || (type.kind === 'int' && !Number.isInteger(value))) return mismatch();
+      if (typeof value !== 'number' || node.durationMs !== undefined || (type.kind === 'int' && !Number.isInteger(value))) return MISMATCH;
       return withinRange(value, type.range, 'is', type, node, sink, options) ? value : undefined;
     case 'string':
-      if (typeof value !== 'string' || node.durationMs !== undefined) return mismatch();
+      if (typeof value !== 'string' || node.durationMs !== undefined) return MISMATCH;
       return withinRange(charLength(value), type.length, 'has a length that is', type, node, sink, options) ? value : undefined;
     case 'enum':
-      if (typeof value !== 'string' || node.durationMs !== undefined) return mismatch();
+      if (typeof value !== 'string' || node.durationMs !== undefined) return MISMATCH;
       reportIfNotMember(sink, value, node, type);
       return type.members.includes(value) ? value : undefined;
     case 'timestamp':
-      return typeof value === 'string' && isRfc3339Timestamp(value) ? value : mismatch();
+      return typeof value === 'string' && isRfc3339Timestamp(value) ? value : MISMATCH;
     case 'duration': {
       if (node.durationMs !== undefined) return node.durationMs;
       // Whole milliseconds, as the runtime takes a duration on the wire.
       const ms = typeof value === 'string' ? durationMilliseconds(value) : value;
-      return typeof ms === 'number' && Number.isSafeInteger(ms) && ms >= 0 ? ms : mismatch();
+      return typeof ms === 'number' && Number.isSafeInteger(ms) && ms >= 0 ? ms : MISMATCH;
     }
     default:
-      return mismatch();
+      return MISMATCH;
   }
 }
 

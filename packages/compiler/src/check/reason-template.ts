@@ -33,10 +33,16 @@ export function templateOutline(template: TemplateString): string {
 
 /** The literal text before, between and after the interpolations: one more run than interpolations. */
 function literalRuns(template: TemplateString): string[] {
-  const runs = [''];
+  const runs: string[] = [];
+  let run = '';
   for (const part of template.parts) {
-    if (part.kind === 'TemplateText') runs[runs.length - 1] += part.text;
-    else runs.push('');
+    if (part.kind === 'TemplateText') {
+      run += part.text;
+    } else {
+      runs.push(run);
+      run = '';
+    }
   }
+  runs.push(run);
   return runs;
 }

@@ -84,7 +84,7 @@ function resolveNamedType(typeExpr: NamedType, sink: DiagnosticSink): Type {
     }
     return ERROR;
   }
-  if (typeExpr.range === undefined) return { kind: name } as Type;
+  if (typeExpr.range === undefined) return { kind: name };
   const range = resolveRange(name, typeExpr.range, sink);
   switch (name) {
     case 'int':
@@ -93,7 +93,7 @@ function resolveNamedType(typeExpr: NamedType, sink: DiagnosticSink): Type {
     case 'string':
       return range === undefined ? { kind: 'string' } : { kind: 'string', length: range };
     default:
-      return { kind: name } as Type;
+      return { kind: name };
   }
 }
 

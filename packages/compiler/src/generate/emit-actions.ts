@@ -15,7 +15,7 @@ import {
   type Type,
   type WorkFrameTemplate,
 } from '../model/index.js';
-import { entry, jsonCode, objectCode, renderCode, type Code, type CodeEntry } from './code-literal.js';
+import { entry, jsonCode, objectCode, type Code, type CodeEntry } from './code-literal.js';
 import type { ExprEmitter, ExprScope } from './emit-expr.js';
 import type { ModuleTypeNames } from './module-types.js';
 import { stringLiteral } from './naming.js';

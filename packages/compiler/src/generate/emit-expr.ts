@@ -366,8 +366,8 @@ const CHAIN_GROUP = 20;
 interface Link {
   readonly op: string;
   readonly prec: Prec;
-  /** Below this precedence the right operand is parenthesized. */
-  readonly rightMin: Prec;
+  /** Below this precedence the right operand is parenthesized (a `MinPrec`). */
+  readonly rightMin: MinPrec;
   readonly right: CheckedExpr;
   /** Normalise the right operand (`?? null`): the last operand of a normalised `??`. */
   readonly normalised: boolean;
@@ -378,7 +378,7 @@ interface Link {
  * than `||` (JavaScript rejects `a || b ?? c`), except another `??`, which may stay unwrapped:
  * `??` is associative.
  */
-function operand(e: Emitted, min: Prec, link: Link): string {
+function operand(e: Emitted, min: MinPrec, link: Link): string {
   if (link.op !== '??') return wrap(e, min);
   return e.prec === Prec.Coalesce ? e.code : wrap(e, Prec.Equality);
 }
@@ -419,8 +419,15 @@ function literal(value: boolean | number | string | null): Emitted {
   return { code: stringLiteral(value), prec: Prec.Primary };
 }
 
-function wrap(e: Emitted, min: Prec): string {
-  return e.prec < min ? `(${e.code})` : e.code;
+/**
+ * The precedence an operand needs to go without parentheses: a `Prec`, or one above it
+ * (`prec + 1`) for the right operand of a left-associative operator at `prec` itself.
+ */
+type MinPrec = number;
+
+function wrap(e: Emitted, min: MinPrec): string {
+  const level: number = e.prec;
+  return level < min ? `(${e.code})` : e.code;
 }
 
 function isNullLiteral(e: CheckedExpr): boolean {

@@ -75,7 +75,7 @@ class CheckerSession {
     const previous = this.#snapshot;
     this.#snapshot =
       previous === undefined
-        ? this.#api.updateSnapshot({ openProject: CONFIG_FILE })
+        ? this.#api.updateSnapshot({ openProjects: [CONFIG_FILE] })
         : this.#api.updateSnapshot({ fileChanges: { changed: [MODULE_FILE] } });
     previous?.dispose();
     const program = this.#snapshot.getProject(CONFIG_FILE)?.program;

@@ -90,7 +90,7 @@ function durationMaker(unitMs: number, doc: string): NumericBuiltin {
 
 /** Length in characters (code points, as `LENGTH` and JSON Schema `maxLength` count them) or elements. */
 export function lengthOfTextOrList(subject: string | readonly unknown[]): number {
-  return typeof subject === 'string' ? [...subject].length : subject.length;
+  return typeof subject === 'string' ? Array.from(subject).length : subject.length;
 }
 
 export const BUILTINS = {

@@ -44,7 +44,7 @@ export function translatePattern(pattern: string): TranslatedPattern {
   const leading = leadingFlags(pattern);
   if ('problem' in leading) return leading;
   const body = translateBody(pattern.slice(leading.length));
-  if ('problem' in body) return body.at === undefined ? body : { problem: body.problem, at: { index: leading.length + body.at.index, length: body.at.length } };
+  if ('problem' in body) return { problem: body.problem, at: { index: leading.length + body.at.index, length: body.at.length } };
   const flags = [...new Set(leading.flags)].sort().join('');
   try {
     new RegExp(body.source, flags);
