@@ -11,7 +11,8 @@ export const SELECTION_EXTENSION_SCRIPT = `"use strict";
   function describe(value) {
     if (value === void 0 || typeof value === "number") return String(value);
     try {
-      return stringify(value) ?? typeof value;
+      const text = stringify(value);
+      return text ?? typeof value;
     } catch {
       return "a value that cannot be described";
     }
@@ -37,7 +38,7 @@ export const SELECTION_EXTENSION_SCRIPT = `"use strict";
   function moduleCaller(messageOf) {
     return (errors, stage, source, actionId, fn, args) => {
       try {
-        return { ok: true, value: fn.apply(void 0, args) };
+        return { ok: true, value: fn(...args) };
       } catch (error) {
         record(errors, stage, source, actionId, messageOf(error));
         return { ok: false };
@@ -172,20 +173,22 @@ export const SELECTION_EXTENSION_SCRIPT = `"use strict";
   function scoreAction(call, scenario, env, action, exposure, errors) {
     let total = 0;
     let failed = false;
-    const objectives = scenario.objectives.map((objective) => {
+    const objectives = [];
+    for (const objective of scenario.objectives) {
       const source = "objective " + objective.name;
       const result = call(errors, SCORING, source, action.action_id, objective.score, [env, action]);
       const usable = result.ok && typeof result.value === "number" && isFinite2(result.value);
       if (result.ok && !usable) record(errors, SCORING, source, action.action_id, "returned " + describe(result.value) + ", not a finite number");
       if (!usable) {
         failed = true;
-        return { name: objective.name, weight: objective.weight, raw: null, contribution: null };
+        objectives.push({ name: objective.name, weight: objective.weight, raw: null, contribution: null });
+        continue;
       }
       const raw = result.value;
       const contribution = objective.weight * raw;
       total += contribution;
-      return { name: objective.name, weight: objective.weight, raw, contribution };
-    });
+      objectives.push({ name: objective.name, weight: objective.weight, raw, contribution });
+    }
     return {
       action_id: action.action_id,
       type: action.type,
@@ -198,19 +201,24 @@ export const SELECTION_EXTENSION_SCRIPT = `"use strict";
   }
   function tieBreakKeys(call, scenario, env, action, errors) {
     let failed = false;
-    const values = scenario.tie_breaks.map((tieBreak, index) => {
-      const source = "tie_break[" + index + "]";
-      const result = call(errors, SCORING, source, action.action_id, tieBreak.key, [env, action]);
+    const values = [];
+    for (let index = 0; index < scenario.tie_breaks.length; index++) {
+      const source = \`tie_break[\${index}]\`;
+      const result = call(errors, SCORING, source, action.action_id, scenario.tie_breaks[index].key, [env, action]);
       if (!result.ok) {
         failed = true;
-        return null;
+        values.push(null);
+        continue;
       }
       const value = result.value === void 0 ? null : result.value;
-      if (value === null || typeof value === "string" || typeof value === "number" && isFinite2(value)) return value;
+      if (value === null || typeof value === "string" || typeof value === "number" && isFinite2(value)) {
+        values.push(value);
+        continue;
+      }
       record(errors, SCORING, source, action.action_id, "returned " + describe(value) + ", which cannot be ordered");
       failed = true;
-      return null;
-    });
+      values.push(null);
+    }
     return failed ? null : values;
   }
   function compareKey(a, b, direction) {

@@ -3,7 +3,6 @@
  * the entry points of stages 2–4 and of the skill functions through the evaluator's
  * `__adec_extend`. selection-extension.ts documents the entry points and the error policy.
  */
-import type { ConfusablePrototypes } from '../skills/text/read-text.js';
 import { deriveState } from './derive-state.js';
 import { evaluateGuardrails, type Candidate } from './evaluate-guardrails.js';
 import { extensionGlobals } from './extension-globals.js';

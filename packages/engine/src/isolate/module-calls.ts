@@ -24,7 +24,9 @@ export type ModuleCall = (errors: CycleError[], stage: string, source: string, a
 export function describe(value: unknown): string {
   if (value === undefined || typeof value === 'number') return String(value);
   try {
-    return stringify(value) ?? typeof value;
+    // JSON.stringify answers undefined for a function or a symbol, whatever its declared type says.
+    const text = stringify(value) as string | undefined;
+    return text ?? typeof value;
   } catch {
     return 'a value that cannot be described';
   }
@@ -55,7 +57,7 @@ export function record(errors: CycleError[], stage: string, source: string, acti
 export function moduleCaller(messageOf: (error: unknown) => string): ModuleCall {
   return (errors, stage, source, actionId, fn, args) => {
     try {
-      return { ok: true, value: fn.apply(undefined, args as unknown[]) };
+      return { ok: true, value: fn(...args) };
     } catch (error) {
       record(errors, stage, source, actionId, messageOf(error));
       return { ok: false };

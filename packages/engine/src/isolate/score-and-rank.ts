@@ -101,20 +101,22 @@ function candidateRisk(skills: Readonly<Record<string, CompiledSkill>>, scenario
 function scoreAction(call: ModuleCall, scenario: CompiledScenario, env: object, action: Candidate, exposure: { factors: string[]; penalty: number }, errors: CycleError[]): CandidateScore {
   let total = 0;
   let failed = false;
-  const objectives = scenario.objectives.map((objective): ObjectiveScore => {
+  const objectives: ObjectiveScore[] = [];
+  for (const objective of scenario.objectives) {
     const source = 'objective ' + objective.name;
     const result = call(errors, SCORING, source, action.action_id, objective.score, [env, action]);
     const usable = result.ok && typeof result.value === 'number' && isFinite(result.value);
     if (result.ok && !usable) record(errors, SCORING, source, action.action_id, 'returned ' + describe(result.value) + ', not a finite number');
     if (!usable) {
       failed = true;
-      return { name: objective.name, weight: objective.weight, raw: null, contribution: null };
+      objectives.push({ name: objective.name, weight: objective.weight, raw: null, contribution: null });
+      continue;
     }
     const raw = (result as { value: number }).value;
     const contribution = objective.weight * raw;
     total += contribution;
-    return { name: objective.name, weight: objective.weight, raw, contribution };
-  });
+    objectives.push({ name: objective.name, weight: objective.weight, raw, contribution });
+  }
   return {
     action_id: action.action_id,
     type: action.type,
@@ -129,19 +131,24 @@ function scoreAction(call: ModuleCall, scenario: CompiledScenario, env: object, 
 // The tie-break key values of one candidate, or null when one of them failed.
 function tieBreakKeys(call: ModuleCall, scenario: CompiledScenario, env: object, action: Candidate, errors: CycleError[]): TieBreakKey[] | null {
   let failed = false;
-  const values = scenario.tie_breaks.map((tieBreak, index): TieBreakKey => {
-    const source = 'tie_break[' + index + ']';
-    const result = call(errors, SCORING, source, action.action_id, tieBreak.key, [env, action]);
+  const values: TieBreakKey[] = [];
+  for (let index = 0; index < scenario.tie_breaks.length; index++) {
+    const source = `tie_break[${index}]`;
+    const result = call(errors, SCORING, source, action.action_id, scenario.tie_breaks[index]!.key, [env, action]);
     if (!result.ok) {
       failed = true;
-      return null;
+      values.push(null);
+      continue;
     }
     const value = result.value === undefined ? null : result.value;
-    if (value === null || typeof value === 'string' || (typeof value === 'number' && isFinite(value))) return value;
+    if (value === null || typeof value === 'string' || (typeof value === 'number' && isFinite(value))) {
+      values.push(value);
+      continue;
+    }
     record(errors, SCORING, source, action.action_id, 'returned ' + describe(value) + ', which cannot be ordered');
     failed = true;
-    return null;
-  });
+    values.push(null);
+  }
   return failed ? null : values;
 }
 

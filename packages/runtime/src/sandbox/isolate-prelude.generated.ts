@@ -6,18 +6,15 @@
 export const HARDEN_BEFORE_BUNDLE = `"use strict";
 (() => {
   // packages/runtime/src/sandbox/isolate/harden.ts
-  var global = globalThis;
-  for (const name of ["Date", "Intl", "WebAssembly", "SharedArrayBuffer", "Atomics", "FinalizationRegistry", "WeakRef"]) {
-    delete global[name];
+  function remove(target, names) {
+    for (const name of names) {
+      if (!Reflect.deleteProperty(target, name)) throw new TypeError(\`Cannot delete property '\${name}'\`);
+    }
   }
+  remove(globalThis, ["Date", "Intl", "WebAssembly", "SharedArrayBuffer", "Atomics", "FinalizationRegistry", "WeakRef"]);
   Object.defineProperty(Math, "random", { value: void 0, writable: false, configurable: false });
-  for (const name of ["BigInt", "BigInt64Array", "BigUint64Array", "eval", "Function"]) {
-    delete global[name];
-  }
-  var dataView = DataView.prototype;
-  for (const name of ["getBigInt64", "getBigUint64", "setBigInt64", "setBigUint64"]) {
-    delete dataView[name];
-  }
+  remove(globalThis, ["BigInt", "BigInt64Array", "BigUint64Array", "eval", "Function"]);
+  remove(DataView.prototype, ["getBigInt64", "getBigUint64", "setBigInt64", "setBigUint64"]);
   for (const kind of [function() {
   }, async function() {
   }, function* () {
@@ -25,10 +22,7 @@ export const HARDEN_BEFORE_BUNDLE = `"use strict";
   }]) {
     Object.defineProperty(Object.getPrototypeOf(kind), "constructor", { value: void 0, writable: false, configurable: false });
   }
-  var regExp = RegExp;
-  for (const name of ["$1", "$2", "$3", "$4", "$5", "$6", "$7", "$8", "$9", "input", "$_", "lastMatch", "$&", "lastParen", "$+", "leftContext", "$\`", "rightContext", "$'"]) {
-    delete regExp[name];
-  }
+  remove(RegExp, ["$1", "$2", "$3", "$4", "$5", "$6", "$7", "$8", "$9", "input", "$_", "lastMatch", "$&", "lastParen", "$+", "leftContext", "$\`", "rightContext", "$'"]);
 })();
 `;
 
@@ -196,9 +190,9 @@ export const EVALUATOR_AFTER_BUNDLE = `"use strict";
   };
   var cursor = () => {
     const j = job;
-    if (j.work === null) return j.decision + " 0 0";
+    if (j.work === null) return \`\${j.decision} 0 0\`;
     const step = j.step < j.work.names.length ? j.step : j.work.names.length + j.work.states.length;
-    return j.decision + " " + step + " 1";
+    return \`\${j.decision} \${step} 1\`;
   };
   isolateGlobals.__adec_cursor = cursor;
   isolateGlobals.__adec_skip = (message) => {

@@ -71,7 +71,7 @@ const derivations = module._COMPUTED || {};
 // A context attribute whose derivation failed: reading it throws, naming the cause.
 const markFailed = (ctx: Context, failed: Readonly<Record<string, string>>): void => {
   for (const name of getOwnPropertyNames(failed)) {
-    const message = 'reads computed attribute `' + name + '`, whose derivation failed: ' + failed[name];
+    const message = 'reads computed attribute `' + name + '`, whose derivation failed: ' + failed[name]!;
     defineProperty(ctx, name, {
       get() {
         throw new Error(message);
@@ -198,9 +198,9 @@ isolateGlobals.__adec_evaluate_batch = (actionLines, ctxLines) => {
 // "decision step parsed": where a stopped batch stands (a step: a derivation, then a rule).
 const cursor = (): string => {
   const j = job!;
-  if (j.work === null) return j.decision + ' 0 0';
+  if (j.work === null) return `${j.decision} 0 0`;
   const step = j.step < j.work.names.length ? j.step : j.work.names.length + j.work.states.length;
-  return j.decision + ' ' + step + ' 1';
+  return `${j.decision} ${step} 1`;
 };
 isolateGlobals.__adec_cursor = cursor;
 
