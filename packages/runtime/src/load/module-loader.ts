@@ -11,6 +11,7 @@
  * restart, and a store that could not be read now (store-read.ts) is read again by the next
  * request, after a few quick retries within the load.
  */
+import { isJsonObject } from '@adec/abi';
 import type { TrustConfig } from '../trust/trust-config.js';
 import type { VerificationCode } from '../trust/verification-failure.js';
 import { verifyBundle } from '../trust/verify-bundle.js';
@@ -300,7 +301,8 @@ function routingKeyProblem(key: unknown, fields: readonly string[]): string | un
 /** The module hash a manifest claims, before anything about it is verified. */
 function claimedModuleHash(manifest: Uint8Array): unknown {
   try {
-    return (JSON.parse(Buffer.from(manifest).toString('utf8')) as { module_hash?: unknown }).module_hash;
+    const parsed: unknown = JSON.parse(Buffer.from(manifest).toString('utf8'));
+    return isJsonObject(parsed) ? parsed.module_hash : undefined;
   } catch {
     return undefined;
   }
