@@ -609,7 +609,7 @@ sandbox processes and the load generator share. The audit still costs about as m
 decision (the two rows above), and on these two cores CPU is the limit.
 
 Not done yet, in order of expected gain: an answer without the per-rule trace on request
-(seed 002 puts the predicate traces in the response, so the default stays; about 45 µs of
+(docs/spec/adjudication.md §5.2 puts the predicate traces in the response, so the default stays; about 45 µs of
 socket writes and as much of the load generator's parsing per decision); for PostgreSQL, a
 second commit in flight while one waits. The 5,000 decisions/s target needs the whole
 machine under 400 µs of CPU per decision with the load generator's share included; adec with

@@ -69,7 +69,7 @@ export const CITATION_TABLE = [
   { old: 'SEC Appendix A (the fitness contract)', section: SKILLS, find: /\bSEC Appendix A\b/g, to: `${SKILLS}, the fitness example` },
   { old: 'seed 001, Appendix A', section: SKILLS, find: /\bseed 001, Appendix A\b/g, to: `${SKILLS}, the fitness example` },
   { old: "seed 001's tier 3", section: `${SKILLS} §6.1`, find: /\bseed 001's tier 3\b/g, to: `tier 3 of ${SKILLS} §6.1` },
-  { old: "seed 001's skill execution tests", section: `${SKILLS} §10`, find: new RegExp(String.raw`\bseed 001(\\?)'s ("?)[Ss]kill${GAP}[Ee]xecution${GAP}[Tt]ests\b("?)`, 'g'), to: `the skill execution tests of ${SKILLS} §10` },
+  { old: "seed 001's skill execution tests", section: `${SKILLS} §10`, find: new RegExp(String.raw`\bseed 001(\\?)'s ("?)[Ss]kill${GAP}[Ee]xecution${GAP}[Tt]ests\b`, 'g'), to: `the skill execution tests of ${SKILLS} §10` },
   { old: 'seed 001: "llm_unavailable"', section: `${SKILLS} §6.3`, find: /\bseed 001: (?="llm_unavailable")/g, to: `${SKILLS} §6.3: ` },
   { old: 'seed 001 (executors)', section: `${SKILLS} §8`, find: /\b(?:The executor interface of seed 001|`(llm_stub|cloud_llm)` \(seed 001\))/g, to: (m, executor) => (executor === undefined ? `The executor interface of ${SKILLS} §8` : `\`${executor}\` (${SKILLS} §8)`) },
 

@@ -1,5 +1,5 @@
 /**
- * Selections (the whole ADE cycle, seed 000) on the fitness world: warm, one at a time, through
+ * Selections (the whole ADE cycle, docs/spec/selection.md) on the fitness world: warm, one at a time, through
  * a `ModuleLoader` in each isolation, deterministic_only and skill_enhanced with a model that
  * answers at once (so the difference is what an LLM skill costs adec, without the model's
  * latency: rendering the prompt, the call, parsing, validation with the compiled invariants);
@@ -18,7 +18,7 @@ import { publishWorld } from '../lib/publish-synthetic.mjs';
 import { instantModel } from './instant-model.mjs';
 import { FITNESS_ROUTING, fitnessFiles, selectionRequests } from './select-requests.mjs';
 
-/** Issue 16's target: deterministic selection p50 under 1 ms in process (seed 000's is 33 ms). */
+/** Issue 16's target: deterministic selection p50 under 1 ms in process (docs/spec/selection.md §7 targets 33 ms). */
 export const SELECT_TARGETS = { inProcessP50Ms: 1 };
 const TIMESTAMP = '2026-11-25T12:00:00.000Z';
 

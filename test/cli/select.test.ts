@@ -1,6 +1,6 @@
 /**
  * `adec select <bundle> --request file|-`: the whole ADE cycle from a real, signed and approved
- * bundle of a world of scenarios only, in a real sandbox, printed as seed 000's DecisionResponse.
+ * bundle of a world of scenarios only, in a real sandbox, printed as the DecisionResponse of docs/spec/selection.md §3.9.
  */
 import { createPublicKey } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { main } from '@adec/cli';
+import type { AddressedTrace, DecisionResponse } from '@adec/engine';
 import { runCli } from '../../packages/cli/test/run-cli.js';
 import { asTestBundle, buildFixture, publish, testKeys } from '../support/runtime.js';
 
@@ -37,11 +38,11 @@ describe('adec select', () => {
   test('prints the DecisionResponse: the rest-day guardrail forces the rest day, its template explains it', async () => {
     const run = await runCli(selectArgs('rest.json', '--decision-id', 'd-7', '--timestamp', '2026-03-01T09:00:00Z'), workspace);
     expect(run.code).toBe(0);
-    const response = JSON.parse(run.stdout);
+    const response = JSON.parse(run.stdout) as DecisionResponse;
     expect(response.decision).toMatchObject({ decision_id: 'd-7', selected_action: 'rest', payload: { rationale: 'Great momentum! Active recovery walk will help you maintain your streak.' } });
     expect(response.meta).toMatchObject({ timestamp: '2026-03-01T09:00:00.000Z' });
     // The same decision id and timestamp give the same answer (timings aside): a replay.
-    const again = JSON.parse((await runCli(selectArgs('rest.json', '--decision-id', 'd-7', '--timestamp', '2026-03-01T09:00:00Z'), workspace)).stdout);
+    const again = JSON.parse((await runCli(selectArgs('rest.json', '--decision-id', 'd-7', '--timestamp', '2026-03-01T09:00:00Z'), workspace)).stdout) as DecisionResponse;
     expect({ ...again, meta: { ...again.meta, total_duration_ms: 0 } }).toEqual({ ...response, meta: { ...response.meta, total_duration_ms: 0 } });
   });
 
@@ -56,7 +57,7 @@ describe('adec select', () => {
     });
     expect(code).toBe(0);
     expect(stderr).toBe('');
-    const trace = JSON.parse(stdout);
+    const trace = JSON.parse(stdout) as AddressedTrace;
     expect(trace.stages.evaluate_guardrails.rejected).toEqual([{ action_id: 'hiit-20', violated_guardrails: ['GR-REST-MIN'] }]);
     expect(trace.content_address).toMatch(/^sha256:/);
   });

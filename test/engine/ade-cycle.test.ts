@@ -1,7 +1,7 @@
 /**
- * The whole ADE cycle (seed 000 stages 1–9) on real modules in a real isolate: the fitness world
- * end to end, and the Skill Execution Contract (seed 001) on the SEC lab world, whose LLM skill
- * uses every operator of SEC Appendix B. Every decision is replayed and must be identical.
+ * The whole ADE cycle (docs/spec/selection.md §3) on real modules in a real isolate: the fitness world
+ * end to end, and the Skill Execution Contract (docs/spec/skill-contract.md) on the SEC lab world, whose LLM skill
+ * uses every operator of docs/spec/skill-contract.md §9. Every decision is replayed and must be identical.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { LoadedModule } from '@adec/runtime';
@@ -95,7 +95,7 @@ describe('the fitness world, end to end', () => {
     expect(forward.response.decision.ranked_options.map((o) => o.action_id)).toEqual(['yoga-30', 'run-40', 'hiit-20']);
   });
 
-  test('zero eligible actions: no response, and a trace to store (seed 000: 422 NO_ELIGIBLE_ACTIONS)', async () => {
+  test('zero eligible actions: no response, and a trace to store (docs/spec/selection.md §6: 422 NO_ELIGIBLE_ACTIONS)', async () => {
     const spin = { ...HIIT, action_id: 'spin-45', duration_minutes: 45 };
     const result = await decide(fitness, { scenario: FITNESS, signals: { consecutive_high_intensity: 3, rest_days_last_7d: 1 }, actions: [HIIT, spin] });
     expect(result).toMatchObject({ outcome: 'no_eligible_actions', response: null });
@@ -189,7 +189,7 @@ async function labWith(payload: unknown, options: Partial<CycleOptions> = {}) {
 
 const idsOf = (failures: readonly ValidationFailure[] | undefined) => [...new Set((failures ?? []).map((f) => f.id))].sort();
 
-describe("seed 001's skill execution tests", () => {
+describe("the skill execution tests of docs/spec/skill-contract.md §10", () => {
   test('happy path: a valid output is used as it is, after every check passed', async () => {
     const { response, trace, calls } = await labWith(VALID);
     expect(response.decision.payload).toEqual(VALID);
@@ -286,7 +286,7 @@ describe.each([
     });
   });
 
-  describe('the compiled invariants, one per SEC Appendix B operator', () => {
+  describe('the compiled invariants, one per docs/spec/skill-contract.md §9 operator', () => {
     test.each([
       ['CONTAINS', 'LAB-CONTAINS', { ...VALID, text: 'Sunny skies today.' }],
       ['CONTAINS_ANY', 'LAB-CONTAINS-ANY', { ...VALID, text: 'The weather is bright.' }],
@@ -368,7 +368,7 @@ describe('resolution, executors and fallback tiers', () => {
 describe('stage 9: response, trace and replay', () => {
   test('the response carries the replay token and the trace id; the trace is content-addressed', async () => {
     const { response, trace } = await labWith(VALID, { decisionId: 'd-fixed' });
-    const token = JSON.parse(Buffer.from(response.audit.replay_token, 'base64url').toString('utf8'));
+    const token = JSON.parse(Buffer.from(response.audit.replay_token, 'base64url').toString('utf8')) as unknown;
     expect(token).toEqual({ decision_id: 'd-fixed', scenario_hash: lab.moduleHash, inputs_hash: response.state.inputs_hash, created_at: TIMESTAMP });
     expect(response.audit).toMatchObject({ decision_id: 'd-fixed', scenario_id: LAB, scenario_version: '1.0.0', scenario_hash: lab.moduleHash, trace_id: 'trace:d-fixed' });
     expect(response.meta).toMatchObject({ request_id: null, timestamp: TIMESTAMP, api_version: '1.0.0' });
@@ -396,7 +396,7 @@ describe('stage 9: response, trace and replay', () => {
     if (replay.ok) expect(replay.differences.map((d) => d.path)).toContain('$.final_decision.decision.selected_action');
   });
 
-  test('an invalid request is an error with no trace (seed 000: 400)', async () => {
+  test('an invalid request is an error with no trace (docs/spec/selection.md §6: 400)', async () => {
     const result = await runCycle(lab, { ...LAB_REQUEST, execution_mode_override: 'fast' as never }, { decisionId: 'x', timestamp: TIMESTAMP });
     expect(result).toMatchObject({ ok: false, error: { code: 'INVALID_REQUEST', problems: [{ path: 'execution_mode_override' }] } });
   });

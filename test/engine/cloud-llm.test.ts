@@ -1,5 +1,5 @@
 /**
- * SEC conformance (seed 001's "Skill Execution Tests") of the `cloud_llm` executor against a
+ * SEC conformance (the skill execution tests of docs/spec/skill-contract.md §10) of the `cloud_llm` executor against a
  * real HTTP server on loopback that speaks the OpenAI chat-completions protocol: the request
  * the endpoint receives, and what every kind of answer (valid, slow, invalid, prohibited,
  * violating, broken, absent) does to a decision of the SEC lab world. Every decision is
@@ -38,7 +38,7 @@ const FALLBACK_PAYLOAD = { text: 'Morning digest is ready for you today.' };
 let lab: LoadedModule;
 /**
  * The lab with note_writer at the SEC hard limit (500 ms). quiet_template keeps its 20 ms: a
- * fallback may take no longer (SEC §6, ADEC4016).
+ * fallback may take no longer (docs/spec/skill-contract.md §6, ADEC4016).
  */
 let roomyLab: LoadedModule;
 let server: ChatCompletionsServer;
@@ -69,6 +69,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- undefined when the setup hook failed
   await server?.close();
 });
 
@@ -166,7 +167,7 @@ describe('the happy path over HTTP', () => {
   });
 });
 
-describe("seed 001's skill execution tests over HTTP", () => {
+describe("the skill execution tests of docs/spec/skill-contract.md §10 over HTTP", () => {
   test("timeout: an endpoint slower than the skill's 100 ms is aborted, and the fallback answers", async () => {
     const { response, trace, decisionId } = await decideOver({ ...reply(VALID), delayMs: 1_000 }, cloud, lab);
     expect(trace.stages.execute_skill).toMatchObject({ status: 'timeout', time_limit_ms: 100, model_outcome: { kind: 'timeout' }, payload: null });

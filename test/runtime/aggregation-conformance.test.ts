@@ -1,5 +1,5 @@
 /**
- * The aggregation conformance table (ADR-106 D3, ARCHITECTURE.md "Composition root"): each
+ * The aggregation conformance table (docs/spec/adjudication.md §4, ARCHITECTURE.md "Composition root"): each
  * case fires a chosen set of rules of test/runtime/worlds/conformance in a real isolate and
  * asserts the status and the winning rule, plus the suppression chain and error floor where the
  * case is about them. Rules named `*_throws` (and one applies_when filter) are replaced through
@@ -112,6 +112,7 @@ beforeAll(async () => {
   const built = asTestBundle(await buildFixture('test/runtime/worlds/conformance'));
   module = await loadTestBundle(injectIntoBundle(built, THROWING));
 });
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- undefined when the setup hook failed
 afterAll(() => module?.evaluator.dispose());
 
 async function run(c: Case): Promise<Decision> {

@@ -1,6 +1,6 @@
 /**
- * ADR-106 D5: a bundle built before rule outcomes existed (ABI 1) keeps loading and decides
- * exactly as before: the pre-ADR-106 engine mapped a match of a RED-graded rule to RED, any
+ * docs/spec/adjudication.md §6: a bundle built before rule outcomes existed (ABI 1) keeps loading and decides
+ * exactly as before: the ABI 1 engine mapped a match of a RED-graded rule to RED, any
  * other match to YELLOW, and nothing matched to GREEN. The fixture is a hand-kept legacy
  * bundle; every combination of its four rules is checked against that old mapping.
  */
@@ -20,7 +20,7 @@ const LEGACY_STATUS: Readonly<Record<string, 'RED' | 'YELLOW'>> = {
   account_frozen: 'RED',
 };
 
-/** The pre-ADR-106 engine: severity-as-outcome, RED if any RED rule fired, else YELLOW, else GREEN. */
+/** The ABI 1 engine: severity-as-outcome, RED if any RED rule fired, else YELLOW, else GREEN. */
 function legacyStatus(matched: readonly string[]): Status {
   if (matched.some((id) => LEGACY_STATUS[id] === 'RED')) return 'RED';
   return matched.length > 0 ? 'YELLOW' : 'GREEN';
@@ -31,7 +31,7 @@ let module: LoadedModule;
 
 beforeAll(async () => {
   const manifestJson = readFileSync(join(FIXTURE, 'manifest.json'), 'utf8');
-  const legacy: TestBundle = { bundle: readFileSync(join(FIXTURE, 'bundle.js'), 'utf8'), manifestJson, manifest: JSON.parse(manifestJson) };
+  const legacy: TestBundle = { bundle: readFileSync(join(FIXTURE, 'bundle.js'), 'utf8'), manifestJson, manifest: JSON.parse(manifestJson) as Record<string, unknown> };
   const keys = testKeys();
   const root = mkdtempSync(join(tmpdir(), 'adec-legacy-'));
   publish(legacy, root, keys);
@@ -40,6 +40,7 @@ beforeAll(async () => {
   if (!lookup.ok) throw new Error(lookup.error.message);
   module = lookup.module;
 });
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- undefined when the setup hook failed
 afterAll(() => loader?.close());
 
 const COMBINATIONS = Array.from({ length: 16 }, (_, bits) => ({
@@ -70,7 +71,7 @@ describe('a legacy ABI 1 bundle', () => {
     ]);
   });
 
-  test.each(COMBINATIONS.map((context) => [firing(context).join(' + ') || 'nothing', context] as const))('decides as before ADR-106 when %s fires', async (_name, context) => {
+  test.each(COMBINATIONS.map((context) => [firing(context).join(' + ') || 'nothing', context] as const))('decides as under ABI 1 when %s fires', async (_name, context) => {
     const result = await decide(module, { action: 'issue_refund', context });
     if (!result.ok) throw new Error(result.error.message);
     const { decision } = result;

@@ -6,7 +6,7 @@
  * restrictive t1 outcome), and the rules a mode weighs together never yield GREEN or GREEN-SKIP
  * while one of them emitted YELLOW or RED: below a quorum, RED becomes YELLOW and never less.
  * What a mode weighs together: the matched t1 rules if any; else, for winner_takes_all, the
- * rules of the highest matched tier (ADR-106 D3: a higher tier's outcome outranks a lower
+ * rules of the highest matched tier (docs/spec/adjudication.md §4: a higher tier's outcome outranks a lower
  * tier's, e.g. a t2 GREEN exception over a t3 RED); for the voting modes, every t2/t3 vote.
  *
  * The world is generated from the property seed and built once; each run fires a random set of
@@ -63,7 +63,7 @@ function generateActions(): readonly GeneratedAction[] {
     const rules = shapes.map((shape, r): GeneratedRule => ({
       id: ids[r]!,
       outcome: shape.outcome,
-      tier: shape.tier as GeneratedRule['tier'],
+      tier: shape.tier,
       weight: shape.weight,
       suppresses: ids.filter((_, target) => target > r && shape.suppressMask[target] === true && shapes[target]!.tier !== 't1'),
     }));
@@ -119,6 +119,7 @@ beforeAll(async () => {
   if (result.artifacts === undefined) throw new Error(result.diagnostics.map((d) => `${d.code} ${d.message}`).join('\n'));
   module = await loadTestBundle(asTestBundle(result.artifacts));
 });
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- undefined when the setup hook failed
 afterAll(() => module?.evaluator.dispose());
 
 describe('aggregation never fails open', () => {

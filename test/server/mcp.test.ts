@@ -69,7 +69,7 @@ describe('over Streamable HTTP (POST /v1/mcp)', () => {
     return client;
   }
 
-  it('lists two tools: `decide`, with the decide request as input and the decision as output, and `select`, with the select request and seed 000\'s DecisionResponse', async () => {
+  it('lists two tools: `decide`, with the decide request as input and the decision as output, and `select`, with the select request and the DecisionResponse of docs/spec/selection.md §3.9', async () => {
     const client = await connect();
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(['decide', 'select']);

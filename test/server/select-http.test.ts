@@ -56,7 +56,7 @@ describe.each([
     service = await selectionService(await audit());
   });
 
-  test('a selection is answered with seed 000\'s DecisionResponse once its trace is stored, and it can be read back and replayed', async () => {
+  test('a selection is answered with the DecisionResponse of docs/spec/selection.md §3.9 once its trace is stored, and it can be read back and replayed', async () => {
     modelReply = () => '{"rationale":"Tempo Run keeps your legs moving at an easy, steady pace."}';
     const answer = await json(await service.post('/v1/select', { ...FITNESS, signals: { sessions_last_7d: 0, rest_days_last_7d: 2, consecutive_high_intensity: 2 }, actions: [HIIT, RUN] }));
     expect(answer.status).toBe(200);

@@ -1,5 +1,5 @@
 /**
- * A user's short-term memory (seed 000 stage 2, issue 16): the signal values that recorded
+ * A user's short-term memory (docs/spec/selection.md §3.2, issue 16): the signal values that recorded
  * execution outcomes observed, kept per tenant, user and scenario, which a later selection for
  * that user takes when its request does not supply a signal.
  *

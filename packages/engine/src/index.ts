@@ -1,5 +1,5 @@
 /**
- * @adec/engine — the ADE selection cycle over a loaded module (seed 000): stages 1–4 (ingest,
+ * @adec/engine — the ADE selection cycle over a loaded module (docs/spec/selection.md): stages 1–4 (ingest,
  * derive state, guardrails, score and rank with tie-breaks) run inside the module's sandbox;
  * stages 5–9 (resolve, execute and validate the skill under its Skill Execution Contract,
  * fall back, assemble the response and its trace) run here, the skill's own functions again in

@@ -11,7 +11,7 @@ import { selectionError, type SelectionError } from './selection-error.js';
 import type { NormalizedRequest, SelectionRequest } from './selection-request.js';
 import type { ModuleReference, Selection } from './selection-trace.js';
 
-/** Seed 000's hard limits for derive state (20 ms), guardrails (15 ms) and score/rank (30 ms). */
+/** The hard limits of docs/spec/selection.md §7 for derive state (20 ms), guardrails (15 ms) and score/rank (30 ms). */
 export const DEFAULT_SELECTION_TIME_LIMIT_MS = 65;
 
 export type SelectResult = { readonly ok: true; readonly selection: Selection } | { readonly ok: false; readonly error: SelectionError };

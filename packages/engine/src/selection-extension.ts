@@ -1,5 +1,5 @@
 /**
- * The deterministic part of the ADE cycle (seed 000 stages 2–4), as a trusted extension that
+ * The deterministic part of the ADE cycle (docs/spec/selection.md §3.2–§3.4), as a trusted extension that
  * runs inside the module's isolate (runtime/src/sandbox/isolate-prelude.ts): the module's
  * functions are called where they live, with one crossing per selection, and nothing but
  * JSON text crosses. The semantics are documented in the engine README ("Selection semantics").

@@ -1,5 +1,5 @@
 /**
- * What a client asks the engine (seed 000 stage 1, the part the deterministic cycle needs):
+ * What a client asks the engine (docs/spec/selection.md §3.1, the part the deterministic cycle needs):
  * the scenario, its signals in wire form, the candidate actions and the platform conditions
  * execution risk weighs.
  */
@@ -12,7 +12,7 @@ export interface SelectionRequest {
   readonly actions: readonly CandidateAction[];
   /** Execution-risk conditions present now (e.g. `offline_mode`); none by default. */
   readonly conditions?: readonly string[];
-  /** Seed 000's `execution_mode_override`: above the scenario's default mode. */
+  /** The `execution_mode_override` of docs/spec/selection.md §5: above the scenario's default mode. */
   readonly execution_mode_override?: ExecutionMode | null;
 }
 

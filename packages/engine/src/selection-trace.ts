@@ -1,7 +1,7 @@
 import type { ExecutionMode } from './selection-request.js';
 
 /**
- * A selection (seed 000 stages 2–4) in the snake_case wire form it is serialized and audited
+ * A selection (docs/spec/selection.md §3.2–§3.4) in the snake_case wire form it is serialized and audited
  * in: the outcome, and the artifact of each stage, so a reader can see why every candidate was
  * kept, rejected, scored and ranked as it was. Produced inside the sandbox by the selection
  * extension (selection-extension.ts); the host adds only the module reference.
@@ -10,9 +10,9 @@ import type { ExecutionMode } from './selection-request.js';
 export type SelectionStatus =
   /** `selected_action` is the first of `ranking`. */
   | 'SELECTED'
-  /** The guardrails left no candidate (seed 000: HTTP 422, trace stored). */
+  /** The guardrails left no candidate (docs/spec/selection.md §6: HTTP 422, trace stored). */
   | 'NO_ELIGIBLE_ACTIONS'
-  /** An objective or tie-break key failed, so no ranking can be trusted (seed 000: HTTP 500, trace stored). */
+  /** An objective or tie-break key failed, so no ranking can be trusted (docs/spec/selection.md §6: HTTP 500, trace stored). */
   | 'SCORING_FAILED';
 
 export interface Selection {

@@ -54,7 +54,7 @@ export interface DecisionHostConfig {
    */
   readonly llm?: CloudLlmOptions | null;
   readonly executors?: readonly LlmExecutor[];
-  /** Names no skill output may mention (SEC §4). */
+  /** Names no skill output may mention (docs/spec/skill-contract.md §4). */
   readonly competitorNames?: readonly string[];
   /** Audit records older than this are purged at start and then daily (default 90). */
   readonly retentionDays?: number;
@@ -87,7 +87,8 @@ export type StartedHost = { readonly ok: true; readonly host: DecisionHost } | {
 
 export async function startDecisionHost(config: DecisionHostConfig): Promise<StartedHost> {
   const metrics = new ServiceMetrics();
-  let log: FastifyInstance['log'] | undefined;
+  // Undefined until the app exists, which needs the services these callbacks are given first.
+  let log: FastifyInstance['log'] | undefined = undefined;
   // Rows inserted past a chain's head outside adec are set aside and the decision recorded after the true head (packages/audit/README.md).
   const onRowsSetAside = (tenant: string, seqs: readonly number[]) => log?.error({ code: 'ROWS_BEYOND_HEAD', tenant, seqs }, `the audit chain of ${tenant} had ${seqs.length} record(s) past its head, inserted outside adec; they were set aside in decision_records_beyond_head and the decision was recorded after the true head: run adec audit verify`);
   const opened = typeof config.audit === 'string' ? await openAuditStore(config.audit, { onCommit: metrics.onCommit, onRowsSetAside }) : { ok: true as const, store: config.audit };

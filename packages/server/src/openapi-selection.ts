@@ -1,6 +1,6 @@
 /**
- * The OpenAPI schemas of what the selection operations answer (seed 000): seed 000's
- * `DecisionResponse`, a stored selection, and a feedback receipt. Part of the document in
+ * The OpenAPI schemas of what the selection operations answer (docs/spec/selection.md): the
+ * `DecisionResponse` of docs/spec/selection.md §3.9, a stored selection, and a feedback receipt. Part of the document in
  * openapi.ts; their requests' schemas are the operations' (operations/select-request.ts,
  * feedback-request.ts).
  */

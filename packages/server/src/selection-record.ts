@@ -1,5 +1,5 @@
 /**
- * What the service stores for a selection (seed 000 stage 9: the full trace, committed before
+ * What the service stores for a selection (docs/spec/selection.md §3.9: the full trace, committed before
  * the response): the request as routed, the caller and delegation chain, and the engine's
  * content-addressed trace, which holds every stage's artifact and the response itself. The
  * record is kept whatever the outcome, so a 422 or a 500 can be looked up and replayed too.

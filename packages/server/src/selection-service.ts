@@ -24,7 +24,7 @@ export interface SelectionServiceOptions {
   readonly admission: Admission;
   /** Model executors in order of preference (none: LLM skills run their deterministic fallback, flagged). */
   readonly executors: readonly LlmExecutor[];
-  /** Names no skill output may mention (SEC §4). */
+  /** Names no skill output may mention (docs/spec/skill-contract.md §4). */
   readonly competitorNames?: readonly string[];
   readonly observer?: SelectionObserver;
   readonly now?: () => number;

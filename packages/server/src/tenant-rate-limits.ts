@@ -1,5 +1,5 @@
 /**
- * Per-tenant token buckets (seed 002: "a tenant's only lever to consume disproportionate
+ * Per-tenant token buckets (docs/spec/adjudication.md §7: "a tenant's only lever to consume disproportionate
  * resources is call volume, which rate limiting addresses directly"). Each tenant's bucket
  * holds up to `burst` tokens and refills at `perSecond`; a call takes one token or is refused
  * with the time until one is there. Tenants come from verified tokens, so their number is the

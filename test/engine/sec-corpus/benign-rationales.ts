@@ -1,6 +1,6 @@
 /**
  * A corpus of benign skill replies: what a good product copywriter would write to explain the
- * *selected* action, and what no check of the Skill Execution Contract may flag (seed 001: the
+ * *selected* action, and what no check of the Skill Execution Contract may flag (docs/spec/skill-contract.md: the
  * schema, the invariants, the authority boundary and the prohibitions; SECURITY.md "A skill that
  * tries to take authority"). It is the counterweight to the disguised violations: a checker
  * strict enough to catch every disguise must still pass every entry here.

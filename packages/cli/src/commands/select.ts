@@ -8,9 +8,9 @@ import { UsageError } from '../usage-error.js';
 
 export const usage = `usage: adec select <bundle> --request <file|-> [options]
 
-Runs the whole ADE selection cycle (seed 000: state, guardrails, score and rank, then the
+Runs the whole ADE selection cycle (docs/spec/selection.md: state, guardrails, score and rank, then the
 skill under its Skill Execution Contract, validation and fallback) against a built bundle, and
-prints seed 000's DecisionResponse as JSON. The request is a JSON object read from <file> or,
+prints the DecisionResponse of docs/spec/selection.md §3.9 as JSON. The request is a JSON object read from <file> or,
 with \`-\`, from standard input: { scenario, signals?, actions, conditions?,
 execution_mode_override? }, the same as the body of POST /v1/select without the routing key.
 LLM skills ask the model configured by ADEC_LLM_URL, ADEC_LLM_MODEL and ADEC_LLM_API_KEY; with

@@ -1,5 +1,5 @@
 /**
- * ADEC5003: a rule that can never decide its action's outcome (ADR-106 D3: T1 is the hard
+ * ADEC5003: a rule that can never decide its action's outcome (docs/spec/adjudication.md §4: T1 is the hard
  * floor; in winner_takes_all the highest tier wins and, within a tier, the most
  * restrictive outcome RED > YELLOW > GREEN-SKIP > GREEN).
  *
@@ -17,7 +17,7 @@
  * - (b) for a rule that suppresses other rules: even when its outcome never wins, taking
  *   a rule out of the matched set can change the decision, so the rule is not dead;
  * - cases that rely on S's predicate failing: an errored or timed-out S does not match
- *   (ADR-083 D3), and R could then decide. The warning assumes predicates evaluate.
+ *   (docs/spec/adjudication.md §4.4), and R could then decide. The warning assumes predicates evaluate.
  *
  * Cost. The R ⇒ S check is pairwise. Only pairs that can be related are compared: S must
  * outrank R, and R and S must share an atom (an attribute or an opaque condition; without

@@ -1,6 +1,6 @@
 /**
  * One rule: a static `outcome` it emits when matched, a `severity` tier that orders and
- * protects it (ADR-106: outcome and severity are independent axes), an optional
+ * protects it (docs/spec/adjudication.md §3: outcome and severity are independent axes), an optional
  * `applies_when` filter, the `when` predicate, a `reason`, `suppresses`, `timeout` and
  * `weight`. Suppressions are resolved later, once every rule of the world is known.
  */

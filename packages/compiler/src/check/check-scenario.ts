@@ -1,5 +1,5 @@
 /**
- * Selection scenarios (seed 000): signals and derived state, action types and the skills
+ * Selection scenarios (docs/spec/selection.md): signals and derived state, action types and the skills
  * that narrate them, guardrails, weighted objectives, execution risk, tie-breaks and the
  * default execution mode.
  */
@@ -289,7 +289,7 @@ function checkTieBreakKey(key: Expr, scope: ExprScope, sink: DiagnosticSink): Ch
   return checked;
 }
 
-/** Seed 000: the engine default is deterministic_only, the safe mode. */
+/** docs/spec/selection.md §5: the engine default is deterministic_only, the safe mode. */
 function checkDefaultMode(decl: MemberOf<'DefaultModeDecl'> | undefined, scenario: string, sink: DiagnosticSink): CheckedScenario['defaultMode'] {
   if (decl === undefined) return 'deterministic_only';
   const mode = DEFAULT_MODES.find((m) => m === decl.mode.text);

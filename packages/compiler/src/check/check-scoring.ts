@@ -1,5 +1,5 @@
 /**
- * Scoring (seed 000 stage 4): weighted objectives whose weights sum to 1, and the
+ * Scoring (docs/spec/selection.md §3.4): weighted objectives whose weights sum to 1, and the
  * execution-risk penalty with its factors, every weight within [0, 1].
  */
 import type { Identifier, ObjectiveDecl, ScenarioMember } from '@adec/grammar';

@@ -1,5 +1,5 @@
 /**
- * Skills under the Skill Execution Contract (seed 001): identity and version, type
+ * Skills under the Skill Execution Contract (docs/spec/skill-contract.md): identity and version, type
  * (llm needs a prompt, deterministic needs templates), timeouts, a deterministic fallback,
  * the input and output schemas, invariants in the SEC check language, prohibited
  * patterns and templates.
@@ -128,7 +128,7 @@ function checkSkill(
   }
   const fallbackMember = member('SkillFallback');
   if (type === 'llm' && fallbackMember === undefined) {
-    sink.report('ADEC4023', decl.id.span, { kind, skill: id, problem: 'needs a deterministic `fallback` (SEC §6: every skill has a defined fallback)' });
+    sink.report('ADEC4023', decl.id.span, { kind, skill: id, problem: 'needs a deterministic `fallback` (docs/spec/skill-contract.md §6: every skill has a defined fallback)' });
   }
   const timeoutMember = member('SkillTimeout');
   const timeouts = checkSkillTimeouts(timeoutMember, type, sink);
@@ -210,7 +210,7 @@ function checkOutputFieldNames(fields: readonly FieldDecl[], skill: string, kind
 
 /**
  * Deterministic templates: each names output fields only and sets every required one, so
- * the fallback's output always passes validation (SEC §6 "Must be valid").
+ * the fallback's output always passes validation (docs/spec/skill-contract.md §6 "Must be valid").
  */
 function checkTemplates(decl: SkillDecl, skill: string, kind: string, schemas: SkillSchemas, sink: DiagnosticSink): CheckedSkillTemplate[] {
   const scope = skillInputScope(schemas);

@@ -1,6 +1,6 @@
 /**
  * `suppresses`: a matched rule removes other rules of its own action from the matched set.
- * T1 rules are the hard floor and can never be suppressed (ADR-106 D3), so naming one is
+ * T1 rules are the hard floor and can never be suppressed (docs/spec/adjudication.md §4), so naming one is
  * an error rather than something the runtime silently ignores.
  */
 import type { DiagnosticSink } from './checker-context.js';

@@ -1,5 +1,5 @@
 /**
- * Fallbacks (SEC §6): a skill falls back to a deterministic skill that exists, is not
+ * Fallbacks (docs/spec/skill-contract.md §6): a skill falls back to a deterministic skill that exists, is not
  * itself, does not lead back to it, and answers within the 20ms a fallback has, so a failing
  * skill always ends at an output in time.
  */

@@ -12,7 +12,7 @@ export interface SkillSchemas {
   readonly userState: readonly RecordField[];
 }
 
-/** SEC §1: the decision context a skill receives; the selection is read-only. */
+/** docs/spec/skill-contract.md §1: the decision context a skill receives; the selection is read-only. */
 function decisionContextType(schemas: SkillSchemas): Type {
   return {
     kind: 'record',

@@ -1,5 +1,5 @@
 /**
- * Skill time budgets (SEC §5): a timeout that triggers the fallback and a hard limit at
+ * Skill time budgets (docs/spec/skill-contract.md §5): a timeout that triggers the fallback and a hard limit at
  * which execution is terminated. Defaults per type come from the SEC's table, and its hard
  * limits (deterministic 50ms, llm 500ms) bound both: a longer budget would hold the cycle past
  * what the contract promises.
@@ -17,7 +17,7 @@ export interface SkillBudget {
   readonly hardLimitMs: number;
 }
 
-/** SEC §6: a fallback answers in under 20ms, the deterministic default timeout. */
+/** docs/spec/skill-contract.md §6: a fallback answers in under 20ms, the deterministic default timeout. */
 export const FALLBACK_TIMEOUT_MS = DEFAULT_BUDGETS.deterministic.timeoutMs;
 
 export function checkSkillTimeouts(
@@ -33,7 +33,7 @@ export function checkSkillTimeouts(
   if (timeout.milliseconds <= 0) sink.report('ADEC4017', timeout.span, { problem: `\`${timeout.text}\` must be greater than 0` });
   for (const duration of [timeout, hardLimit]) {
     if (duration !== undefined && type !== undefined && duration.milliseconds > defaults.hardLimitMs) {
-      sink.report('ADEC4017', duration.span, { problem: `\`${duration.text}\` exceeds the ${defaults.hardLimitMs}ms hard limit of ${type === 'llm' ? 'an llm' : 'a deterministic'} skill (SEC §5)` });
+      sink.report('ADEC4017', duration.span, { problem: `\`${duration.text}\` exceeds the ${defaults.hardLimitMs}ms hard limit of ${type === 'llm' ? 'an llm' : 'a deterministic'} skill (docs/spec/skill-contract.md §5)` });
     }
   }
   if (hardLimit === undefined) {

@@ -1,5 +1,5 @@
 /**
- * A deterministic skill's templates against its own output schema (SEC §6: a fallback's output
+ * A deterministic skill's templates against its own output schema (docs/spec/skill-contract.md §6: a fallback's output
  * is "guaranteed to pass validation"). The rules, each sound for every input the skill's
  * declared types allow:
  *

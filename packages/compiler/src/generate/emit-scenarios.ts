@@ -1,5 +1,5 @@
 /**
- * `_SCENARIOS`: selection scenarios (seed 000) as data plus the functions the ADE cycle calls.
+ * `_SCENARIOS`: selection scenarios (docs/spec/selection.md) as data plus the functions the ADE cycle calls.
  *
  * Evaluation environments:
  * - state derivation `derive(signals, state)`: `signals` with defaults applied, `state` holding

@@ -1,11 +1,11 @@
 /**
- * `_SKILLS` and `_INVARIANTS`: each skill's execution contract (SEC, seed 001) as data, with its
+ * `_SKILLS` and `_INVARIANTS`: each skill's execution contract (SEC, docs/spec/skill-contract.md) as data, with its
  * prompt, deterministic templates and invariant checks compiled to functions.
  *
  * An invariant is compiled twice: `check` compares text as written, `check_folded` as the host's
  * `fold` shows it to a reader (ExprScope.foldText); the host requires both to hold.
  *
- * Invariants and templates read SEC Appendix B roots from one `input`:
+ * Invariants and templates read docs/spec/skill-contract.md §9 roots from one `input`:
  * `{ payload, action_metadata, user_state, decision_context }` (no payload when rendering);
  * a prompt's `action.x` reads the action metadata.
  */

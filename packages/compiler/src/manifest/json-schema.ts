@@ -1,7 +1,7 @@
 /**
  * World types as JSON Schema (draft 2020-12), describing values on the wire: the request
  * context an API client sends and the payload a skill returns. Objects are closed
- * (`additionalProperties: false`, SEC §2); an optional value may be absent or `null`.
+ * (`additionalProperties: false`, docs/spec/skill-contract.md §2); an optional value may be absent or `null`.
  */
 import type { ValueSchema } from '@adec/abi';
 import type { JsonValue, RecordField, Type } from '../model/index.js';

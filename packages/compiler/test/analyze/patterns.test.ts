@@ -4,7 +4,7 @@ import { backtrackingRisk, translatePattern } from '../../src/analyze/index.js';
 
 describe('translatePattern', () => {
   it.each([
-    // SEC examples (seed 001), backslashes literal as written in the contract
+    // SEC examples (docs/spec/skill-contract.md), backslashes literal as written in the contract
     ['(?i)(injury|pain|hurt|damage)', '(injury|pain|hurt|damage)', 'i'],
     ['(?i)(weight loss|lose weight|burn fat)', '(weight loss|lose weight|burn fat)', 'i'],
     ['\\d+(\\.\\d+)?\\s*(fatigue|tired)', '\\d+(\\.\\d+)?\\s*(fatigue|tired)', ''],

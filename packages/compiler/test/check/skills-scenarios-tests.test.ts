@@ -1,4 +1,4 @@
-/** Skills (SEC), scenarios (seed 000) and golden tests. */
+/** Skills (SEC), scenarios (docs/spec/selection.md) and golden tests. */
 import { describe, it } from 'vitest';
 import { HEADER, expectDiagnostics } from './helpers.js';
 
@@ -19,7 +19,7 @@ describe('skills', () => {
     ]);
     expectDiagnostics(`${HEADER}skill s {\n  version "1.0.0"\n  type llm\n  output { text: string(..200) }\n}\n`, [
       ['ADEC4023', 2, 7, 'llm skill `s` needs a `prompt`', undefined],
-      ['ADEC4023', 2, 7, 'llm skill `s` needs a deterministic `fallback` (SEC §6: every skill has a defined fallback)', undefined],
+      ['ADEC4023', 2, 7, 'llm skill `s` needs a deterministic `fallback` (docs/spec/skill-contract.md §6: every skill has a defined fallback)', undefined],
     ]);
   });
 

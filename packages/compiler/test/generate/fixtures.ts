@@ -199,7 +199,7 @@ export const ADD_DEPENDENT: CheckedAction = {
   span: span(1, 1),
 };
 
-// ---- the fitness scenario and skills (LANGUAGE.md, seed 001) ------------------------------
+// ---- the fitness scenario and skills (LANGUAGE.md, docs/spec/skill-contract.md) ------------------------------
 
 const INTENSITY = enumOf('low', 'moderate', 'high');
 const signal = (name: string) => ref(name, INT, 'signal');

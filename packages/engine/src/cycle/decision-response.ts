@@ -1,5 +1,5 @@
 /**
- * Seed 000's `DecisionResponse` (stage 9): what a client of a selection receives. The
+ * The `DecisionResponse` of docs/spec/selection.md §3.9 (stage 9): what a client of a selection receives. The
  * selected action is the one stage 4 locked; the payload is whatever stage 6–8 made of the
  * skill, with the fallback flagged; `audit` says how to retrieve and replay the decision.
  */

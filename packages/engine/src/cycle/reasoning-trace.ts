@@ -1,6 +1,6 @@
 /**
- * The full trace of one selection (seed 000 stage 9 "Full Trace", with seed 003's Reasoning
- * Trace identity: `trace_id`, `schema_version`, `redaction_info`, `content_address`): every
+ * The full trace of one selection (docs/spec/selection.md §3.9 "Full Trace", with the trace
+ * identity of docs/spec/contracts.md §4: `trace_id`, `schema_version`, `redaction_info`, `content_address`): every
  * stage's artifact, what the skill was given and what it answered, and the final decision. It
  * is what the audit store keeps and what a replay re-executes and compares against.
  */
@@ -49,7 +49,7 @@ export interface ReasoningTrace {
   readonly sandbox_faults: readonly SandboxFault[];
   /** Module functions that threw in stages 2–4. */
   readonly errors: readonly FunctionError[];
-  /** What the skill was not given (SEC §1: only declared fields reach a skill). */
+  /** What the skill was not given (docs/spec/skill-contract.md §1: only declared fields reach a skill). */
   readonly redaction_info: { readonly withheld_action_fields: readonly string[]; readonly withheld_state: readonly string[] } | null;
   /**
    * Milliseconds per stage. Stages 2–4 run in one sandbox crossing, timed inside it by the
@@ -86,7 +86,7 @@ export interface ReplayToken {
   readonly created_at: string;
 }
 
-/** Seed 000's replay token, as base64url JSON: opaque to clients, readable by the service. */
+/** The replay token of docs/spec/selection.md §3.9, as base64url JSON: opaque to clients, readable by the service. */
 export function encodeReplayToken(token: ReplayToken): string {
   return Buffer.from(JSON.stringify(token)).toString('base64url');
 }

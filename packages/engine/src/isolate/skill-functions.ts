@@ -1,5 +1,5 @@
 /**
- * Stages 6 and 7: the skill functions the module compiled, called with a skill's input (SEC §1,
+ * Stages 6 and 7: the skill functions the module compiled, called with a skill's input (docs/spec/skill-contract.md §1,
  * as the module's templates and invariants read it), frozen before any of them sees it. A
  * failing function answers `{ ok: false }`, never a throw: a skill fault is the fallback's
  * business, not a sandbox failure.

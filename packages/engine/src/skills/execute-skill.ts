@@ -1,5 +1,5 @@
 /**
- * Stage 6 (seed 000; SEC §5): run the resolved skill within its time limit. A deterministic
+ * Stage 6 (docs/spec/selection.md §3.6; docs/spec/skill-contract.md §5): run the resolved skill within its time limit. A deterministic
  * skill renders its first applicable template in the isolate; an LLM skill renders its prompt
  * in the isolate and asks its executor, which is given up at the limit whatever it does. A
  * timeout or an executor error is an outcome here, never a failure of the decision: stage 8
@@ -13,7 +13,7 @@ import type { SkillCrossings } from './skill-crossings.js';
 import type { ExecutionMode } from '../selection-request.js';
 import type { SkillInput } from './skill-input.js';
 
-/** SEC §5 hard limits: no contract can give a skill more. */
+/** docs/spec/skill-contract.md §5 hard limits: no contract can give a skill more. */
 export const DETERMINISTIC_HARD_LIMIT_MS = 50;
 export const LLM_HARD_LIMIT_MS = 500;
 

@@ -1,5 +1,5 @@
 /**
- * Stage 8 (seed 000; SEC §6): when the skill's output cannot be used, the payload comes from
+ * Stage 8 (docs/spec/selection.md §3.8; docs/spec/skill-contract.md §6): when the skill's output cannot be used, the payload comes from
  * its deterministic fallback skill (tier 2), validated like any output; when there is none, or
  * it fails too, from the minimal safe output (tier 3): an empty payload, which enriches
  * nothing and so cannot say anything wrong. The selected action is never touched: a fallback

@@ -1,5 +1,5 @@
 /**
- * Stage 5 (seed 000): which skill runs for the selected action, in which mode, on which
+ * Stage 5 (docs/spec/selection.md §3.5): which skill runs for the selected action, in which mode, on which
  * executor. The mode comes from the request's override, else the scenario's default (the
  * compiler writes the engine default, `deterministic_only`, when a scenario declares none). An
  * LLM skill runs only in `skill_enhanced` mode, with an executor available and no reported
@@ -70,7 +70,7 @@ export function resolveSkill(input: ResolutionInput): ResolvedSkill {
   return fallback === undefined ? nullSkill(base, reason) : deterministic(base, fallback, reason, input.catalog);
 }
 
-/** A skill's fallback, when it is a deterministic skill of the module (SEC §6: tier 2). */
+/** A skill's fallback, when it is a deterministic skill of the module (docs/spec/skill-contract.md §6: tier 2). */
 export function deterministicFallback(skill: SkillContract, catalog: SkillCatalog): SkillContract | undefined {
   const fallback = skill.fallback === null ? undefined : catalog.get(skill.fallback);
   return fallback !== undefined && fallback.type === 'deterministic' && fallback.id !== skill.id ? fallback : undefined;

@@ -1,5 +1,5 @@
 /**
- * Each skill's execution contract (SEC, seed 001) as the host enforces it: read from the
+ * Each skill's execution contract (SEC, docs/spec/skill-contract.md) as the host enforces it: read from the
  * isolate once per loaded module (`__adec_skills`), its output schema compiled with ajv once,
  * and kept for the module's life. The functions of a skill (templates, prompt, invariants)
  * stay in the isolate; only their contract's data is here.
@@ -30,7 +30,7 @@ export interface SkillContract {
   readonly hardLimitMs: number;
   /** The deterministic skill run when this one fails (tier 2); null for none. */
   readonly fallback: string | null;
-  /** The only action fields and state values the skill receives (SEC §1: no raw user data). */
+  /** The only action fields and state values the skill receives (docs/spec/skill-contract.md §1: no raw user data). */
   readonly actionMetadataFields: readonly string[];
   readonly userStateFields: readonly string[];
   /** The payload's JSON Schema, as compiled; `validate` checks it. */

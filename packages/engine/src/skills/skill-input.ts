@@ -1,5 +1,5 @@
 /**
- * The SEC input envelope (seed 001 §1): the only data a skill receives. It holds the selected
+ * The SEC input envelope (docs/spec/skill-contract.md §1): the only data a skill receives. It holds the selected
  * action's fields and the state values the skill declares it reads, nothing else (no raw user
  * data), so what a skill could leak is fixed at compile time. `action_metadata` and
  * `user_state` are also at the top, where the language's templates and invariants read them.

@@ -1,5 +1,5 @@
 /**
- * SEC §3's universal invariants INV-001..006, which hold for every skill's payload whatever
+ * docs/spec/skill-contract.md §3's universal invariants INV-001..006, which hold for every skill's payload whatever
  * its contract says. INV-001..003 guard the authority boundary by field name (at any depth of
  * the payload); INV-004 and INV-005 by content; INV-006 by the declared length limits, which
  * every string of the payload must have and respect. Content is read as written and as a reader
@@ -64,7 +64,8 @@ function lengthProblems(value: unknown, schema: ValueSchema | undefined, path: s
     const limits = variants.map(maxLengthOf).filter((limit): limit is number => limit !== undefined);
     if (limits.length === 0) return [{ path, message: 'the contract declares no maximum length for this string' }];
     const limit = Math.max(...limits);
-    return [...value].length > limit ? [{ path, message: `the text is ${[...value].length} characters, over its limit of ${limit}` }] : [];
+    const length = Array.from(value).length;
+    return length > limit ? [{ path, message: `the text is ${length} characters, over its limit of ${limit}` }] : [];
   }
   const problems: { path: string; message: string }[] = [];
   if (Array.isArray(value)) {
@@ -84,5 +85,5 @@ function maxLengthOf(schema: ValueSchema): number | undefined {
   if (schema.maxLength !== undefined) return schema.maxLength;
   const members = schema.enum;
   if (members === undefined || !members.every((m): m is string => typeof m === 'string')) return undefined;
-  return Math.max(...members.map((m) => [...m].length));
+  return Math.max(...members.map((m) => Array.from(m).length));
 }

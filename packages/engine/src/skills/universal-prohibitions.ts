@@ -1,5 +1,5 @@
 /**
- * SEC §4's universal prohibitions: content no skill may produce, whatever its own contract
+ * docs/spec/skill-contract.md §4's universal prohibitions: content no skill may produce, whatever its own contract
  * prohibits besides. Patterns are matched against every string of the payload.
  */
 export interface UniversalProhibition {

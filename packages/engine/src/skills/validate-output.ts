@@ -1,5 +1,5 @@
 /**
- * Stage 7 (seed 000; SEC §2–§4): a skill's payload is checked against its contract, and the
+ * Stage 7 (docs/spec/selection.md §3.7; docs/spec/skill-contract.md §2–§4): a skill's payload is checked against its contract, and the
  * result decides between the payload and the fallback. Every check runs and every failure is
  * recorded, so the trace says all that was wrong, not just the first thing:
  *
@@ -44,7 +44,7 @@ export interface ValidationResult {
   readonly checks_passed: readonly ValidationCheck[];
   readonly checks_failed: readonly ValidationCheck[];
   readonly failures: readonly ValidationFailure[];
-  /** SEC §6's fallback reason for a failed validation: prohibited content, or any other failure. */
+  /** docs/spec/skill-contract.md §6's fallback reason for a failed validation: prohibited content, or any other failure. */
   readonly reason_code: 'validation_failed' | 'prohibited_content' | null;
 }
 

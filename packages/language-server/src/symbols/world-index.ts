@@ -299,7 +299,7 @@ class IndexBuilder {
       kind: 'root',
       name: 'decision_context',
       signature: 'decision_context: { decision_id: string, selected_action: string, action_metadata: { … } }',
-      detail: 'the decision a skill narrates (SEC §1); the selection is read-only',
+      detail: 'the decision a skill narrates (docs/spec/skill-contract.md §1); the selection is read-only',
       members: () => decisionContextFields,
     };
     const payloadRoot: WorldSymbol = {

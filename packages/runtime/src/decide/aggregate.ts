@@ -1,5 +1,5 @@
 /**
- * Aggregation (ADR-106 D3; ARCHITECTURE.md "Composition root", step 5): the matched,
+ * Aggregation (docs/spec/adjudication.md §4; ARCHITECTURE.md "Composition root", step 5): the matched,
  * unsuppressed rules → one status.
  *
  * Every mode starts with the t1 hard floor: if any t1 rule matched, the t1 rules decide alone
@@ -24,7 +24,7 @@
  *
  * So in every mode: the t1 floor holds, and the rules a mode weighs together (the t1 rules; else
  * winner_takes_all's highest matched tier, or every t2/t3 vote) never yield GREEN or GREEN-SKIP
- * while one of them emitted YELLOW or RED. A higher tier outranking a lower one is ADR-106 D3's
+ * while one of them emitted YELLOW or RED. A higher tier outranking a lower one is docs/spec/adjudication.md §4's
  * authoring model (a t2 GREEN exception over a t3 RED), not a vote.
  *
  * The winning rule is the first matched rule in evaluation order (tier, then declaration)

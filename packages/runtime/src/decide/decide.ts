@@ -1,5 +1,5 @@
 /**
- * The composition root of an adjudication (ARCHITECTURE.md "Composition root"; seeds 002, 004):
+ * The composition root of an adjudication (ARCHITECTURE.md "Composition root"; docs/spec/adjudication.md):
  * bind context → filter by applies_when → evaluate predicates in severity order, each isolated
  * → suppress → aggregate → error floor → respond with status, work_frame and metadata.
  */
@@ -85,17 +85,23 @@ export type ReplayResult =
  * identical to `recorded` when the logic is.
  */
 export async function replayDecision(module: LoadedModule, request: DecisionRequest, entry: EntryValues, recorded: Decision): Promise<ReplayResult> {
-  const spec = typeof request?.action === 'string' ? module.metadata.actions.get(request.action) : undefined;
+  const action = requestedAction(request);
+  const spec = typeof action === 'string' ? module.metadata.actions.get(action) : undefined;
   const faults = spec === undefined ? undefined : recordedFaults(spec, recorded);
   const replayed = await decideWith(module, request, entry, {}, faults);
   return replayed.ok ? { ok: true, decision: replayed.decision, takenAsRecorded: faults === undefined ? [] : takenAsRecorded(faults) } : replayed;
+}
+
+/** The action `request` names, read as `unknown`: a host may hand over whatever it parsed. */
+function requestedAction(request: unknown): unknown {
+  return typeof request === 'object' && request !== null ? (request as { action?: unknown }).action : undefined;
 }
 
 function decideWith(module: LoadedModule, request: DecisionRequest, entry: EntryValues, control: DecideControl, faults: RecordedFaults | undefined): Promise<DecideResult> {
   let spec: ActionSpec | undefined;
   let header: Header | undefined;
   try {
-    const action = typeof request === 'object' && request !== null ? (request as { action?: unknown }).action : undefined;
+    const action = requestedAction(request);
     if (typeof action !== 'string') return Promise.resolve(invalidRequest(`a request names its action as a string, found ${typeof action}`));
     spec = module.metadata.actions.get(action);
     if (spec === undefined) {
@@ -243,7 +249,7 @@ function compose(spec: ActionSpec, ctx: Record<string, unknown>, evaluation: Act
   const matched: RuleSpec[] = [];
   const reasons: (string | null)[] = [];
   const errored: ErroredPredicate[] = [];
-  const traces: PredicateTrace[] = new Array(spec.rules.length);
+  const traces = new Array<PredicateTrace>(spec.rules.length);
   const inputs = spec.readSets.map((names) => inputsOf(names, values, spec.durations));
   for (let i = 0; i < spec.rules.length; i++) {
     const rule = spec.rules[i]!;
@@ -296,7 +302,7 @@ function compose(spec: ActionSpec, ctx: Record<string, unknown>, evaluation: Act
  */
 function crossingJson(ctx: Readonly<Record<string, unknown>>, reads: readonly string[] | undefined): string {
   if (reads === undefined) return JSON.stringify(ctx);
-  const crossing: Record<string, unknown> = Object.create(null);
+  const crossing = Object.create(null) as Record<string, unknown>;
   for (const name of reads) if (Object.hasOwn(ctx, name)) crossing[name] = ctx[name];
   return JSON.stringify(crossing);
 }

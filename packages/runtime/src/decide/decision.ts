@@ -1,5 +1,5 @@
 /**
- * The adjudication response (ADR-077 D3, ADR-106 D4): `{ status, work_frame,
+ * The adjudication response (docs/spec/adjudication.md §5, §5.2): `{ status, work_frame,
  * decision_metadata }`, in the snake_case wire form it is serialized and audited in.
  */
 import type { DecisionBasis as RecordedBasis } from '@adec/abi';

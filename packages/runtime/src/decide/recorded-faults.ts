@@ -1,5 +1,5 @@
 /**
- * What the machine did to a recorded decision, which its replay takes as given (seed 000,
+ * What the machine did to a recorded decision, which its replay takes as given (docs/spec/selection.md,
  * stage 9). A replay re-runs the logic; it cannot re-run the machine. A predicate or derivation
  * that ran out of its time or heap, or whose sandbox process died, and a decision the host did
  * not evaluate (overloaded, cancelled, past its deadline), say what the host was doing then;
@@ -53,7 +53,7 @@ const UNEVALUATED: ReadonlySet<string> = new Set<Unevaluated['unevaluated']>(['O
 
 /** The machine's faults in `recorded`, a decision of `spec`'s action (read defensively: it comes from storage). */
 export function recordedFaults(spec: ActionSpec, recorded: Decision): RecordedFaults {
-  const metadata = (recorded as Partial<Decision> | null)?.decision_metadata;
+  const metadata = (recorded as Partial<Decision> | null)?.decision_metadata as Partial<Decision['decision_metadata']> | undefined;
   const basis = metadata?.aggregation_outcome?.basis;
   const errored = objectsIn<ErroredPredicate>(metadata?.errored_predicates);
   if (typeof basis === 'string' && UNEVALUATED.has(basis)) {
@@ -81,8 +81,8 @@ function objectsIn<T>(value: unknown): T[] {
 /** `evaluation` with the recorded faults in place of what the replay's machine did. */
 export function withRecordedFaults(spec: ActionSpec, evaluation: ActionEvaluation, faults: RecordedFaults): ActionEvaluation {
   if (faults.derivations.length === 0 && faults.rules.size === 0) return evaluation;
-  const computed = { ...evaluation.computed };
-  for (const failed of faults.derivations) delete computed[failed.attribute];
+  const failedNames = new Set(faults.derivations.map((failed) => failed.attribute));
+  const computed = Object.fromEntries(Object.entries(evaluation.computed).filter(([name]) => !failedNames.has(name)));
   return {
     computed,
     failedDerivations: faults.derivations.length > 0 ? faults.derivations : evaluation.failedDerivations,

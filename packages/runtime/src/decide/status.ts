@@ -1,5 +1,5 @@
 /**
- * The four decision statuses and severity tiers (seed 002, ADR-106), with the orders the
+ * The four decision statuses and severity tiers (docs/spec/adjudication.md §1, §3), with the orders the
  * composition root uses: statuses by restrictiveness, tiers by precedence.
  */
 import { RULE_OUTCOMES, SEVERITY_TIERS, type RuleOutcome, type SeverityTier } from '@adec/abi';

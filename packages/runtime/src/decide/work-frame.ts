@@ -1,5 +1,5 @@
 /**
- * The work_frame (ADR-077 D3): the behaviour contract the agent operates within after a
+ * The work_frame (docs/spec/adjudication.md §5): the behaviour contract the agent operates within after a
  * decision. Each field comes from the action's `on STATUS` template when it sets one, else
  * from the per-status default below; `missing_evidence` always comes from context binding.
  */
@@ -18,7 +18,7 @@ export interface WorkFrame {
   readonly next_human_owner: string | null;
 }
 
-/** What an agent should do by default for each status (seed 002, "Status"). */
+/** What an agent should do by default for each status (docs/spec/adjudication.md §5.1). */
 function defaultFrame(status: Status, action: string): WorkFrame {
   const frame = (mode: string, next_action: string, allowed: string[], forbidden: string[]): WorkFrame => ({
     mode,
@@ -62,7 +62,7 @@ const standardFrames = new WeakMap<ActionSpec, Map<Status, WorkFrame>>();
  */
 export function standardWorkFrame(spec: ActionSpec, status: Status): WorkFrame {
   let frames = standardFrames.get(spec);
-  if (frames === undefined) standardFrames.set(spec, (frames = new Map()));
+  if (frames === undefined) standardFrames.set(spec, (frames = new Map<Status, WorkFrame>()));
   let frame = frames.get(status);
   if (frame === undefined) frames.set(status, (frame = deepFreeze(buildWorkFrame(status, spec.name, spec.workFrames[status]))));
   return frame;

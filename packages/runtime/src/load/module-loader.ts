@@ -1,5 +1,5 @@
 /**
- * The loader (ARCHITECTURE.md pipeline step 7; seed 002 phase 2): routing key → verified,
+ * The loader (ARCHITECTURE.md pipeline step 7; docs/spec/adjudication.md §2.2): routing key → verified,
  * loaded module.
  *
  * A cache miss fetches the bundle's bytes from the module store once, verifies hash, signature
@@ -143,7 +143,7 @@ export class ModuleLoader {
 
   /**
    * Reads every loaded world's bundle from the store again and acts on what changed, so that a
-   * running host follows its store (seed 002 phase 2):
+   * running host follows its store (docs/spec/adjudication.md §2.2):
    *
    * - a new module hash that verifies, and whose approval is not older than the loaded one's,
    *   replaces the loaded module (`replaced`); decisions already under way finish on the old one;

@@ -1,6 +1,6 @@
 /**
  * How much of a decision `POST /v1/decide` answers with. By default all of it, the per-rule
- * predicate traces included (seed 002). `?traces=false` leaves the traces out of the answer:
+ * predicate traces included (docs/spec/adjudication.md §5.2). `?traces=false` leaves the traces out of the answer:
  * most of its size for an action of many rules, for a caller that acts on the status and
  * work_frame and never reads them. The audit record keeps the whole decision either way, so
  * `GET /v1/decisions/{id}` and a replay still show every trace.

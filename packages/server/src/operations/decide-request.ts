@@ -1,5 +1,5 @@
 /**
- * The body of `POST /v1/decide` (seed 002 phase 1), and the MCP tool `decide`'s arguments: the
+ * The body of `POST /v1/decide` (docs/spec/adjudication.md §2.1), and the MCP tool `decide`'s arguments: the
  * routing key, the supplied context, and the caller's request id. The org is never read from
  * here as an authority: it comes from the caller's token, and a body that names an org may only
  * name the caller's own.

@@ -1,5 +1,5 @@
 /**
- * `POST /v1/decide` and the MCP tool `decide`: one adjudication (seed 002 phases 1–5) by the
+ * `POST /v1/decide` and the MCP tool `decide`: one adjudication (docs/spec/adjudication.md §2) by the
  * module the loader serves for the routing key (verified bundle, pooled sandbox), recorded as
  * an `adjudication` whose id is the request id (or a fresh UUID). The pipeline around it is
  * run-operation.ts's; the body is decide-request.ts's.

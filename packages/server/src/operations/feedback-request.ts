@@ -1,6 +1,6 @@
 /**
- * The body of `POST /v1/feedback`: an execution outcome, shaped after seed 003's Execution
- * Outcome Package (the fields the service keeps), reporting what became of a selected action.
+ * The body of `POST /v1/feedback`: an execution outcome, shaped after the Execution
+ * Outcome Package (docs/spec/contracts.md §3) (the fields the service keeps), reporting what became of a selected action.
  * `observed_effects` are the signal values the execution changed: they become the user's
  * short-term memory for the decision's scenario.
  */

@@ -1,5 +1,5 @@
 /**
- * `POST /v1/feedback` (issue 16; seed 003's Execution Outcome Package): what became of a
+ * `POST /v1/feedback` (issue 16; the Execution Outcome Package (docs/spec/contracts.md §3)): what became of a
  * selected action. The outcome is appended to the tenant's hash chain (kind `feedback`, its id
  * the outcome's), then its observed effects are written to the user's short-term memory for
  * the decision's scenario, where the next selection for that user reads them (stage 2).
@@ -45,7 +45,7 @@ export const FEEDBACK: Operation<FeedbackRequest, FeedbackReceipt> = {
   schema: FEEDBACK_REQUEST,
   document: {
     operationId: 'recordOutcome',
-    summary: "Record what became of a selected action (seed 003's Execution Outcome Package); its observed effects become the user's short-term memory",
+    summary: "Record what became of a selected action (the Execution Outcome Package (docs/spec/contracts.md §3)); its observed effects become the user's short-term memory",
     responses: {
       '201': { description: 'Recorded in the audit chain; the effects remembered', content: json('FeedbackReceipt') },
       '200': { description: 'The same outcome again (idempotent): the stored receipt, the memory written again', content: json('FeedbackReceipt') },

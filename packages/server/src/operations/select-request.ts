@@ -1,5 +1,5 @@
 /**
- * The body of `POST /v1/select` (seed 000 stage 1, the service's part), and the MCP tool
+ * The body of `POST /v1/select` (docs/spec/selection.md §3.1, the service's part), and the MCP tool
  * `select`'s arguments: the routing key, the scenario, the user whose short-term memory
  * applies, and the selection request itself (signals, candidate actions, conditions, mode
  * override), which the engine checks against the scenario with JSON paths of its own. As for

@@ -1,5 +1,5 @@
 /**
- * `POST /v1/select` and the MCP tool `select`: the whole ADE cycle (seed 000) by the module the
+ * `POST /v1/select` and the MCP tool `select`: the whole ADE cycle (docs/spec/selection.md) by the module the
  * loader serves for the routing key (a world of scenarios loads like any other), with the
  * user's short-term memory (unreadable: a flagged cold start), the engine's nine stages, and
  * the full trace recorded as a `selection`.
@@ -37,7 +37,7 @@ export const SELECT: Operation<SelectRequest, SelectOutcome> = {
     operationId: 'select',
     summary: 'Select one of the candidate actions through the whole ADE cycle (the org comes from the token)',
     responses: {
-      '200': { description: "Seed 000's DecisionResponse; its trace committed to the audit store", headers: decisionHeaders, content: json('DecisionResponse') },
+      '200': { description: "The DecisionResponse of docs/spec/selection.md §3.9; its trace committed to the audit store", headers: decisionHeaders, content: json('DecisionResponse') },
       '400': errorResponse('Invalid body, or a request that does not fit the scenario (each problem with its JSON path)'),
       '401': errorResponse('Missing, malformed, expired or otherwise invalid token'),
       '403': errorResponse("The body names another org than the token's"),
@@ -78,7 +78,7 @@ export interface SelectHandlerOptions {
   readonly store: AuditStore;
   /** Model executors in order of preference (none: LLM skills run their deterministic fallback, flagged). */
   readonly executors: readonly LlmExecutor[];
-  /** Names no skill output may mention (SEC §4). */
+  /** Names no skill output may mention (docs/spec/skill-contract.md §4). */
   readonly competitorNames?: readonly string[];
   readonly selected?: (outcome: CycleOutcome, seconds: number) => void;
   /** A skill output tried to name, rank or change the selection: rejected, and worth a log line. */

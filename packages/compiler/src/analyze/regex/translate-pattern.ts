@@ -1,7 +1,7 @@
 /**
  * SEC patterns → JavaScript regular expressions.
  *
- * SEC contracts write patterns for Python's `re` (seed 001: `(?i)(injury|pain|hurt|damage)`,
+ * SEC contracts write patterns for Python's `re` (docs/spec/skill-contract.md: `(?i)(injury|pain|hurt|damage)`,
  * `\d+(\.\d+)?\s*(fatigue|tired)`), with a backslash taken literally. The translation:
  *
  * - Leading inline flag groups `(?i)`, `(?m)`, `(?s)`, `(?im)`, … become the `i`, `m`, `s`

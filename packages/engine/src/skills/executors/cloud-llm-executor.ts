@@ -1,5 +1,5 @@
 /**
- * `cloud_llm` (seed 001): any endpoint speaking the OpenAI chat-completions protocol
+ * `cloud_llm` (docs/spec/skill-contract.md): any endpoint speaking the OpenAI chat-completions protocol
  * (`POST {baseUrl}/chat/completions`), configured by environment or options. The model is
  * asked for one JSON object that satisfies the skill's output schema; the engine validates
  * whatever comes back, so nothing here trusts the reply. The call is aborted at the engine's
@@ -93,7 +93,8 @@ function replyOf(body: string): LlmReply {
 
 /** The body's text, read no further than MAX_REPLY_BYTES. */
 async function readLimited(response: Response): Promise<{ readonly ok: true; readonly text: string } | { readonly ok: false; readonly message: string }> {
-  const reader = response.body?.getReader();
+  // A fetch body's chunks are bytes (the Fetch standard); undici's types leave them `any`.
+  const reader = (response.body as ReadableStream<Uint8Array> | null)?.getReader();
   if (reader === undefined) return { ok: true, text: '' };
   const chunks: Uint8Array[] = [];
   let size = 0;

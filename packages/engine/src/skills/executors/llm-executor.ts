@@ -1,5 +1,5 @@
 /**
- * The executor interface of seed 001 for skills that need a model. The engine owns everything
+ * The executor interface of docs/spec/skill-contract.md §8 for skills that need a model. The engine owns everything
  * around a call: it renders the prompt, builds the input envelope, enforces the time limit
  * (an executor that ignores its abort signal is still given up at the limit), parses and
  * validates the reply. An executor only turns one call into the model's text.

@@ -1,5 +1,5 @@
 /**
- * `llm_stub` (seed 001): a scripted model for tests and offline development. Each call gets
+ * `llm_stub` (docs/spec/skill-contract.md): a scripted model for tests and offline development. Each call gets
  * the script's answer for it: text (valid or violating), an error, or a delay, so every path
  * of stages 6–8 can be driven without a network.
  */
