@@ -2,10 +2,9 @@
  * Timeouts. A predicate's limit is short because predicates are small and run in a
  * sandbox on the request path (ARCHITECTURE.md "Sandbox"); a second is already absurd.
  */
+import { MAX_PREDICATE_TIMEOUT_MS } from '@adec/abi';
 import type { DurationLiteral } from '@adec/grammar';
 import type { DiagnosticSink } from './checker-context.js';
-
-export const MAX_PREDICATE_TIMEOUT_MS = 1000;
 
 /** ADEC4017 unless 0 < timeout ≤ 1000ms; an unreadable duration was reported by the parser. */
 export function checkPredicateTimeout(timeout: DurationLiteral, sink: DiagnosticSink): boolean {
