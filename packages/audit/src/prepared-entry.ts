@@ -42,12 +42,19 @@ export function prepareEntry({ payloadJson: serialized, ...entry }: AppendedEntr
     const problem = textProblem(value, name === 'request hash' ? 0 : 1);
     if (problem !== undefined) return storeFailure('INVALID_ENTRY', `the record's ${name} ${problem}`);
   }
-  if (!HOST_KINDS.has(entry.kind)) return storeFailure('INVALID_ENTRY', `the record's kind must be adjudication, selection or feedback, found ${JSON.stringify(entry.kind) ?? String(entry.kind)}`);
-  if (entry.payload === null || typeof entry.payload !== 'object' || Array.isArray(entry.payload)) return storeFailure('INVALID_ENTRY', 'the record\'s payload must be a JSON object');
-  if (serialized !== undefined && typeof serialized !== 'string') return storeFailure('INVALID_ENTRY', `the record's payload text must be a string, found ${typeof serialized}`);
+  // Read as `unknown`: a host in plain JavaScript may put anything in these fields.
+  const kind: unknown = entry.kind;
+  const payload: unknown = entry.payload;
+  const payloadText: unknown = serialized;
+  if (!HOST_KINDS.has(kind)) {
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- JSON.stringify gives undefined for undefined, functions and symbols, which lib.d.ts's `string` leaves out
+    return storeFailure('INVALID_ENTRY', `the record's kind must be adjudication, selection or feedback, found ${JSON.stringify(kind) ?? String(kind)}`);
+  }
+  if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) return storeFailure('INVALID_ENTRY', 'the record\'s payload must be a JSON object');
+  if (payloadText !== undefined && typeof payloadText !== 'string') return storeFailure('INVALID_ENTRY', `the record's payload text must be a string, found ${typeof payloadText}`);
   let payloadJson: string;
   try {
-    payloadJson = serialized ?? JSON.stringify(entry.payload);
+    payloadJson = payloadText ?? JSON.stringify(payload);
   } catch (error) {
     return storeFailure('INVALID_ENTRY', `the record's payload is not JSON: ${error instanceof Error ? error.message : String(error)}`);
   }

@@ -90,6 +90,8 @@ async function targetProblem(path: string, display: string, overwrite: boolean):
 
 async function writeOne(dir: string, file: OutputFile, overwrite: boolean): Promise<void> {
   const temporary = join(dir, `.${file.name}.${randomBytes(6).toString('hex')}.tmp`);
+  // O_NOFOLLOW is POSIX, absent on Windows.
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- @types/node declares O_NOFOLLOW on every platform
   const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
   const handle = await open(temporary, flags, file.mode ?? 0o666);
   try {

@@ -32,7 +32,7 @@ export function parseCommand(args: readonly string[], usage: string, extra: Extr
   }
   const format = values['format'];
   if (format !== 'text' && format !== 'json') {
-    throw new UsageError(`invalid --format \`${String(format)}\`: expected text or json\n\n${usage}`);
+    throw new UsageError(`invalid --format \`${format}\`: expected text or json\n\n${usage}`);
   }
-  return { world: positionals[0]!, format, values: values as ParsedWorldCommand['values'] };
+  return { world: positionals[0]!, format, values };
 }

@@ -106,7 +106,7 @@ function normalizeActions(scenario: ScenarioSpec, actions: unknown, problems: Re
 function normalizeFields(scenario: ScenarioSpec, action: Record<string, unknown>, path: string, problems: RequestProblem[]): Record<string, unknown> | undefined {
   const type = action['type'];
   const fields = typeof type === 'string' ? scenario.actionTypes.get(type) : undefined;
-  if (fields === undefined) {
+  if (typeof type !== 'string' || fields === undefined) {
     const known = [...scenario.actionTypes.keys()].join(', ');
     problems.push({ path: `${path}.type`, message: `expected an action type of scenario \`${scenario.id}\` (${known}), found ${describe(type)}` });
     return undefined;
@@ -121,7 +121,7 @@ function normalizeFields(scenario: ScenarioSpec, action: Record<string, unknown>
   }
   for (const name of Object.keys(action)) {
     if (name !== 'action_id' && name !== 'type' && !fields.some((field) => field.name === name)) {
-      problems.push({ path: `${path}.${name}`, message: `\`${name}\` is not a field of action type \`${String(type)}\`` });
+      problems.push({ path: `${path}.${name}`, message: `\`${name}\` is not a field of action type \`${type}\`` });
     }
   }
   return values;

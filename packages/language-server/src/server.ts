@@ -54,7 +54,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   const codePage = diagnosticPages(options.diagnosticDocs ?? fileURLToPath(new URL('../../../docs/diagnostics/', import.meta.url)));
 
   const log = (message: string, error?: unknown) =>
-    connection.console.error(`${message}${error === undefined ? '' : `: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`}`);
+    connection.console.error(`${message}${error === undefined ? '' : `: ${describeFailure(error)}`}`);
 
   /** Runs a handler; a failure is logged and answered with `fallback`. */
   const guard = async <T>(name: string, fallback: T, run: () => Promise<T> | T): Promise<T> => {
@@ -68,6 +68,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
 
   connection.onInitialize((params): InitializeResult => {
     const fromFolders = (params.workspaceFolders ?? []).map((f) => filePath(f.uri)).filter((p) => p !== undefined);
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- a client that predates workspace folders sends only rootUri
     const fromRoot = params.rootUri ? filePath(params.rootUri) : undefined;
     folders = fromFolders.length > 0 ? fromFolders : fromRoot !== undefined ? [fromRoot] : [];
     const initOptions = params.initializationOptions as { debounceMs?: unknown } | undefined;
@@ -89,7 +90,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
 
   connection.onInitialized(() => {
     if (watchFiles) {
-      void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*.adec' }] }).catch((error) => log('watching .adec files failed', error));
+      void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*.adec' }] }).catch((error: unknown) => log('watching .adec files failed', error));
     }
   });
 
@@ -98,7 +99,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   const sessionFor = (uri: string): Promise<WorldSession | undefined> => {
     let pending = sessionOf.get(uri);
     if (pending === undefined) {
-      pending = locate(uri).catch((error) => {
+      pending = locate(uri).catch((error: unknown) => {
         log(`finding the world of ${uri} failed`, error);
         return undefined;
       });
@@ -128,7 +129,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     if (world.timer !== undefined) clearTimeout(world.timer);
     world.timer = setTimeout(() => {
       world.timer = undefined;
-      void check(world).catch((error) => log(`checking ${world.root} failed`, error));
+      void check(world).catch((error: unknown) => log(`checking ${world.root} failed`, error));
     }, delay);
   };
 
@@ -322,4 +323,9 @@ function diagnosticPages(dir: string): (code: string) => string | undefined {
     }
     return known.get(code);
   };
+}
+
+/** A thrown value as the log shows it: an error's stack, anything else as text. */
+function describeFailure(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
 }

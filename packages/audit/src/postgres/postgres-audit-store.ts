@@ -209,6 +209,7 @@ class PostgresAuditStore implements AuditStore {
       return { ok: true, value: await run() };
     } catch (error) {
       // A read that was under way when the store closed fails on the ended pool: it is CLOSED.
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- the store can close while `run` is awaited; TypeScript keeps the check above's narrowing across the await
       if (this.#appends.closed) return closedFailure();
       return storeFailure('STORE_UNAVAILABLE', `the audit database failed: ${describeError(error)}`);
     }
@@ -310,8 +311,8 @@ async function inPooledTransaction<T>(pool: pg.Pool, work: (client: PoolClient) 
     return await work(client);
   } catch (error) {
     // A ROLLBACK that fails means the connection is gone, and its transaction with it.
-    await client.query('ROLLBACK').catch((rollbackError: Error) => {
-      broken ??= rollbackError;
+    await client.query('ROLLBACK').catch((rollbackError: unknown) => {
+      broken ??= rollbackError instanceof Error ? rollbackError : new Error(describeError(rollbackError));
     });
     throw error;
   } finally {

@@ -55,7 +55,7 @@ export class WriterThread {
           if ('error' in response) throw new Error(response.error);
           resolve(result(response));
         } catch (error) {
-          reject(error as Error);
+          reject(error instanceof Error ? error : new Error(String(error)));
         }
       };
       this.#pending.set(id, { answer, reject });

@@ -133,7 +133,7 @@ function parseOptions(args: readonly string[]): Options {
   if (paths.includes('-') && paths.length > 1) throw new UsageError(`\`-\` (standard input) is formatted alone\n\n${usage}`);
   if (values.stdout && paths.length > 1) throw new UsageError(`--stdout prints one file, and ${paths.length} were named\n\n${usage}`);
   const format = values.format;
-  if (format !== 'text' && format !== 'json') throw new UsageError(`invalid --format \`${String(format)}\`: expected text or json\n\n${usage}`);
+  if (format !== 'text' && format !== 'json') throw new UsageError(`invalid --format \`${format}\`: expected text or json\n\n${usage}`);
   if (format === 'json' && (values.stdout || paths.includes('-'))) {
     throw new UsageError(`--format json reports on files; it does not go with --stdout or \`-\`\n\n${usage}`);
   }

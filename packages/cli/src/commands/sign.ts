@@ -61,14 +61,19 @@ export async function prepareToSign(dir: string, keyPath: string, io: CliIo, ver
     io.stderr.write(`adec ${verb}: ${key.code}: ${key.message}\n`);
     return undefined;
   }
-  const refuse = (failure: VerificationFailure) => {
+  const refuse = (failure: VerificationFailure): void => {
     io.stderr.write(`adec ${verb}: refusing to ${verb} \`${dir}\`: ${failure.code}: ${failure.message}\n`);
-    return undefined;
   };
   const read = await readBundleFiles(dir, io.cwd);
-  if (!read.ok) return refuse(read.failure);
+  if (!read.ok) {
+    refuse(read.failure);
+    return undefined;
+  }
   const binding = checkModuleBinding(read.files.manifest, read.files.bundle);
-  if (!binding.ok) return refuse(binding.failure);
+  if (!binding.ok) {
+    refuse(binding.failure);
+    return undefined;
+  }
   return { key: key.key, files: read.files, module: binding.module };
 }
 

@@ -13,8 +13,9 @@ import { environmentName, resolveServeSettings, SETTINGS, type ServeSettings, ty
 type Values = Readonly<Record<string, string | boolean | undefined>>;
 
 /** The parseArgs options of every setting, plus `--config` and the command's `extra` options. */
-export function settingOptions(...extra: string[]) {
-  return Object.fromEntries([['config', { type: 'string' as const }], ...extra.map((name) => [name, { type: 'string' as const }]), ...SETTINGS.map((spec) => [spec.flag, { type: 'string' as const }])]);
+export function settingOptions(...extra: string[]): Record<string, { readonly type: 'string' }> {
+  const names = ['config', ...extra, ...SETTINGS.map((spec) => spec.flag)];
+  return Object.fromEntries(names.map((name) => [name, { type: 'string' as const }]));
 }
 
 /** The settings from `values` (parsed flags), the environment and the config file; usage errors name every problem. */

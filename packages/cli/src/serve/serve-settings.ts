@@ -130,7 +130,7 @@ export function resolveServeSettings(sources: SettingSources): SettingsResult {
     if (typeof checked === 'object') problems.push(`${found.source} ${checked.problem}`);
     else settings[spec.name] = checked;
   }
-  problems.push(...inconsistencies(settings as Partial<ServeSettings>));
+  problems.push(...inconsistencies(settings));
   if ((settings['anchors'] === undefined) !== (settings['anchorKey'] === undefined)) problems.push('--anchors and --anchor-key go together: the file signed anchors are appended to, and the key that signs them');
   return problems.length > 0 ? { ok: false, problems } : { ok: true, settings: settings as unknown as ServeSettings };
 }

@@ -16,7 +16,7 @@ export const FIXED_REQUEST_TIME = '2026-01-01T00:00:00Z';
 /** `requestId` is used unless the test's `system` block sets `request_id`. */
 export async function runAdjudicationTest(module: LoadedModule, test: AdjudicationTest, requestId: string): Promise<AdjudicationOutcome> {
   const system = test.system;
-  const text = (name: string) => (typeof system[name] === 'string' ? (system[name] as string) : undefined);
+  const text = (name: string) => (typeof system[name] === 'string' ? system[name] : undefined);
   const result = await decide(
     module,
     { action: test.action, context: test.context },

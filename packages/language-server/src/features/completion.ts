@@ -60,7 +60,7 @@ export function completions(input: CompletionInput): CompletionItem[] {
   items.replacing(prefix.length);
 
   const dotted = DOT_PATH.exec(before);
-  if (dotted !== undefined && dotted !== null) {
+  if (dotted !== null) {
     for (const [name, targets] of where.members(dotted[1]!)) items.symbol(name, targets);
     return items.list();
   }

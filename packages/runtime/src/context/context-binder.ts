@@ -48,7 +48,7 @@ export function compileContextBinder(schema: ObjectValueSchema, system: readonly
     const input = supplied as Record<string, unknown>;
     const problems: BindingProblem[] = [];
     // No prototype: an attribute named `__proto__` or `constructor` is an attribute.
-    const values: Record<string, unknown> = Object.create(null);
+    const values = Object.create(null) as Record<string, unknown>;
     for (const [name, convert, fallback] of converters) {
       const value = Object.hasOwn(input, name) ? input[name] : undefined;
       if (value === undefined) {

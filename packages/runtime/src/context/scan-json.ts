@@ -61,7 +61,8 @@ export function scanJson(text: string, start: number, maxDepth: number): ScanPro
     for (;;) {
       i = skipSpace(text, i);
       if (open.length === 0) return i === text.length ? undefined : unexpected(text, i, 'the end of the text after the value');
-      const keys = open[open.length - 1]!;
+      // (`!` would drop the null of an open list as well as the undefined.)
+      const keys = open[open.length - 1] as Set<string> | null;
       const c = text.charCodeAt(i);
       if (c === (keys === null ? CLOSE_LIST : CLOSE_OBJECT)) {
         open.pop();

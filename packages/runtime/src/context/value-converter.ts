@@ -31,7 +31,11 @@ export function compileValueConverter(schema: ValueSchema): ValueConverter {
   if (Array.isArray(type)) return durationConverter();
   switch (type) {
     case 'boolean':
-      return (value, path, problems) => (typeof value === 'boolean' ? value : fail(problems, path, `expected true or false, found ${describeValue(value)}`));
+      return (value, path, problems) => {
+        if (typeof value === 'boolean') return value;
+        fail(problems, path, `expected true or false, found ${describeValue(value)}`);
+        return undefined;
+      };
     case 'integer':
     case 'number':
       return numberConverter(schema, type);
@@ -40,7 +44,10 @@ export function compileValueConverter(schema: ValueSchema): ValueConverter {
     case 'array': {
       const item = compileValueConverter(schema.items ?? {});
       return (value, path, problems) => {
-        if (!Array.isArray(value)) return fail(problems, path, `expected a list, found ${describeValue(value)}`);
+        if (!Array.isArray(value)) {
+          fail(problems, path, `expected a list, found ${describeValue(value)}`);
+          return undefined;
+        }
         const before = problems.length;
         const out = value.map((element, i) => item(element, `${path}[${i}]`, problems));
         return problems.length === before ? out : undefined;
@@ -57,10 +64,17 @@ function numberConverter(schema: ValueSchema, type: 'integer' | 'number'): Value
   const expected = type === 'integer' ? 'a whole number' : 'a number';
   return (value, path, problems) => {
     if (typeof value !== 'number' || !Number.isFinite(value) || (type === 'integer' && !Number.isSafeInteger(value))) {
-      return fail(problems, path, `expected ${expected}, found ${describeValue(value)}`);
+      fail(problems, path, `expected ${expected}, found ${describeValue(value)}`);
+      return undefined;
     }
-    if (schema.minimum !== undefined && value < schema.minimum) return fail(problems, path, `${value} is below the minimum ${schema.minimum}`);
-    if (schema.maximum !== undefined && value > schema.maximum) return fail(problems, path, `${value} is above the maximum ${schema.maximum}`);
+    if (schema.minimum !== undefined && value < schema.minimum) {
+      fail(problems, path, `${value} is below the minimum ${schema.minimum}`);
+      return undefined;
+    }
+    if (schema.maximum !== undefined && value > schema.maximum) {
+      fail(problems, path, `${value} is above the maximum ${schema.maximum}`);
+      return undefined;
+    }
     // -0 is 0: one number, one decision and one trace, however a caller wrote it.
     return value === 0 ? 0 : value;
   };
@@ -68,13 +82,22 @@ function numberConverter(schema: ValueSchema, type: 'integer' | 'number'): Value
 
 function stringConverter(schema: ValueSchema): ValueConverter {
   return (value, path, problems) => {
-    if (typeof value !== 'string') return fail(problems, path, `expected a string, found ${describeValue(value)}`);
+    if (typeof value !== 'string') {
+      fail(problems, path, `expected a string, found ${describeValue(value)}`);
+      return undefined;
+    }
     if (schema.minLength === undefined && schema.maxLength === undefined) return value;
     // Counted only as far as the bounds need, without copying the string (a 100 MB string
     // spread into an array of characters once aborted the host).
     const length = codePointLengthUpTo(value, Math.max(schema.minLength ?? 0, schema.maxLength ?? 0));
-    if (schema.minLength !== undefined && length < schema.minLength) return fail(problems, path, `has ${length} characters, fewer than the minimum ${schema.minLength}`);
-    if (schema.maxLength !== undefined && length > schema.maxLength) return fail(problems, path, `has more than the maximum ${schema.maxLength} characters`);
+    if (schema.minLength !== undefined && length < schema.minLength) {
+      fail(problems, path, `has ${length} characters, fewer than the minimum ${schema.minLength}`);
+      return undefined;
+    }
+    if (schema.maxLength !== undefined && length > schema.maxLength) {
+      fail(problems, path, `has more than the maximum ${schema.maxLength} characters`);
+      return undefined;
+    }
     return value;
   };
 }
@@ -82,20 +105,29 @@ function stringConverter(schema: ValueSchema): ValueConverter {
 function enumConverter(members: readonly string[]): ValueConverter {
   const allowed = new Set(members);
   const list = members.map((m) => JSON.stringify(m)).join(', ');
-  return (value, path, problems) =>
-    typeof value === 'string' && allowed.has(value) ? value : fail(problems, path, `expected one of ${list}, found ${describeValue(value)}`);
+  return (value, path, problems) => {
+    if (typeof value === 'string' && allowed.has(value)) return value;
+    fail(problems, path, `expected one of ${list}, found ${describeValue(value)}`);
+    return undefined;
+  };
 }
 
 function timestampConverter(): ValueConverter {
   return (value, path, problems) => {
     const ms = typeof value === 'string' ? timestampMs(value) : undefined;
-    return ms ?? fail(problems, path, `expected an RFC 3339 timestamp such as "2026-03-01T09:00:00Z", found ${describeValue(value)}`);
+    if (ms !== undefined) return ms;
+    fail(problems, path, `expected an RFC 3339 timestamp such as "2026-03-01T09:00:00Z", found ${describeValue(value)}`);
+    return undefined;
   };
 }
 
 function durationConverter(): ValueConverter {
-  return (value, path, problems) =>
-    durationMs(value) ?? fail(problems, path, `expected a duration such as "30d", "18h", "500ms" or a whole number of ms, found ${describeValue(value)}`);
+  return (value, path, problems) => {
+    const ms = durationMs(value);
+    if (ms !== undefined) return ms;
+    fail(problems, path, `expected a duration such as "30d", "18h", "500ms" or a whole number of ms, found ${describeValue(value)}`);
+    return undefined;
+  };
 }
 
 function recordConverter(schema: ValueSchema): ValueConverter {
@@ -103,11 +135,14 @@ function recordConverter(schema: ValueSchema): ValueConverter {
   const required = new Set(schema.required ?? []);
   const known = new Set(fields.map(([name]) => name));
   return (value, path, problems) => {
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) return fail(problems, path, `expected an object, found ${describeValue(value)}`);
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      fail(problems, path, `expected an object, found ${describeValue(value)}`);
+      return undefined;
+    }
     const input = value as Record<string, unknown>;
     const before = problems.length;
     // No prototype: a field named `__proto__` is a field, not the object's prototype.
-    const out: Record<string, unknown> = Object.create(null);
+    const out = Object.create(null) as Record<string, unknown>;
     for (const [name, convert] of fields) {
       const field = Object.hasOwn(input, name) ? input[name] : undefined;
       if (field === undefined) {
@@ -122,7 +157,6 @@ function recordConverter(schema: ValueSchema): ValueConverter {
   };
 }
 
-function fail(problems: ValueProblem[], path: string, message: string): undefined {
+function fail(problems: ValueProblem[], path: string, message: string): void {
   problems.push({ path, message });
-  return undefined;
 }

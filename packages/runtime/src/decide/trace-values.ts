@@ -11,7 +11,7 @@ export function traceValue(value: unknown, shape: DurationShape): unknown {
   if (shape === true) return typeof value === 'number' ? isoDuration(value) : value;
   if ('items' in shape) return Array.isArray(value) ? value.map((item) => traceValue(item, shape.items)) : value;
   if (value === null || typeof value !== 'object') return value;
-  const record: Record<string, unknown> = Object.create(null);
+  const record = Object.create(null) as Record<string, unknown>;
   for (const [field, fieldValue] of Object.entries(value)) {
     const fieldShape = shape.fields.get(field);
     record[field] = fieldShape === undefined ? fieldValue : traceValue(fieldValue, fieldShape);

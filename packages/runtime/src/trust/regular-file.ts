@@ -41,6 +41,7 @@ const CHUNK_BYTES = 64 * 1024;
 
 export async function readRegularFile(path: string, options: FileReadOptions): Promise<FileRead> {
   // O_NOFOLLOW is POSIX; where it does not exist (Windows) links are not a concern of this kind.
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- @types/node declares O_NOFOLLOW on every platform
   const noFollow = options.followSymlinks ? 0 : (constants.O_NOFOLLOW ?? 0);
   let handle: FileHandle;
   try {

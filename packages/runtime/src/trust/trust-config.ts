@@ -169,7 +169,7 @@ function revocationProblem(modules: readonly string[], keys: readonly string[]):
 function minimumVersionList(value: unknown): MinimumVersion[] | string {
   if (!Array.isArray(value)) return 'has `minimum_versions` that is not a list';
   const entries: MinimumVersion[] = [];
-  for (const [index, entry] of value.entries()) {
+  for (const [index, entry] of (value as readonly unknown[]).entries()) {
     const { org, domain, version } = (typeof entry === 'object' && entry !== null ? entry : {}) as Record<string, unknown>;
     const fields = typeof entry === 'object' && entry !== null && !Array.isArray(entry) ? Object.keys(entry) : [];
     if (typeof org !== 'string' || typeof domain !== 'string' || typeof version !== 'string' || fields.length !== 3) {

@@ -13,7 +13,7 @@ import { matchAt, type TextForms, type TextMatch } from './text-forms.js';
 
 /** A term's letters and digits in the reader's form: what must be spelled by whole words. */
 export function termLetters(term: string): string {
-  return [...readText(splitWords(term), CONFUSABLE_PROTOTYPES).text].filter((c) => WORD.test(c)).join('');
+  return Array.from(readText(splitWords(term), CONFUSABLE_PROTOTYPES).text).filter((c) => WORD.test(c)).join('');
 }
 
 /** Where whole words of the text spell `letters` (see termLetters), every place it occurs. */
