@@ -33,31 +33,35 @@ function isKeywordBeforeExpression(source: string, start: number, end: number): 
   return KEYWORDS_BEFORE_EXPRESSION[end - start]?.some((keyword) => source.startsWith(keyword, start)) ?? false;
 }
 
-const enum Char {
-  LineFeed = 10,
-  CarriageReturn = 13,
-  DoubleQuote = 34,
-  Dollar = 36,
-  SingleQuote = 39,
-  CloseParen = 41,
-  Plus = 43,
-  Minus = 45,
-  Dot = 46,
-  Slash = 47,
-  Star = 42,
-  Zero = 48,
-  Nine = 57,
-  OpenBracket = 91,
-  Backslash = 92,
-  CloseBracket = 93,
-  Underscore = 95,
-  Backtick = 96,
-  LowerN = 110,
-  OpenBrace = 123,
-  CloseBrace = 125,
-  LineSeparator = 0x2028,
-  ParagraphSeparator = 0x2029,
-}
+/**
+ * The character codes the scan compares against. A plain object rather than an enum: the codes
+ * are compared with `charCodeAt`'s numbers, which an enum would not share a type with.
+ */
+const Char = {
+  LineFeed: 10,
+  CarriageReturn: 13,
+  DoubleQuote: 34,
+  Dollar: 36,
+  SingleQuote: 39,
+  CloseParen: 41,
+  Plus: 43,
+  Minus: 45,
+  Dot: 46,
+  Slash: 47,
+  Star: 42,
+  Zero: 48,
+  Nine: 57,
+  OpenBracket: 91,
+  Backslash: 92,
+  CloseBracket: 93,
+  Underscore: 95,
+  Backtick: 96,
+  LowerN: 110,
+  OpenBrace: 123,
+  CloseBrace: 125,
+  LineSeparator: 0x2028,
+  ParagraphSeparator: 0x2029,
+} as const;
 
 function isLineTerminator(c: number): boolean {
   return c === Char.LineFeed || c === Char.CarriageReturn || c === Char.LineSeparator || c === Char.ParagraphSeparator;

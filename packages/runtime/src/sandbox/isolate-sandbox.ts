@@ -13,6 +13,7 @@
  * not stop, and the next call should not start in what it left.
  */
 import ivm from 'isolated-vm';
+import { messageOf } from '../error-message.js';
 import { LEGACY_ABI1_SHIM } from '../module/legacy-abi1.js';
 import { EVALUATOR_AFTER_BUNDLE, HARDEN_BEFORE_BUNDLE, SEAL } from './isolate-prelude.js';
 
@@ -135,7 +136,7 @@ export class IsolateSandbox {
       if (typeof value !== 'string') return { ok: false, kind: 'exception', message: `entry point ${entry} returned ${typeof value}, not text` };
       return { ok: true, value };
     } catch (error) {
-      const message = (error as Error).message ?? String(error);
+      const message = messageOf(error);
       const kind = classify(live.isolate, message);
       const failure: CrossingFailure = { ok: false, kind, message: describe(kind, message, timeLimitMs, this.options.memoryLimitMb) };
       if (kind === 'memory') this.#retire();
@@ -173,13 +174,15 @@ export class IsolateSandbox {
     const { isolate, context } = blank ?? blankIsolate(this.options.memoryLimitMb);
     try {
       isolate.compileScriptSync(this.source, { filename: this.options.filename }).runSync(context, { timeout: 5_000 });
-      const defined = context.evalSync('typeof __adec_module === "object" && __adec_module !== null');
+      const defined: unknown = context.evalSync('typeof __adec_module === "object" && __adec_module !== null');
       if (defined !== true) throw new Error('the bundle does not define __adec_module');
       isolate.compileScriptSync(LEGACY_ABI1_SHIM, { filename: 'adec:legacy-abi1-shim' }).runSync(context);
       // Set only now that the bundle's code has run; the evaluator takes it away at once.
       context.global.setSync('__adec_clock', new ivm.Reference(() => performance.now()));
       isolate.compileScriptSync(EVALUATOR_AFTER_BUNDLE, { filename: 'adec:evaluator' }).runSync(context);
-      (this.options.extensions ?? []).forEach((source, i) => isolate.compileScriptSync(source, { filename: `adec:extension-${i}` }).runSync(context));
+      for (const [i, source] of (this.options.extensions ?? []).entries()) {
+        isolate.compileScriptSync(source, { filename: `adec:extension-${i}` }).runSync(context);
+      }
       isolate.compileScriptSync(SEAL, { filename: 'adec:seal' }).runSync(context);
       return { isolate, context, entries: new Map() };
     } catch (error) {

@@ -356,7 +356,10 @@ export class SandboxConnection {
     const started = performance.now();
     const check = () => {
       const ranMs = performance.now() - started;
-      if (ranMs >= head.watchdogMs) return this.kill(`the sandbox process stopped responding for ${head.watchdogMs} ms and was killed`);
+      if (ranMs >= head.watchdogMs) {
+        this.kill(`the sandbox process stopped responding for ${head.watchdogMs} ms and was killed`);
+        return;
+      }
       if (this.#stalledBy === undefined && head.members !== undefined) this.#stall(head, ranMs);
       this.#watchdog = setTimeout(check, head.watchdogMs - ranMs);
     };

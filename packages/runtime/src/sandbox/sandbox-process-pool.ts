@@ -268,7 +268,7 @@ export class SandboxProcessPool {
 
   /** What each shared process reports about its memory now, in slot order (undefined: none running, or no answer). */
   memory(): Promise<(SandboxProcessMemory | undefined)[]> {
-    return Promise.all(this.#shared.map((connection) => (connection?.alive ? connection.memory() : undefined)));
+    return Promise.all(this.#shared.map((connection) => (connection?.alive ? connection.memory() : Promise.resolve(undefined))));
   }
 
   /** A process of the caller's own, to kill when done (crash attribution). */

@@ -145,12 +145,21 @@ function specsOf(hosted: HostedModule): ReadonlyMap<string, ActionSpec> {
 
 function answerBatch(message: BatchMessage, ctxLines: string): void {
   const hosted = modules.get(message.module);
-  if (hosted === undefined) return reply(notLoaded(message));
+  if (hosted === undefined) {
+    reply(notLoaded(message));
+    return;
+  }
   const specs = message.batch.map((action) => specsOf(hosted).get(action));
-  if (!specs.every((spec) => spec !== undefined)) return reply({ id: message.id, error: `an action of the batch is not in module ${message.module}` });
+  if (!specs.every((spec) => spec !== undefined)) {
+    reply({ id: message.id, error: `an action of the batch is not in module ${message.module}` });
+    return;
+  }
   const ctxJsons = ctxLines.split('\n');
   const answers = evaluateBatch(hosted.sandbox, specs, ctxJsons);
-  if (answers !== undefined) return reply({ id: message.id, answers: true }, answers);
+  if (answers !== undefined) {
+    reply({ id: message.id, answers: true }, answers);
+    return;
+  }
   // A crossing failed (memory ran out): each decision on its own; a batch of one goes straight
   // to the attribution pass, which its own crossing would reach too.
   const evaluations = specs.map((spec, i) => (specs.length === 1 ? evaluateStepwise : evaluateAction)(hosted.sandbox, spec, ctxJsons[i]!));
