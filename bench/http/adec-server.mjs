@@ -10,7 +10,8 @@
  * deployment stops it (in-flight decisions finish and commit, the audit store is closed).
  *
  * Usage: node --no-node-snapshot adec-server.mjs '<json config>'
- *   config: { store, audit, auth: { issuer, audience, keys: [public JWK] }, isolation?, connectionLimits? }
+ *   config: { store, audit, auth: { issuer, audience, keys: [public JWK] }, isolation?, sandbox?, connectionLimits? }
+ *   (`sandbox`: the host's sandbox options, e.g. `recycleAfterDecisions`; `isolation` overrides its own)
  *
  * `audit: null` is for the profile only (profile-http.mjs): a store that commits nothing and
  * answers at once, so a load run shows what the audit costs by difference. Not a configuration
@@ -45,7 +46,7 @@ const started = await startDecisionHost({
   audit: config.audit ?? discardingStore,
   port: 0,
   rateLimit: UNLIMITED,
-  ...(config.isolation !== undefined && { sandbox: { isolation: config.isolation } }),
+  ...((config.isolation !== undefined || config.sandbox !== undefined) && { sandbox: { ...config.sandbox, ...(config.isolation !== undefined && { isolation: config.isolation }) } }),
   ...(config.connectionLimits !== undefined && { connectionLimits: config.connectionLimits }),
 });
 if (!started.ok) {

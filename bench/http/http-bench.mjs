@@ -168,7 +168,7 @@ export async function defaultServers(scratch) {
 const canonical = ({ status, winningRule, matched }) => JSON.stringify({ status, winningRule, matched: [...matched].sort() });
 
 /** Every body once, in order; the canonical answers, refusing anything but a 200. */
-async function answers(server, bodies) {
+export async function answers(server, bodies) {
   const list = [];
   for (const [index, body] of bodies.entries()) {
     const response = await fetch(`${server.url}${server.path}`, { method: 'POST', headers: server.headers, body });
