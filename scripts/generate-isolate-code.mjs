@@ -32,6 +32,7 @@ export const GENERATED_FILES = [
       { name: 'HARDEN_BEFORE_BUNDLE', entry: 'packages/runtime/src/sandbox/isolate/harden.ts', doc: 'Runs before the bundle: removes the nondeterministic and host-ish globals.' },
       { name: 'EVALUATOR_AFTER_BUNDLE', entry: 'packages/runtime/src/sandbox/isolate/evaluator.ts', doc: 'Runs after the bundle: captures the module and installs the entry points.' },
       { name: 'SEAL', entry: 'packages/runtime/src/sandbox/isolate/seal.ts', doc: 'Runs after the extensions: removes the extension hook and freezes everything.' },
+      { name: 'LEGACY_ABI1_SHIM', entry: 'packages/runtime/src/sandbox/isolate/legacy-abi1-shim.ts', doc: 'Runs after an ABI 1 bundle, before the evaluator: its tables as ABI 2 (module/legacy-abi1.ts).' },
     ],
   },
   {

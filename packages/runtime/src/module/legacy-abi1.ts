@@ -8,31 +8,7 @@
  * tier: RED → t1, anything else → t2; rules are put in severity order (t1 first, declaration
  * order kept within a tier). Under winner_takes_all this reproduces the ABI 1 behaviour
  * exactly: a RED rule wins, any other match gives its status, nothing matched gives GREEN.
- * A module that is not ABI 1 is left untouched.
+ * A module that is not ABI 1 is left untouched. The script is TypeScript,
+ * sandbox/isolate/legacy-abi1-shim.ts, bundled with the prelude (`npm run generate:isolate`).
  */
-export const LEGACY_ABI1_SHIM = `"use strict";
-(() => {
-  const m = __adec_module;
-  if (m === null || typeof m !== "object" || m._ABI_VERSION !== 1) return;
-  const legacy = m._RULE_SEVERITY || {};
-  const outcome = {};
-  const severity = {};
-  for (const id of Object.keys(legacy)) {
-    outcome[id] = legacy[id];
-    severity[id] = legacy[id] === "RED" ? "t1" : "t2";
-  }
-  const actions = {};
-  for (const name of Object.keys(m._ACTIONS || {})) {
-    const action = m._ACTIONS[name];
-    const rules = [...(action.rules || [])];
-    const tier1 = rules.filter((id) => severity[id] === "t1");
-    actions[name] = {
-      aggregation: { mode: "winner_takes_all" },
-      predicate_timeout_ms: 5,
-      ...action,
-      rules: [...tier1, ...rules.filter((id) => severity[id] !== "t1")],
-    };
-  }
-  __adec_module = { ...m, _ACTIONS: actions, _RULE_OUTCOME: outcome, _RULE_SEVERITY: severity };
-})();
-`;
+export { LEGACY_ABI1_SHIM } from '../sandbox/isolate-prelude.generated.js';

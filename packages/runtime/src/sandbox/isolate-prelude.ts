@@ -2,7 +2,9 @@
  * The trusted JavaScript that runs inside every isolate, around the untrusted bundle.
  *
  * `HARDEN_BEFORE_BUNDLE` removes the nondeterministic and host-ish globals before the bundle's
- * code runs, so not even its top level can read a clock or a random source.
+ * code runs, so not even its top level can read a clock or a random source. After an ABI 1
+ * bundle, the same generated file's `LEGACY_ABI1_SHIM` rewrites its tables as ABI 2
+ * (module/legacy-abi1.ts).
  * `EVALUATOR_AFTER_BUNDLE` captures the module and every intrinsic the evaluator uses and installs
  * the entry points the host calls. Trusted extensions may then install more entry points
  * through `__adec_extend(install)`, which hands them the module, the evaluator's helpers and the
