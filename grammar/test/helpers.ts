@@ -7,8 +7,8 @@ export function parse(text: string): { file: SourceFile; diagnostics: Diagnostic
 }
 
 /** The AST without spans, for comparing shapes. */
-export function shape<T>(node: T): unknown {
-  return JSON.parse(JSON.stringify(node, (key, value) => (key === 'span' || key === 'operatorSpan' ? undefined : value)));
+export function shape(node: unknown): unknown {
+  return JSON.parse(JSON.stringify(node, (key, value: unknown) => (key === 'span' || key === 'operatorSpan' ? undefined : value))) as unknown;
 }
 
 /** Diagnostics as `line:column code message`, the way a reviewer reads them. */

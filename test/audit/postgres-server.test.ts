@@ -13,13 +13,14 @@ let server: PostgresServer;
 beforeAll(async () => {
   server = await startPostgres();
 }, 300_000);
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- undefined when the setup hook failed
 afterAll(() => server?.kill());
 
 async function query(url: string, sql: string, values: unknown[] = []): Promise<Record<string, unknown>[]> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    return (await client.query(sql, values)).rows;
+    return (await client.query<Record<string, unknown>>(sql, values)).rows;
   } finally {
     await client.end();
   }

@@ -103,7 +103,9 @@ describe.each(backends)('user memory on %s', (_name, makeBackend) => {
     store = await backend.open();
   });
   afterAll(async () => {
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- undefined when the setup hook failed
     await store?.close();
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- undefined when the setup hook failed
     await backend?.dispose();
   });
 

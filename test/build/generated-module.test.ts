@@ -34,7 +34,7 @@ describe('the generated module of examples/benefits', () => {
     writeFileSync(join(dir, 'module.ts'), artifacts.moduleSource);
     const compilerOptions = { strict: true, noUncheckedIndexedAccess: true, noEmit: true, target: 'es2022', lib: ['es2022'], types: [] };
     writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['module.ts'] }));
-    const run = await promisify(execFile)(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: dir }).catch((error: { stdout: string; code: number }) => error);
+    const run = await promisify(execFile)(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: dir }).catch((error: unknown) => error);
     expect((run as { stdout: string }).stdout).toBe('');
     expect((run as { code?: number }).code ?? 0).toBe(0);
   });

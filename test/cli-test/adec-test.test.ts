@@ -215,6 +215,11 @@ test "the long walk" {
   });
 });
 
+/** What these tests read of `adec test --format json`'s report. */
+interface TestReport {
+  readonly tests: readonly { readonly decision: { readonly decision_metadata: unknown } }[];
+}
+
 describe('--format json', () => {
   test('prints one object: each test with its result, coverage and the summary', async () => {
     const cwd = worldWithTests(`test "an adult child is blocked" {
@@ -239,7 +244,7 @@ test "rest when tired" {
 `);
     const run = await runCli(['test', 'w', '--format', 'json'], cwd);
     expect(run).toMatchObject({ code: 1, stderr: '' });
-    const report = JSON.parse(run.stdout);
+    const report = JSON.parse(run.stdout) as TestReport;
     expect(report).toMatchObject({
       ok: false,
       diagnostics: [],
@@ -262,7 +267,7 @@ test "rest when tired" {
     });
     // A failed test carries the decision that explains it, with the system values of its test.
     expect(report.tests[1]).toMatchObject({ passed: false, actual: { status: 'YELLOW', rule: 'spouse_review' } });
-    expect(report.tests[1].decision.decision_metadata).toMatchObject({ request_id: 'mine', request_time: '2026-03-01T09:00:00.000Z' });
+    expect(report.tests[1]!.decision.decision_metadata).toMatchObject({ request_id: 'mine', request_time: '2026-03-01T09:00:00.000Z' });
     expect(report.tests[2]).toMatchObject({ kind: 'selection', scenario: 'outing', passed: true, actual: { status: 'SELECTED', selected_action: 'r' } });
   });
 
@@ -273,8 +278,8 @@ test "rest when tired" {
   expect  GREEN
 }
 `);
-    const report = JSON.parse((await runCli(['test', 'w', '--format', 'json'], cwd)).stdout);
-    expect(report.tests[0].decision.decision_metadata).toMatchObject({ request_id: 'test:1', request_time: '2026-01-01T00:00:00.000Z' });
+    const report = JSON.parse((await runCli(['test', 'w', '--format', 'json'], cwd)).stdout) as TestReport;
+    expect(report.tests[0]!.decision.decision_metadata).toMatchObject({ request_id: 'test:1', request_time: '2026-01-01T00:00:00.000Z' });
   });
 });
 

@@ -65,8 +65,8 @@ describe('adec test --filter', () => {
     expect(byAction.stdout).toMatch(/^✓ a shipped order cannot be cancelled \(w\/tests.adec:13\)\n/);
     expect(byAction.stdout).toMatch(/\n1 passed, 0 failed \(2 left out by --filter "cancel_order"\)\n$/);
     const byName = await runCli(['test', 'w', '--filter', 'small', '--format', 'json'], cwd);
-    const report = JSON.parse(byName.stdout);
-    expect(report.tests.map((t: { name: string }) => t.name)).toEqual(['a small refund goes through']);
+    const report = JSON.parse(byName.stdout) as { tests: { name: string }[]; filter: unknown };
+    expect(report.tests.map((t) => t.name)).toEqual(['a small refund goes through']);
     expect(report.filter).toEqual({ pattern: 'small', skipped: 2 });
   });
 

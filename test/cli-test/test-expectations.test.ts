@@ -125,7 +125,7 @@ test "a refund without its order" {
 `),
     );
     expect(run.code).toBe(1);
-    const [outcome] = JSON.parse(run.stdout).tests;
+    const [outcome] = (JSON.parse(run.stdout) as { tests: unknown[] }).tests;
     expect(outcome).toMatchObject({
       passed: false,
       expected: { status: 'YELLOW', rule: 'large_refund', reason: 'A refund of 901 needs a second look' },

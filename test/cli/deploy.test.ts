@@ -81,9 +81,9 @@ function readyUrl(child: ReturnType<typeof spawn>): Promise<string> {
   return new Promise((found, failed) => {
     let buffered = '';
     let stderr = '';
-    child.stderr!.on('data', (chunk) => (stderr += chunk));
-    child.stdout!.on('data', (chunk) => {
-      buffered += chunk;
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout!.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString();
       const lines = buffered.split('\n');
       buffered = lines.pop()!;
       for (const line of lines) {
@@ -186,7 +186,7 @@ describe('adec deploy', () => {
       }
       return servedHash();
     };
-    const hashOf = (dir: string) => String(JSON.parse(readFileSync(join(workspace, dir, 'manifest.json'), 'utf8'))['module_hash']);
+    const hashOf = (dir: string) => (JSON.parse(readFileSync(join(workspace, dir, 'manifest.json'), 'utf8')) as { module_hash: string }).module_hash;
     try {
       expect(await servedHash()).toBe(404);
 
@@ -206,7 +206,7 @@ describe('adec deploy', () => {
 
       // A changed bundle of the same world version, approved now, replaces it.
       const updated = 'updated';
-      const built = injectIntoBundle({ bundle: readFileSync(join(workspace, original, 'bundle.js'), 'utf8'), manifest: JSON.parse(readFileSync(join(workspace, original, 'manifest.json'), 'utf8')), manifestJson: '' }, 'm.__revision = 2;');
+      const built = injectIntoBundle({ bundle: readFileSync(join(workspace, original, 'bundle.js'), 'utf8'), manifest: JSON.parse(readFileSync(join(workspace, original, 'manifest.json'), 'utf8')) as Record<string, unknown>, manifestJson: '' }, 'm.__revision = 2;');
       mkdirSync(join(workspace, updated));
       writeFileSync(join(workspace, updated, 'bundle.js'), built.bundle);
       writeFileSync(join(workspace, updated, 'manifest.json'), built.manifestJson);

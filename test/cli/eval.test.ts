@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { main } from '@adec/cli';
+import type { Decision } from '@adec/runtime';
 import { runCli } from '../../packages/cli/test/run-cli.js';
 import { asTestBundle, buildFixture, publish, testKeys } from '../support/runtime.js';
 
@@ -33,7 +34,7 @@ describe('adec eval', () => {
   test('prints the decision as JSON, with system values given for a replay', async () => {
     const run = await runCli(evalArgs('child.json', '--request-time', '2026-03-01T09:00:00Z', '--request-id', 'replay-7'), workspace);
     expect(run.code).toBe(0);
-    const decision = JSON.parse(run.stdout);
+    const decision = JSON.parse(run.stdout) as Decision;
     expect(decision.status).toBe('RED');
     expect(decision.decision_metadata.aggregation_outcome.winning_rule).toBe('ineligible_over_age');
     expect(decision.decision_metadata).toMatchObject({ request_id: 'replay-7', request_time: '2026-03-01T09:00:00.000Z' });
@@ -56,7 +57,7 @@ describe('adec eval', () => {
   test('an invalid context is still a decision: YELLOW, gather evidence, each attribute named', async () => {
     const run = await runCli(evalArgs('incomplete.json'), workspace);
     expect(run.code).toBe(0);
-    const decision = JSON.parse(run.stdout);
+    const decision = JSON.parse(run.stdout) as Decision;
     expect(decision.status).toBe('YELLOW');
     expect(decision.work_frame).toMatchObject({ next_action: 'gather_evidence_and_retry', missing_evidence: ['dependent_age', 'relationship'] });
     expect(decision.decision_metadata.context_errors).toEqual([

@@ -93,7 +93,7 @@ describe('adec explain', () => {
     const cwd = tempWorkspace({ 'shop/world.adec': WORLD, 'late.json': JSON.stringify({ ordered_at: '2026-01-20T06:30:00Z', opened: false }) });
     const run = await runCli(['explain', 'shop', '--action', 'return_item', '--context', 'late.json', '--request-time', '2026-03-01T09:00:00Z', '--format', 'json'], cwd);
     expect(run.code).toBe(0);
-    const explanation = JSON.parse(run.stdout);
+    const explanation = JSON.parse(run.stdout) as { rules: unknown[] };
     expect(explanation).toMatchObject({ action: 'return_item', status: 'RED', winning_rule: 'past_window', basis: 'RULE_MATCH', decision: { status: 'RED' } });
     expect(explanation.rules[1]).toEqual({
       rule_id: 'opened_item',
@@ -134,7 +134,7 @@ describe('adec explain', () => {
       let explained = 0;
       for (const t of built.world.tests) {
         if (t.kind !== 'adjudication') continue;
-        const result = await decide(loaded.module, { action: t.action, context: t.context }, { requestTime: Date.parse(String(t.system['request_time'] ?? '2026-01-01T00:00:00Z')) });
+        const result = await decide(loaded.module, { action: t.action, context: t.context }, { requestTime: Date.parse(typeof t.system['request_time'] === 'string' ? t.system['request_time'] : '2026-01-01T00:00:00Z') });
         if (!result.ok) throw new Error(result.error.message);
         const action = built.world.actions.find((a) => a.name === t.action)!;
         for (const rule of explainDecision(action, result.decision).rules) {
@@ -157,5 +157,5 @@ test('the launcher reads the context from standard input with `-`', () => {
     input: JSON.stringify({ ordered_at: '2026-01-01T00:00:00Z', opened: true }),
   });
   expect(run.status).toBe(0);
-  expect(JSON.parse(run.stdout).rules.map((r: { rule_id: string }) => r.rule_id)).toEqual(['past_window', 'opened_item']);
+  expect((JSON.parse(run.stdout) as { rules: { rule_id: string }[] }).rules.map((r) => r.rule_id)).toEqual(['past_window', 'opened_item']);
 });

@@ -173,7 +173,7 @@ describe('adec fmt --check', () => {
     const run = await runCli(['fmt', '--check', '--format', 'json', 'world'], root);
     expect(run.code).toBe(1);
     expect(run.stderr).toBe('');
-    const report = JSON.parse(run.stdout);
+    const report = JSON.parse(run.stdout) as { ok: boolean; files: unknown[]; diagnostics: unknown[] };
     expect(report.ok).toBe(false);
     expect(report.files).toEqual([
       { path: 'world/broken.adec', status: 'error' },

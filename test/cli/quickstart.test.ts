@@ -22,8 +22,8 @@ describe('npm start', () => {
     expect(run.stderr).toMatch(/▶ adec deploy[^\n]*\ndeployed acme\/hr\.benefits@1\.4\.0 \(world benefits\) sha256:[0-9a-f]{64} → /);
     expect(run.stderr).toContain('all 1 chains verify');
 
-    const decision = JSON.parse(readFileSync(join(dir, 'demo/decision.json'), 'utf8'));
-    const id = decision.decision_metadata.request_id as string;
+    const decision = JSON.parse(readFileSync(join(dir, 'demo/decision.json'), 'utf8')) as { decision_metadata: { request_id: string } };
+    const id = decision.decision_metadata.request_id;
     expect(run.stdout).toBe(`\n${decisionSummary(decision, {
       record: `decision ${id} in demo/audit.db, hash-chained (GET /v1/decisions/${id} while adec serve runs)`,
       response: 'demo/decision.json (or `npm start -- --json`)',

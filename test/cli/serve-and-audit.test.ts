@@ -48,7 +48,8 @@ describe('adec serve settings', () => {
       fc.property(fc.constantFrom('port', 'max-in-flight', 'rate-limit', 'burst', 'retention-days'), fc.oneof(fc.string(), fc.constant('-1'), fc.constant('1e9'), fc.constant('0x10')), (flag, value) => {
         const resolved = resolveServeSettings({ flags: { ...REQUIRED, [flag]: value }, env: {}, cwd: '/' });
         if (resolved.ok) {
-          const number = Object.values(resolved.settings).find((setting) => typeof setting === 'number' && String(setting) === value.trim());
+          const settings: unknown[] = Object.values(resolved.settings);
+          const number = settings.find((setting) => typeof setting === 'number' && String(setting) === value.trim());
           expect(number, `${flag}=${JSON.stringify(value)}`).toBeDefined();
         } else expect(resolved.problems.join('\n')).toContain(`--${flag}`);
       }),

@@ -43,7 +43,7 @@ const text = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom('', ' ', 'x'.repeat(250)) },
 );
 /** A session name or note title: the worlds bound them to 60 characters, so every template fits its output. */
-const name = fc.oneof(text.filter((t) => [...t].length <= 60), fc.constant('x'.repeat(60)));
+const name = fc.oneof(text.filter((t) => Array.from(t).length <= 60), fc.constant('x'.repeat(60)));
 const int = fc.oneof(
   fc.constantFrom(Number.MIN_SAFE_INTEGER, -1, 0, 1, 2, 3, 4, 5, 6, 7, 10, Number.MAX_SAFE_INTEGER),
   fc.integer({ min: -20, max: 20 }),

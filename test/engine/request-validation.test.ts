@@ -14,7 +14,7 @@ beforeAll(async () => {
 });
 
 async function problemsOf(request: Partial<SelectionRequest> & Record<string, unknown>) {
-  const result = await select(module, { scenario: 'lab', actions: [pause('p1')], ...request } as SelectionRequest, 1_000);
+  const result = await select(module, { scenario: 'lab', actions: [pause('p1')], ...request }, 1_000);
   if (result.ok) throw new Error('expected an invalid request');
   expect(result.error.code).toBe('INVALID_REQUEST');
   return result.error.problems;

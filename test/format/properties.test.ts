@@ -61,7 +61,7 @@ function split(text: string): { tokens: string[]; gaps: string[]; starts: number
 }
 
 function join(tokens: readonly string[], gaps: readonly string[]): string {
-  return tokens.map((token, i) => gaps[i] + token).join('') + gaps[tokens.length];
+  return tokens.map((token, i) => gaps[i]! + token).join('') + gaps[tokens.length]!;
 }
 
 /**

@@ -88,6 +88,7 @@ export class LspClient {
     const uri = pathToFileURL(workspace).href;
     await connection.sendRequest(InitializeRequest.type, {
       processId: process.pid,
+      // eslint-disable-next-line @typescript-eslint/no-deprecated -- clients still send it beside workspaceFolders; the server must take both
       rootUri: uri,
       workspaceFolders: [{ uri, name: 'workspace' }],
       initializationOptions: { debounceMs: options.debounceMs ?? 30 },

@@ -47,7 +47,7 @@ beforeAll(async () => {
 
 /** The scopes of every character of `text` (lines split as the lexer's LineMap splits them). */
 function scopesOf(text: string): string[][] {
-  const scopes: string[][] = new Array(text.length);
+  const scopes = new Array<string[]>(text.length);
   let state = textmate.INITIAL;
   const lineBreak = /\r\n|\r|\n/g;
   let start = 0;
@@ -154,19 +154,25 @@ describe('the example worlds, against the lexer', () => {
   });
 });
 
+/** What these tests read of the extension's package.json. */
+interface ExtensionManifest {
+  readonly main: string;
+  readonly contributes: { readonly languages: readonly { readonly configuration: string }[]; readonly grammars: readonly { readonly path: string }[] };
+}
+
 describe('the VS Code extension', () => {
   const extension = join(PACKAGE, 'editors/vscode');
-  const manifest = JSON.parse(readFileSync(join(extension, 'package.json'), 'utf8'));
+  const manifest = JSON.parse(readFileSync(join(extension, 'package.json'), 'utf8')) as ExtensionManifest;
 
   test('contributes the adec language, its configuration and this grammar', () => {
     const [language] = manifest.contributes.languages;
     expect(language).toMatchObject({ id: 'adec', extensions: ['.adec'] });
-    const configuration = JSON.parse(readFileSync(resolve(extension, language.configuration), 'utf8'));
+    const configuration = JSON.parse(readFileSync(resolve(extension, language!.configuration), 'utf8')) as { comments: unknown; brackets: unknown };
     expect(configuration.comments).toEqual({ lineComment: '//', blockComment: ['/*', '*/'] });
     expect(configuration.brackets).toEqual(expect.arrayContaining([['{', '}'], ['[', ']'], ['(', ')']]));
     const [contributed] = manifest.contributes.grammars;
     expect(contributed).toMatchObject({ language: 'adec', scopeName: 'source.adec' });
-    expect(resolve(extension, contributed.path)).toBe(GRAMMAR_PATH);
+    expect(resolve(extension, contributed!.path)).toBe(GRAMMAR_PATH);
   });
 
   test('its entry point is valid JavaScript that starts the server from this package', () => {

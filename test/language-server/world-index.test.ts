@@ -5,13 +5,12 @@
  * declared type is the one the checker gave it; each rule named by `suppresses` or
  * `expect … by` and each skill named by `fallback` resolves to its declaration.
  */
-import { readFileSync } from 'node:fs';
 import { BUILTIN_NAMES, checkSources, formatType, type Type } from '@adec/compiler';
 import type { Span } from '@adec/diagnostics';
 import { describe, expect, test } from 'vitest';
 import { buildWorldIndex } from '../../packages/language-server/src/symbols/world-index.js';
 import { BUILTIN_FUNCTIONS } from '../../packages/language-server/src/symbols/builtins.js';
-import { loadWorldFromDir, repoPath } from '../support/repo.js';
+import { loadWorldFromDir } from '../support/repo.js';
 
 interface Node {
   readonly kind: string;

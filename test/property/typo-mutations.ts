@@ -186,7 +186,7 @@ export function oneCharacterTypo(word: string, random: () => number, allowEmpty 
         result = word.slice(0, at) + letter + word.slice(at + 1);
         break;
       default:
-        result = at + 1 < word.length ? word.slice(0, at) + word[at + 1] + word[at] + word.slice(at + 2) : word;
+        result = at + 1 < word.length ? word.slice(0, at) + word[at + 1]! + word[at]! + word.slice(at + 2) : word;
     }
     if (result !== word && (result.length > 0 || allowEmpty)) return result;
   }

@@ -14,7 +14,6 @@ import { asTestBundle, buildFixture, loadTestBundle } from '../support/runtime.j
 let module: LoadedModule;
 let decision: Decision;
 const REQUEST_TIME = Date.parse('2026-03-01T09:00:00Z');
-const REGISTERED = Date.parse('2026-01-15T00:00:00Z');
 
 beforeAll(async () => {
   module = await loadTestBundle(asTestBundle(await buildFixture('examples/benefits')));

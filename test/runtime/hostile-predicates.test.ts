@@ -63,6 +63,7 @@ beforeAll(async () => {
   built = asTestBundle(await buildFixture('examples/benefits'));
   baseline = await loadTestBundle(built);
 });
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- undefined when the setup hook failed
 afterAll(() => baseline?.evaluator.dispose());
 
 async function run(module: LoadedModule, request: { readonly action: string; readonly context: Readonly<Record<string, unknown>> }): Promise<Decision> {
@@ -85,7 +86,8 @@ describe.each(CASES)('a predicate with %s (%s isolation)', (_name, isolation, ho
   beforeAll(async () => {
     module = await loadTestBundle(injectIntoBundle(built, `m._RULE_FUNCTIONS.${HOSTILE_RULE} = (ctx) => { ${hostile.body} };\n${hostile.setup ?? ''}`), isolation);
   });
-  afterAll(() => module?.evaluator.dispose());
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- undefined when the setup hook failed
+afterAll(() => module?.evaluator.dispose());
 
   test('is its own errored entry; the status is at least YELLOW; every other rule is intact', async () => {
     const expected = await run(baseline, ADD_CHILD);

@@ -17,7 +17,8 @@ beforeAll(async () => {
   module = await loadTestBundle(asTestBundle(await buildFixture('examples/benefits')));
 });
 afterAll(async () => {
-  await module?.evaluator.dispose();
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- undefined when the setup hook failed
+await module?.evaluator.dispose();
 });
 
 /** What a host answered `padding` over `limit` before: the YELLOW of an invalid `padding`, on basis REQUEST_LIMIT, with the limit in its context error. */

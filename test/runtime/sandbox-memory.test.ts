@@ -54,7 +54,7 @@ describe('one sandbox process over 200,000 decisions', () => {
   it('levels off: its resident set grows by less than 24 bytes per decision after the 100,000th', { timeout: 120_000 }, async () => {
     const pool = new SandboxProcessPool({ processes: 1, spares: 0, memoryLimitMb: 32 });
     try {
-      const loaded = await loadModule({ manifest: artifacts.manifest as unknown as Record<string, unknown>, moduleHash: artifacts.manifest.module_hash, bundleSource: artifacts.bundle }, { isolation: 'process' }, pool);
+      const loaded = await loadModule({ manifest: artifacts.manifest, moduleHash: artifacts.manifest.module_hash, bundleSource: artifacts.bundle }, { isolation: 'process' }, pool);
       if (!loaded.ok) throw new Error(loaded.message);
       const contexts = CONTEXTS.map((context) => ({ action: 'add_dependent', context }));
       const rssAt: number[] = [];

@@ -16,10 +16,10 @@ import { buildWorld, type BuildArtifacts } from '@adec/compiler';
 import { SELECTION_EXTENSION, select, type CandidateAction, type SelectionRequest } from '@adec/engine';
 import { decide, loadModule, type Isolation, type LoadedModule } from '@adec/runtime';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { validWorld } from '../property/valid-world-generator.js';
 import { asTestBundle, buildFixture } from '../support/runtime.js';
-import { requestFor, type ContextSchema } from './schema-requests.js';
+import { requestFor } from './schema-requests.js';
 
 const SEED = process.env['ADEC_PROPERTY_SEED'] === undefined ? 20_261_126 : Number(process.env['ADEC_PROPERTY_SEED']);
 const RUNS = process.env['ADEC_PROPERTY_RUNS'];
@@ -48,16 +48,13 @@ async function loadPair(artifacts: BuildArtifacts, extensions: readonly string[]
   return pair;
 }
 
-afterAll(() => {
-  for (const pair of pairs) {
-    pair.inProcess.evaluator.dispose();
-    pair.process.evaluator.dispose();
-  }
+afterAll(async () => {
+  await Promise.all(pairs.flatMap((pair) => [pair.inProcess.evaluator.dispose(), pair.process.evaluator.dispose()]));
 });
 
 /** Decides `count` generated requests in both isolations and compares the answers. */
 async function compareAdjudications(pair: Pair, artifacts: BuildArtifacts, count: number, submission: Submission): Promise<Map<string, number>> {
-  const actions = Object.entries(artifacts.manifest.actions).map(([name, action]) => ({ name, schema: action.context_schema as unknown as ContextSchema }));
+  const actions = Object.entries(artifacts.manifest.actions).map(([name, action]) => ({ name, schema: action.context_schema }));
   const statuses = new Map<string, number>();
   const request = fc.integer({ min: 0, max: actions.length - 1 }).chain((i) => requestFor(actions[i]!.schema).map((context) => ({ action: actions[i]!.name, context })));
   const samples = fc.sample(fc.tuple(request, fc.integer({ min: 1_600_000_000_000, max: 1_900_000_000_000 })), { seed: SEED + (submission === 'batched' ? 1 : 0), numRuns: count });

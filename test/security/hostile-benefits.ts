@@ -8,7 +8,7 @@ import { buildWorld } from '@adec/compiler';
 import { decide, loadModule, type Decision, type Isolation, type LoadedModule, type SandboxOptions, type SandboxProcessPool } from '@adec/runtime';
 import { afterAll } from 'vitest';
 import { loadWorldFromDir } from '../support/repo.js';
-import { asTestBundle, buildFixture, injectIntoBundle, type TestBundle } from '../support/runtime.js';
+import { asTestBundle, injectIntoBundle, type TestBundle } from '../support/runtime.js';
 
 export const ACTION = 'add_dependent';
 export const CULPRIT_RULE = 'student_extension';

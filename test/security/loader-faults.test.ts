@@ -64,6 +64,7 @@ describe('a failing store', () => {
   test.each([
     ['throws', () => { throw new Error('disk on fire'); }, /could not be loaded: disk on fire/],
     ['rejects', () => Promise.reject(new Error('network down')), /could not be loaded: network down/],
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- a store that rejects with a non-error is the case under test
     ['rejects with a non-error', () => Promise.reject(42), /could not be loaded: 42/],
     ['answers null', () => Promise.resolve(null), /not a result/],
     ['answers a number', () => Promise.resolve(7), /not a result/],
@@ -177,7 +178,7 @@ describe("the isolate's answer is validated before use", () => {
       fc.record({ states: fc.constant('2'.repeat(spec.rules.length)), details: fc.array(fc.anything()), computed: fc.constant({}), failed: fc.constant({}) }),
     );
     const answer = fc.oneof(fc.string(), fc.json(), wire.map((w) => JSON.stringify(w)), fc.array(wire, { maxLength: 3 }).map((ws) => JSON.stringify(ws)));
-    await fc.assert(
+    fc.assert(
       fc.property(answer, (value) => {
         const sandbox: SandboxCalls = { call: () => ({ ok: true, value }) };
         const evaluation = evaluateAction(sandbox, spec, '{}');

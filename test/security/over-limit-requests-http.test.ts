@@ -27,8 +27,10 @@ beforeAll(async () => {
   await client.connect(new StreamableHTTPClientTransport(new URL('/v1/mcp', service.host.url!), { requestInit: { headers: { authorization: `Bearer ${await service.issuer.token()}` } } }));
 });
 afterAll(async () => {
-  await client?.close();
-  await service?.close();
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- undefined when the setup hook failed
+await client?.close();
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- undefined when the setup hook failed
+await service?.close();
 });
 
 interface OverLimit {
@@ -47,7 +49,7 @@ function overLimit(limit: RequestLimitName, base: Record<string, unknown>): fc.A
         path: `$.context.documents[${at}]`,
       }));
     case 'maxArrayLength':
-      return fc.integer({ min: 1, max: 2_000 }).map((extra) => ({ context: { ...base, documents: [...documents, ...new Array(LIMITS.maxArrayLength + extra - documents.length).fill('payslip')] }, path: '$.context.documents' }));
+      return fc.integer({ min: 1, max: 2_000 }).map((extra) => ({ context: { ...base, documents: [...documents, ...new Array<string>(LIMITS.maxArrayLength + extra - documents.length).fill('payslip')] }, path: '$.context.documents' }));
     case 'maxKeysPerObject':
       return fc.integer({ min: 1, max: 200 }).map((extra) => ({
         context: { ...base, ...Object.fromEntries(Array.from({ length: LIMITS.maxKeysPerObject + extra - Object.keys(base).length }, (_, k) => [`pad_${k}`, k])) },
@@ -60,24 +62,30 @@ function overLimit(limit: RequestLimitName, base: Record<string, unknown>): fc.A
         return { context: { ...base, padding } };
       });
     case 'maxRequestBytes':
-      return fc.integer({ min: 1, max: 4_096 }).map((extra) => ({ context: { ...base, documents: [...documents, ...new Array(20).fill('b'.repeat(Math.ceil((LIMITS.maxRequestBytes + extra) / 20)))] } }));
+      return fc.integer({ min: 1, max: 4_096 }).map((extra) => ({ context: { ...base, documents: [...documents, ...new Array<string>(20).fill('b'.repeat(Math.ceil((LIMITS.maxRequestBytes + extra) / 20)))] } }));
   }
 }
 
-async function refusal(response: Response): Promise<{ code: string; message: string; details: { path: string; message: string }[] }> {
+interface Refusal {
+  readonly code: string;
+  readonly message: string;
+  readonly details: { path: string; message: string }[];
+}
+
+async function refusal(response: Response): Promise<Refusal> {
   expect(response.status).toBe(413);
   expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-  const body = (await response.json()) as Record<string, any>;
+  const body = (await response.json()) as { error: Refusal };
   expect(Object.keys(body)).toEqual(['error']);
-  expect(Object.keys(body['error'])).toEqual(['code', 'message', 'details']);
-  expect(body['error'].code).toBe('REQUEST_TOO_LARGE');
-  return body['error'];
+  expect(Object.keys(body.error)).toEqual(['code', 'message', 'details']);
+  expect(body.error.code).toBe('REQUEST_TOO_LARGE');
+  return body.error;
 }
 
 describe('POST /v1/decide and the MCP decide tool', () => {
   let count = 0;
   test.each(Object.keys(LIMITS) as RequestLimitName[])('a request over %s: 413 naming it, nothing recorded', async (limit) => {
-    const cases = fc.sample(fc.constantFrom('RED', 'GREEN').chain((status) => overLimit(limit, BY_STATUS[status as 'RED' | 'GREEN']).map((over) => ({ status, over }))), { seed: SEED, numRuns: RUNS });
+    const cases = fc.sample(fc.constantFrom('RED', 'GREEN').chain((status) => overLimit(limit, BY_STATUS[status]).map((over) => ({ status, over }))), { seed: SEED, numRuns: RUNS });
     for (const { status, over } of cases) {
       const requestId = `over-${limit}-${count++}`;
       const error = await refusal(await service.post('/v1/decide', addDependent(over.context, { request_id: requestId })));
@@ -92,8 +100,8 @@ describe('POST /v1/decide and the MCP decide tool', () => {
       }
       expect((await service.get(`/v1/decisions/${requestId}`)).status).toBe(404);
       // The service still decides what the request's content calls for.
-      const decided = (await (await service.post('/v1/decide', addDependent(BY_STATUS[status as 'RED' | 'GREEN']))).json()) as Record<string, any>;
-      expect(decided['status']).toBe(status);
+      const decided = (await (await service.post('/v1/decide', addDependent(BY_STATUS[status]))).json()) as { status: string };
+      expect(decided.status).toBe(status);
     }
   });
 });

@@ -216,7 +216,7 @@ describe('the trust file revokes and sets minimums', () => {
 
 describe('a host never replaces a loaded module by one of older approval', () => {
   const verified = (moduleHash: string, approvedAt: number | undefined, version = '1.4.0'): VerifiedBundle =>
-    ({ manifest: {}, moduleHash, world: { ...WORLD, version }, bundleSource: '', signedBy: '', ...(approvedAt !== undefined && { approvedBy: '', approvedAt }) }) as VerifiedBundle;
+    ({ manifest: {}, moduleHash, world: { ...WORLD, version }, bundleSource: '', signedBy: '', ...(approvedAt !== undefined && { approvedBy: '', approvedAt }) });
 
   it('LoadedApprovals refuses exactly the other modules of an older approval than the newest admitted, per world version (model-based property)', () => {
     const admission = fc.record({ module: fc.constantFrom('a', 'b', 'c'), approvedAt: fc.option(fc.nat(20), { nil: undefined }), version: fc.constantFrom('1.0.0', '2.0.0') });

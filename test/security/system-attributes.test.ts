@@ -72,7 +72,7 @@ describe('authenticated_caller may be absent', () => {
         expect(result.ok && result.decision.decision_metadata.errored_predicates).toEqual([]);
       }
     } finally {
-      module.evaluator.dispose();
+      await module.evaluator.dispose();
     }
   });
 

@@ -179,7 +179,7 @@ async function checkRoundTrip(s: string, withPattern: boolean): Promise<void> {
     expect(byTemplate?.reason).toBe(`[${s}|${s}|${s}`);
     if (withPattern) expect(red.decision.decision_metadata.matched_rules).toContain('by_pattern');
   } finally {
-    module.evaluator.dispose();
+    await module.evaluator.dispose();
   }
   const m = runInContext(`${bundle}\n${BUNDLE_GLOBAL_NAME};`, createContext(Object.create(null) as object)) as {
     _SKILLS: Record<string, { description: string }>;

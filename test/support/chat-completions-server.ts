@@ -40,7 +40,7 @@ export async function startChatCompletionsServer(): Promise<ChatCompletionsServe
         res.writeHead(404).end('not found');
         return;
       }
-      const recorded: RecordedChatRequest = { headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')), aborted: false };
+      const recorded: RecordedChatRequest = { headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as RecordedChatRequest['body'], aborted: false };
       requests.push(recorded);
       res.on('close', () => {
         if (!res.writableFinished) recorded.aborted = true;

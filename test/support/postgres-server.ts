@@ -115,8 +115,9 @@ let binDirLookup: Promise<string> | undefined;
 function serverBinDir(): Promise<string> {
   binDirLookup ??= run('bash', [repoPath('scripts', 'ensure-postgres.sh')], { maxBuffer: 64 * 1024 * 1024 }).then(
     ({ stdout }) => stdout.trim().split('\n').at(-1) ?? '',
-    (error: Error & { stderr?: string }) => {
-      throw new Error(`scripts/ensure-postgres.sh found no PostgreSQL server and could not install one:\n${tail(error.stderr || error.message)}`);
+    (error: unknown) => {
+      const failure = error as Error & { stderr?: string };
+      throw new Error(`scripts/ensure-postgres.sh found no PostgreSQL server and could not install one:\n${tail(failure.stderr || failure.message)}`);
     },
   );
   return binDirLookup;

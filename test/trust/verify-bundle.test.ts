@@ -3,7 +3,7 @@
  * and every way of breaking it is refused with its own code and a message naming what failed.
  */
 import { createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -89,7 +89,7 @@ describe('a signed and approved bundle', () => {
     expect(result).toEqual({
       ok: true,
       bundle: {
-        manifest: JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')),
+        manifest: JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as unknown,
         moduleHash,
         bundleSource: readFileSync(join(dir, 'bundle.js'), 'utf8'),
         world: WORLD,
@@ -135,9 +135,14 @@ describe('a signed and approved bundle', () => {
   });
 });
 
+/** `files` as a bundle directory without approval.json. */
+function withoutApproval({ manifest, bundle, signature }: Required<BundleFiles>): BundleFiles {
+  return { manifest, bundle, signature };
+}
+
 describe('require_approval', () => {
   it('false accepts a signed bundle without approval.json, with no approver', () => {
-    const { approval: _, ...unapproved } = signed;
+    const unapproved = withoutApproval(signed);
     const result = verifyBundle(unapproved, trustConfig({ signingKeys: [ci.privateKey], approvalKeys: [], requireApproval: false }));
     expect(result.ok && result.bundle.approvedBy).toBeUndefined();
     expect(result.ok && result.bundle.signedBy).toBe(ci.keyId);
@@ -151,7 +156,7 @@ describe('require_approval', () => {
   });
 
   it('defaults to true', () => {
-    const { approval: _, ...unapproved } = signed;
+    const unapproved = withoutApproval(signed);
     expect(trustConfig({ signingKeys: [ci.privateKey], approvalKeys: [ops.privateKey] }).requireApproval).toBe(true);
     expect(verifyBundle(unapproved, trust)).toMatchObject({ ok: false, failure: { code: 'APPROVAL_MISSING' } });
   });

@@ -129,10 +129,10 @@ describe('the installed launcher', () => {
   it('runs as an executable and returns the contract exit codes', async () => {
     const cwd = tempWorkspace({ 'world/main.adec': SMALL_WORLD.replace('dependent_age >= 26', 'dependent_agee >= 26') });
     const exec = promisify(execFile);
-    const failure = await exec(BIN, ['check', 'world'], { cwd }).catch((error: { code: number; stderr: string }) => error);
+    const failure = await exec(BIN, ['check', 'world'], { cwd }).catch((error: unknown) => error);
     expect(failure).toMatchObject({ code: 1 });
     expect((failure as { stderr: string }).stderr).toContain("world/main.adec:16:42: error ADEC2001: unknown name `dependent_agee`");
-    const usage = await exec(BIN, [], { cwd }).catch((error: { code: number }) => error);
+    const usage = await exec(BIN, [], { cwd }).catch((error: unknown) => error);
     expect(usage).toMatchObject({ code: 2 });
   });
 });

@@ -67,7 +67,7 @@ describe('diagnostic values', () => {
     const b = diagnostic('ADEC3001', span(2, 1, 2, 'b.adec'), { expected: 'int', found: 'bool' });
     const c = diagnostic('ADEC2001', span(9, 1, 2, 'a.adec'), { name: 'y' });
     const d = diagnostic('ADEC2008', span(2, 1, 2, 'b.adec'), { name: 'f' });
-    expect(sortDiagnostics([a, b, c, d]).map((x) => x.code + '@' + x.span.file + ':' + x.span.line)).toEqual([
+    expect(sortDiagnostics([a, b, c, d]).map((x) => `${x.code}@${x.span.file}:${x.span.line}`)).toEqual([
       'ADEC2001@a.adec:9',
       'ADEC2008@b.adec:2',
       'ADEC3001@b.adec:2',

@@ -26,7 +26,7 @@ function eachLetter(table: Readonly<Record<string, string>>, all: boolean): (phr
     let done = false;
     return changed(
       phrase,
-      [...phrase]
+      Array.from(phrase)
         .map((c) => {
           if ((done && !all) || table[c] === undefined) return c;
           done = true;
@@ -45,11 +45,11 @@ function changed(phrase: string, variant: string): string | undefined {
   return variant === phrase ? undefined : variant;
 }
 
-const fullWidth = (phrase: string) => changed(phrase, [...phrase].map((c) => (c === ' ' ? '\u3000' : c >= '!' && c <= '~' ? String.fromCodePoint(c.codePointAt(0)! + 0xfee0) : c)).join(''));
+const fullWidth = (phrase: string) => changed(phrase, Array.from(phrase).map((c) => (c === ' ' ? '\u3000' : c >= '!' && c <= '~' ? String.fromCodePoint(c.codePointAt(0)! + 0xfee0) : c)).join(''));
 const mathBold = (phrase: string) =>
   changed(
     phrase,
-    [...phrase].map((c) => (c >= 'a' && c <= 'z' ? String.fromCodePoint(0x1d41a + c.charCodeAt(0) - 97) : c >= 'A' && c <= 'Z' ? String.fromCodePoint(0x1d400 + c.charCodeAt(0) - 65) : c)).join(''),
+    Array.from(phrase).map((c) => (c >= 'a' && c <= 'z' ? String.fromCodePoint(0x1d41a + c.charCodeAt(0) - 97) : c >= 'A' && c <= 'Z' ? String.fromCodePoint(0x1d400 + c.charCodeAt(0) - 65) : c)).join(''),
   );
 
 /** The single disguises: each one character class that used to get past a check. */
@@ -62,7 +62,7 @@ export const DISGUISES: readonly Disguise[] = [
   { name: 'soft hyphen', apply: insideWords('\u00AD') },
   { name: 'left-to-right mark', apply: insideWords('\u200E') },
   { name: 'bidi embedding inside a word', apply: insideWords('\u202A\u202C') },
-  { name: 'bidi override (shown reversed into place)', apply: (phrase) => `\u202E${[...phrase].reverse().join('')}\u202C` },
+  { name: 'bidi override (shown reversed into place)', apply: (phrase) => `\u202E${Array.from(phrase).reverse().join('')}\u202C` },
   { name: 'Cyrillic homoglyph (one letter)', apply: eachLetter(CYRILLIC, false) },
   { name: 'Cyrillic homoglyphs (every letter)', apply: eachLetter(CYRILLIC, true) },
   { name: 'Greek homoglyphs', apply: eachLetter(GREEK, true) },
@@ -72,7 +72,7 @@ export const DISGUISES: readonly Disguise[] = [
   { name: 'precomposed accents', apply: eachLetter(PRECOMPOSED, true) },
   { name: 'upper case', apply: (phrase) => changed(phrase, phrase.toUpperCase()) },
   { name: 'title case', apply: (phrase) => changed(phrase, phrase.replace(/\b[a-z]/g, (c) => c.toUpperCase())) },
-  { name: 'alternating case', apply: (phrase) => changed(phrase, [...phrase].map((c, i) => (i % 2 === 0 ? c.toUpperCase() : c.toLowerCase())).join('')) },
+  { name: 'alternating case', apply: (phrase) => changed(phrase, Array.from(phrase).map((c, i) => (i % 2 === 0 ? c.toUpperCase() : c.toLowerCase())).join('')) },
   { name: 'non-breaking space', apply: spaces('\u00A0') },
   { name: 'narrow non-breaking space', apply: spaces('\u202F') },
   { name: 'ideographic space', apply: spaces('\u3000') },
@@ -87,7 +87,7 @@ export const DISGUISES: readonly Disguise[] = [
   { name: 'hyphen inside a word', apply: insideWords('-') },
   { name: 'asterisk inside a word', apply: insideWords('*') },
   { name: 'middle dot inside a word', apply: insideWords('\u00B7') },
-  { name: 'letters spaced out', apply: (phrase) => (phrase.includes(' ') || !/^[A-Za-z]+$/.test(phrase) ? undefined : [...phrase].join(' ')) },
+  { name: 'letters spaced out', apply: (phrase) => (phrase.includes(' ') || !/^[A-Za-z]+$/.test(phrase) ? undefined : Array.from(phrase).join(' ')) },
 ];
 
 const named = (name: string): Disguise => {

@@ -12,16 +12,15 @@ import { buildModel, NO_DEFINITIONS, type Definitions } from '../../src/analyze/
 export function referenceConstantValue(condition: CheckedExpr, definitions: Definitions = NO_DEFINITIONS): boolean | undefined {
   const model = buildModel([condition], definitions);
   if (model === undefined) return undefined;
-  let seenTrue = false;
-  let seenFalse = false;
+  const seen = { true: false, false: false };
   model.forEachAssignment((env) => {
     const value = evaluate(condition, env);
-    if (value !== false) seenTrue = true;
-    if (value !== true) seenFalse = true;
-    return !(seenTrue && seenFalse);
+    if (value !== false) seen.true = true;
+    if (value !== true) seen.false = true;
+    return !(seen.true && seen.false);
   });
-  if (seenTrue === seenFalse) return undefined;
-  return seenTrue;
+  if (seen.true === seen.false) return undefined;
+  return seen.true;
 }
 
 /** The largest constant sub-conditions of `condition`, with their value. */

@@ -83,7 +83,7 @@ describe('findForbiddenConstructs', () => {
     const lines = source.split('\n');
     const index = lines.findIndex((line) => line.includes(' satisfies boolean ? '));
     lines[index] = lines[index]!.replace(' satisfies boolean ? ', ' && Date.now() > 0 satisfies boolean ? ');
-    const column = lines[index]!.indexOf('Date') + 1;
+    const column = lines[index].indexOf('Date') + 1;
     expect(findForbiddenConstructs(lines.join('\n'))).toEqual([
       `${index + 1}:${column} forbidden construct \`Date\`: reads the clock (non-deterministic) (line ${index + 1})`,
     ]);

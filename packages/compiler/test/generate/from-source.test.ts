@@ -46,7 +46,8 @@ function bind(type: Type, value: JsonValue | undefined): unknown {
   if (inner.kind === 'timestamp' && typeof value === 'string') return Date.parse(value);
   if (inner.kind === 'duration' && typeof value === 'string') {
     const match = /^(\d+)(ms|s|m|h|d)$/.exec(value);
-    const unit = { ms: 1, s: 1e3, m: 6e4, h: 3.6e6, d: 8.64e7 }[match?.[2] as 'ms'] ?? NaN;
+    const unitsMs: Readonly<Record<string, number>> = { ms: 1, s: 1e3, m: 6e4, h: 3.6e6, d: 8.64e7 };
+    const unit = unitsMs[match?.[2] ?? ''] ?? NaN;
     return Number(match?.[1]) * unit;
   }
   return value;
