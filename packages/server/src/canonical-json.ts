@@ -13,6 +13,7 @@ export function canonicalJson(value: unknown): string {
     const members = Object.keys(record).sort().filter((key) => record[key] !== undefined);
     return `{${members.map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`).join(',')}}`;
   }
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- JSON.stringify gives undefined for undefined, functions and symbols, which lib.d.ts's `string` leaves out
   return JSON.stringify(value) ?? 'null';
 }
 

@@ -13,8 +13,8 @@ export const DEFAULT_MODULE_SCAN_MS = 10_000;
 
 export interface ModuleWatch {
   /** One pass: load new worlds, refresh loaded ones (tests and start-up await it). */
-  scan(): Promise<void>;
-  stop(): void;
+  readonly scan: () => Promise<void>;
+  readonly stop: () => void;
 }
 
 export function watchModules(loader: ModuleLoader, store: DirectoryModuleStore, log: FastifyBaseLogger, intervalMs: number): ModuleWatch {

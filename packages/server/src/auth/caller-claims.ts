@@ -42,7 +42,7 @@ function tenantOf(value: unknown, claim: string): ClaimRead<string> {
   const name = `the tenant claim ${quoted(claim)}`;
   if (typeof value !== 'string') return { problem: `${name} must be a string, not ${shownValue(value)}` };
   if (value === '') return { problem: `${name} is empty` };
-  const length = [...value].length;
+  const length = Array.from(value).length;
   if (length > MAX_TENANT_CHARS) return { problem: `${name} is ${length} characters long, over the limit of ${MAX_TENANT_CHARS}` };
   if (UNPRINTABLE.test(value)) return { problem: `${name} holds a control character or a lone surrogate: ${quoted(value)}` };
   return { value };

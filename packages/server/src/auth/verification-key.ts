@@ -74,7 +74,7 @@ export function acceptKey(jwk: unknown): KeyAcceptance {
   if (keyOps !== undefined && !(Array.isArray(keyOps) && keyOps.includes('verify'))) {
     return refuse('declares `key_ops` without `verify`: it may not be used to verify tokens');
   }
-  return { ok: true, key: { kid, alg, jwk: jwk as JWK } };
+  return { ok: true, key: { kid, alg, jwk } };
 }
 
 /** Imports an accepted key for Web Crypto, checking its material (a point on the curve, an RSA modulus long enough). */

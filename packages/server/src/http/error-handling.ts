@@ -33,15 +33,20 @@ export function installErrorHandling(app: FastifyInstance, maxRequestBytes: numb
 }
 
 /** Fastify's refusals before a route runs (`frameworkErrors`): a URL it cannot route. */
-export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  void sendError(reply, frameworkRefusal(error, request));
+}
+
+/** What a request Fastify failed before routing is answered (an unforeseen failure is logged). */
+function frameworkRefusal(error: FastifyError, request: FastifyRequest): ApiError {
   switch (error.code) {
     case 'FST_ERR_BAD_URL':
-      return sendError(reply, apiError(400, 'MALFORMED_URL', 'the URL\'s path is not valid percent-encoded UTF-8'));
+      return apiError(400, 'MALFORMED_URL', 'the URL\'s path is not valid percent-encoded UTF-8');
     case 'FST_ERR_MAX_PARAM_LENGTH':
-      return sendError(reply, apiError(414, 'URI_TOO_LONG', 'a path segment of the URL is longer than any id the service issues (at most 128 characters)'));
+      return apiError(414, 'URI_TOO_LONG', 'a path segment of the URL is longer than any id the service issues (at most 128 characters)');
     default:
       request.log.error({ err: error }, 'request failed before routing');
-      return sendError(reply, apiError(500, 'INTERNAL_ERROR', 'the service failed to answer this request; the failure is logged'));
+      return apiError(500, 'INTERNAL_ERROR', 'the service failed to answer this request; the failure is logged');
   }
 }
 

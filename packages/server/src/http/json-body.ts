@@ -14,9 +14,12 @@ export function acceptStrictJson(app: FastifyInstance, limits: RequestLimits): v
   const bodyLimits = requestLimits({ ...limits, maxDepth: limits.maxDepth + 1 });
   app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: limits.maxRequestBytes }, (_request, body, done) => {
     const parsed = parseRequestJson(body as Buffer, bodyLimits);
-    if (parsed.ok) return done(null, parsed.value);
+    if (parsed.ok) {
+      done(null, parsed.value);
+      return;
+    }
     const { code, message, line, column } = parsed.problem;
-    done(new RequestRefused(refusalOf(code, `${message}`, line, column)));
+    done(new RequestRefused(refusalOf(code, message, line, column)));
   });
 }
 

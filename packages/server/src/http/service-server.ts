@@ -94,7 +94,10 @@ class ConnectionGatedServer extends Server {
    * this from `close()`; so does Fastify.
    */
   override closeIdleConnections(): void {
-    if (!this.#closing) return super.closeIdleConnections();
+    if (!this.#closing) {
+      super.closeIdleConnections();
+      return;
+    }
     for (const socket of this.#connections) {
       const exchanges = [...(this.#exchanges.get(socket) ?? [])];
       if (!exchanges.some((exchange) => exchange.request.complete)) socket.destroy();
@@ -122,7 +125,7 @@ class ConnectionGatedServer extends Server {
    * Every accepted connection passes here before any listener sees it: a refused one never
    * reaches Node's HTTP parser (a `connection` listener would run beside the parser, not before it).
    */
-  override emit(event: string | symbol, ...args: any[]): boolean {
+  override emit(event: string | symbol, ...args: unknown[]): boolean {
     if (event === 'connection' && !this.#admit(args[0] as Socket)) return true;
     return super.emit(event as string, ...args);
   }

@@ -50,6 +50,14 @@ export function mcpRoutes(v1: FastifyInstance, service: DecisionOperations, limi
  * its body be anything), without the SDK's `data`, which can quote a parser's error.
  */
 async function exchange(request: FastifyRequest, reply: FastifyReply, service: DecisionOperations): Promise<FastifyReply> {
+  const answer = await transportAnswer(request, service);
+  if (answer.status >= 400) return sendError(reply, transportRefusal(answer.status, answer.text, request));
+  answer.headers.forEach((value, name) => void reply.header(name, value));
+  return reply.code(answer.status).send(answer.text === '' ? undefined : answer.text);
+}
+
+/** What the transport answered one request, its body read whole; the request's own server is closed once it has. */
+async function transportAnswer(request: FastifyRequest, service: DecisionOperations): Promise<{ readonly status: number; readonly headers: Headers; readonly text: string }> {
   const caller = callerOf(request);
   const [{ decideToolServer }, { WebStandardStreamableHTTPServerTransport }] = await loadSdk();
   const server = decideToolServer(service, async () => ({ ok: true, value: caller }), {
@@ -61,10 +69,7 @@ async function exchange(request: FastifyRequest, reply: FastifyReply, service: D
     await server.connect(transport);
     // The body was read by the strict parser (json-body.ts): the transport must not read it again.
     const answer = await transport.handleRequest(webRequestOf(request), { parsedBody: request.body });
-    const text = await answer.text();
-    if (answer.status >= 400) return sendError(reply, transportRefusal(answer.status, text, request));
-    answer.headers.forEach((value, name) => void reply.header(name, value));
-    return reply.code(answer.status).send(text === '' ? undefined : text);
+    return { status: answer.status, headers: answer.headers, text: await answer.text() };
   } finally {
     void server.close();
   }

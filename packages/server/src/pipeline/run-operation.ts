@@ -58,12 +58,12 @@ export async function runOperation<Request, Work, Outcome, Query>(
     if (id !== null) {
       const earlier = await options.store.get(caller.tenant, id);
       if (!earlier.ok) return refuse(storedRecordError(earlier, id, storeUnreadable));
-      if (earlier.value !== null) return retried(earlier.value);
+      if (earlier.value !== null) return await retried(earlier.value);
     }
     const made = await handler.make(caller, request, receivedAt);
     if (!made.ok) return refuse(made.error);
     const appended = await options.store.append(made.value.entry);
-    if (!appended.ok) return appended.code === 'DUPLICATE' ? retried(appended.existing) : refuse(notRecorded(operation.what, appended.message));
+    if (!appended.ok) return appended.code === 'DUPLICATE' ? await retried(appended.existing) : refuse(notRecorded(operation.what, appended.message));
     const outcome = await handler.committed(caller, request, made.value.work, appended.record);
     if (outcome.ok) handler.answered?.(outcome.value, (performance.now() - started) / 1000);
     return settled(outcome);
