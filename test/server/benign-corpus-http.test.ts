@@ -20,6 +20,7 @@ import { startChatCompletionsServer, type ChatCompletionsServer } from '../suppo
 import { loadWorldFromDir } from '../support/repo.js';
 import { asTestBundle, buildFixture, publish, type TestBundle } from '../support/runtime.js';
 import { BENIGN_CASES, benignProblems, passRate, WORLD_DIRS, WORLD_HEADERS, type BenignCase } from '../engine/sec-corpus/benign-cases.js';
+import { jsonObject, optionalAt, type JsonObject } from './json-body.js';
 import { startService, type ServiceFixture } from './service-fixture.js';
 
 /** note_writer's limit, widened to the SEC hard limit in the lab the service is given. */
@@ -49,14 +50,16 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- undefined when the setup hook failed
   await service?.close();
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- undefined when the setup hook failed
   await chat?.close();
 });
 
-async function select(benign: BenignCase): Promise<{ status: number; body: Record<string, any> }> {
+async function select(benign: BenignCase): Promise<{ status: number; body: JsonObject }> {
   chat.answer(() => ({ content: JSON.stringify(benign.reply) }));
   const response = await service.post('/v1/select', { ...WORLD_HEADERS[benign.world], scenario: benign.scenario, signals: benign.signals, actions: benign.actions });
-  return { status: response.status, body: (await response.json()) as Record<string, any> };
+  return { status: response.status, body: await jsonObject(response) };
 }
 
 /** The stage 7 result of a stored decision, for the failure message. */
@@ -72,7 +75,7 @@ test('every benign reply passes every check of stage 7 over POST /v1/select, wit
   let timeouts = 0;
   for (const benign of BENIGN_CASES) {
     let answer = await select(benign);
-    for (let retry = 0; retry < RETRIES_ON_TIMEOUT && answer.body['execution']?.['fallback_reason_code'] === 'timeout'; retry++) {
+    for (let retry = 0; retry < RETRIES_ON_TIMEOUT && optionalAt(answer.body, 'execution', 'fallback_reason_code') === 'timeout'; retry++) {
       timeouts++;
       answer = await select(benign);
     }

@@ -58,6 +58,7 @@ function load(url: string, workers: number, prefix: string) {
         else failed += 1;
       } catch {
         failed += 1;
+        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set by the crash below while this loop awaits, which TypeScript's narrowing does not see
         if (stopped) return;
         await new Promise((resolve) => setTimeout(resolve, 5));
       }

@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyChains } from '@adec/audit';
 import { OPENAPI_DOCUMENT } from '@adec/server';
+import { arrayAt, at, jsonObject as json, objectAt, stringAt } from './json-body.js';
 import { addDependent, BY_STATUS, startService, type ServiceFixture } from './service-fixture.js';
 
 const CHILD = BY_STATUS.GREEN;
@@ -16,12 +17,9 @@ beforeAll(async () => {
   service = await startService();
 });
 afterAll(async () => {
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- undefined when the setup hook failed
   await service?.close();
 });
-
-async function json(response: Response): Promise<Record<string, any>> {
-  return (await response.json()) as Record<string, any>;
-}
 
 async function expectError(response: Response, status: number, code: string, message?: RegExp) {
   expect(response.status).toBe(status);
@@ -29,7 +27,7 @@ async function expectError(response: Response, status: number, code: string, mes
   const body = await json(response);
   expect(Object.keys(body)).toEqual(['error']);
   expect(body['error']).toMatchObject({ code, message: expect.any(String), details: expect.any(Array) });
-  if (message !== undefined) expect(body['error'].message).toMatch(message);
+  if (message !== undefined) expect(stringAt(body, 'error', 'message')).toMatch(message);
   expect(JSON.stringify(body)).not.toMatch(/\bat .*\.(ts|js):\d+/);
   return body['error'] as { code: string; message: string; details: { path: string; message: string }[] };
 }
@@ -41,16 +39,16 @@ describe('POST /v1/decide', () => {
     const decision = await json(response);
     expect(decision['status']).toBe(status);
     expect(Object.keys(decision)).toEqual(['status', 'work_frame', 'decision_metadata']);
-    const id = decision['decision_metadata'].request_id as string;
+    const id = stringAt(decision, 'decision_metadata', 'request_id');
     expect(response.headers.get('location')).toBe(`/v1/decisions/${id}`);
-    expect(decision['decision_metadata'].module).toMatchObject({ org: 'acme', domain: 'hr.benefits', version: '1.4.0', action: 'add_dependent' });
+    expect(at(decision, 'decision_metadata', 'module')).toMatchObject({ org: 'acme', domain: 'hr.benefits', version: '1.4.0', action: 'add_dependent' });
 
     const stored = await json(await service.get(`/v1/decisions/${id}`));
     expect(stored).toMatchObject({ decision_id: id, kind: 'adjudication', request: { context }, caller: { subject: 'agent-7', delegation: [] }, response: decision });
-    expect(stored['chain'].hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(stringAt(stored, 'chain', 'hash')).toMatch(/^[0-9a-f]{64}$/);
 
     const replay = await json(await service.post(`/v1/decisions/${id}/replay`, {}));
-    expect(replay).toEqual({ decision_id: id, identical: true, module_hash: decision['decision_metadata'].module.module_hash, differences: [], taken_as_recorded: [] });
+    expect(replay).toEqual({ decision_id: id, identical: true, module_hash: at(decision, 'decision_metadata', 'module', 'module_hash'), differences: [], taken_as_recorded: [] });
   });
 
   it.each(Object.entries(BY_STATUS))('?traces=false answers %s without the traces; the record keeps them, and a retry is answered the same way', async (_status, context) => {
@@ -59,16 +57,17 @@ describe('POST /v1/decide', () => {
     const response = await service.post('/v1/decide?traces=false', { ...addDependent(context), request_id: requestId });
     expect(response.status).toBe(200);
     const text = await response.text();
-    const answer = JSON.parse(text) as Record<string, any>;
-    const { predicate_traces: traces, request_id: _fullId, ...fullRest } = full['decision_metadata'];
-    expect(traces.length).toBeGreaterThan(0);
-    expect(answer['status']).toBe(full['status']);
-    expect(answer['work_frame']).toEqual(full['work_frame']);
-    expect(answer['decision_metadata']).toEqual({ ...fullRest, request_id: requestId, request_time: answer['decision_metadata'].request_time });
+    const answer: unknown = JSON.parse(text);
+    const { predicate_traces: traces, request_id: fullId, ...fullRest } = objectAt(full, 'decision_metadata');
+    expect(fullId).toBe(`${requestId}-full`);
+    expect(arrayAt(traces).length).toBeGreaterThan(0);
+    expect(at(answer, 'status')).toBe(full['status']);
+    expect(at(answer, 'work_frame')).toEqual(full['work_frame']);
+    expect(at(answer, 'decision_metadata')).toEqual({ ...fullRest, request_id: requestId, request_time: at(answer, 'decision_metadata', 'request_time') });
     expect(text.length).toBeLessThan(JSON.stringify(full).length);
 
     const stored = await json(await service.get(`/v1/decisions/${requestId}`));
-    expect(stored['response'].decision_metadata.predicate_traces).toEqual(traces);
+    expect(at(stored, 'response', 'decision_metadata', 'predicate_traces')).toEqual(traces);
     const retried = await service.post('/v1/decide?traces=false', { ...addDependent(context), request_id: requestId });
     expect(retried.headers.get('idempotent-replayed')).toBe('true');
     expect(await retried.text()).toBe(text);
@@ -97,7 +96,7 @@ describe('POST /v1/decide', () => {
   it('records the caller and its RFC 8693 delegation chain with the decision', async () => {
     const token = await service.issuer.token({ sub: 'agent-9', act: { sub: 'planner-bot', client_id: 'c-1', act: { sub: 'alice@acme.test', iss: 'https://idp.acme.test' } } });
     const decision = await json(await service.post('/v1/decide', addDependent(CHILD), token));
-    const stored = await json(await service.get(`/v1/decisions/${decision['decision_metadata'].request_id}`));
+    const stored = await json(await service.get(`/v1/decisions/${stringAt(decision, 'decision_metadata', 'request_id')}`));
     expect(stored['caller']).toEqual({
       subject: 'agent-9',
       token_id: null,
@@ -113,7 +112,7 @@ describe('POST /v1/decide', () => {
     expect(response.status).toBe(200);
     const decision = await json(response);
     expect(decision).toMatchObject({ status: 'YELLOW', work_frame: { next_action: 'gather_evidence_and_retry' } });
-    expect((await service.get(`/v1/decisions/${decision['decision_metadata'].request_id}`)).status).toBe(200);
+    expect((await service.get(`/v1/decisions/${stringAt(decision, 'decision_metadata', 'request_id')}`)).status).toBe(200);
   });
 
   it('a retry with the same request_id and body returns the stored decision; another body is a 409', async () => {
@@ -179,7 +178,7 @@ describe('bad requests get one error shape, with JSON paths', () => {
     expect(error.details).toEqual([{ path: '$.org_id', message: "must be the token's org (globex)" }]);
     await expectError(await service.post('/v1/decide', addDependent(CHILD), globex), 404, 'MODULE_NOT_FOUND', /globex/);
     const acmeDecision = await json(await service.post('/v1/decide', addDependent(CHILD)));
-    const id = acmeDecision['decision_metadata'].request_id as string;
+    const id = stringAt(acmeDecision, 'decision_metadata', 'request_id');
     await expectError(await service.get(`/v1/decisions/${id}`, globex), 404, 'DECISION_NOT_FOUND');
     await expectError(await service.post(`/v1/decisions/${id}/replay`, {}, globex), 404, 'DECISION_NOT_FOUND');
   });
@@ -210,12 +209,12 @@ describe('generated bad input', () => {
     await fc.assert(
       fc.asyncProperty(bodies, async (body) => {
         const response = await service.post('/v1/decide', body);
-        const parsed = (await response.json()) as Record<string, any>;
+        const parsed = await json(response);
         if (response.status === 200) expect(['GREEN', 'GREEN-SKIP', 'YELLOW', 'RED']).toContain(parsed['status']);
         else {
           expect([400, 403, 404, 409, 413]).toContain(response.status);
           expect(Object.keys(parsed)).toEqual(['error']);
-          expect(parsed['error'].message.length).toBeGreaterThan(10);
+          expect(stringAt(parsed, 'error', 'message').length).toBeGreaterThan(10);
         }
       }),
       { numRuns: 400 },
@@ -228,7 +227,7 @@ describe('generated bad input', () => {
       fc.asyncProperty(fc.string({ maxLength: 300 }).filter((text) => /^[\x20-\x7e]*$/.test(text)), async (header) => {
         const response = await service.post('/v1/decide', valid, null, { authorization: header });
         expect(response.status).toBe(401);
-        expect(((await response.json()) as Record<string, any>)['error'].code).toMatch(/^TOKEN_/);
+        expect(stringAt(await json(response), 'error', 'code')).toMatch(/^TOKEN_/);
       }),
       { numRuns: 200 },
     );

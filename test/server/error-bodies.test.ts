@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAuditStore, type AuditStore } from '@adec/audit';
 import { OPENAPI_DOCUMENT } from '@adec/server';
+import { at } from './json-body.js';
 import { addDependent, BY_STATUS, startService, tokenIssuer, type ServiceFixture } from './service-fixture.js';
 import { exchangeRaw } from './raw-http.js';
 
@@ -87,6 +88,7 @@ beforeAll(async () => {
   hostStrings = [service.dir, service.modules, storeDir, process.cwd(), tmpdir(), homedir()].filter((text) => text.length > 1);
 });
 afterAll(async () => {
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- undefined when the setup hook failed
   await service?.close();
   rmSync(storeDir, { recursive: true, force: true });
 });
@@ -218,10 +220,10 @@ describe('every error is in the error shape and shows nothing of the host', () =
     }
     const tooLong = answers.find(({ name }) => name === `GET /v1/decisions/${'a'.repeat(129)}`)!.answer;
     expect(tooLong.status).toBe(414);
-    expect(JSON.parse(tooLong.body).error.code).toBe('URI_TOO_LONG');
+    expect(at(JSON.parse(tooLong.body), 'error', 'code')).toBe('URI_TOO_LONG');
     const badEncoding = answers.find(({ name }) => name === 'GET /v1/decisions/%ff')!.answer;
     expect(badEncoding.status).toBe(400);
-    expect(JSON.parse(badEncoding.body).error.code).toBe('MALFORMED_URL');
+    expect(at(JSON.parse(badEncoding.body), 'error', 'code')).toBe('MALFORMED_URL');
     expectAllClean();
   });
 
@@ -266,8 +268,8 @@ describe('every error is in the error shape and shows nothing of the host', () =
       await send(`select with ${name}`, '/v1/select', { method: 'POST', headers: { ...bearer(token), ...JSON_TYPE }, body: JSON.stringify({ domain: body['domain'], world_model_version: body['world_model_version'], scenario: 'any', actions: [{ action_id: 'a', type: 't' }] }) });
       await mcpCall(`MCP decide with ${name}`, 'decide', body);
     }
-    const unknown = JSON.parse(answers.find(({ name }) => name === 'decide with an unknown version')!.answer.body);
-    expect(unknown.error).toMatchObject({ code: 'MODULE_NOT_FOUND', message: expect.stringMatching(/hr\.benefits@9\.9\.9/) });
+    const unknown: unknown = JSON.parse(answers.find(({ name }) => name === 'decide with an unknown version')!.answer.body);
+    expect(at(unknown, 'error')).toMatchObject({ code: 'MODULE_NOT_FOUND', message: expect.stringMatching(/hr\.benefits@9\.9\.9/) });
     expectAllClean();
   });
 
@@ -289,8 +291,8 @@ describe('every error is in the error shape and shows nothing of the host', () =
         storeMode = 'works';
       }
     }
-    const failed = JSON.parse(answers.find(({ name }) => name === 'decide, store fails')!.answer.body);
-    expect(failed.error.code).toBe('AUDIT_UNAVAILABLE');
+    const failed: unknown = JSON.parse(answers.find(({ name }) => name === 'decide, store fails')!.answer.body);
+    expect(at(failed, 'error', 'code')).toBe('AUDIT_UNAVAILABLE');
     expect(answers.find(({ name }) => name === 'decide, store throws')!.answer.status).toBe(500);
     expectAllClean();
   });

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONNECTION_LIMITS } from '@adec/server';
 import { hostConfig } from '../../packages/cli/src/serve/deployment.js';
 import { resolveServeSettings } from '../../packages/cli/src/serve/serve-settings.js';
+import { at } from './json-body.js';
 import { addDependent, BY_STATUS, startService, type ServiceFixture } from './service-fixture.js';
 import { openRaw, parseAnswer, trickle, type RawConnection } from './raw-http.js';
 
@@ -29,6 +30,7 @@ beforeAll(async () => {
   token = await service.issuer.token();
 });
 afterAll(async () => {
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- undefined when the setup hook failed
   await service?.close();
 });
 
@@ -39,6 +41,7 @@ async function decideThroughout(during: Promise<unknown>): Promise<number[]> {
   const statuses: number[] = [];
   let done = false;
   void during.finally(() => (done = true));
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set when `during` settles, which TypeScript's narrowing does not see
   while (!done) {
     statuses.push((await service.post('/v1/decide', addDependent(BY_STATUS.GREEN))).status);
     await wait(50);
@@ -119,6 +122,7 @@ describe('the whole request has its own deadline', () => {
     tight = await startService({ connectionLimits: { headersTimeoutMs: 1_200, bodyTimeoutMs: 1_200, requestTimeoutMs: 1_500 } });
   });
   afterAll(async () => {
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- undefined when the setup hook failed
     await tight?.close();
   });
 
@@ -165,6 +169,7 @@ describe('connection caps', () => {
     capped = await startService({ connectionLimits: { maxConnections: 10, maxConnectionsPerAddress: 6, keepAliveTimeoutMs: 30_000 } });
   });
   afterAll(async () => {
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- undefined when the setup hook failed
     await capped?.close();
   });
 
@@ -181,7 +186,7 @@ describe('connection caps', () => {
     connection.socket.write('GET /health/live HTTP/1.1\r\nHost: localhost\r\n\r\n');
     const closedAfter = await connection.closed;
     const answer = parseAnswer(connection.received())!;
-    return { closedAfter, answer, error: JSON.parse(answer.body).error };
+    return { closedAfter, answer, error: at(JSON.parse(answer.body), 'error') };
   }
 
   it('one address past its share is refused 429, the service past its cap 503, each at once and in the error shape; freed connections are served again', async () => {

@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { asTestBundle, buildFixture, publish } from '../support/runtime.js';
+import { at, jsonObject } from './json-body.js';
 import { addDependent, BY_STATUS, startService, type ServiceFixture } from './service-fixture.js';
 
 const FITNESS = { domain: 'fitness.coaching', world_model_version: '1.0.0', scenario: 'fitness_daily_session', execution_mode_override: 'deterministic_only' };
@@ -26,11 +27,12 @@ beforeAll(async () => {
   service = await startService({}, (modules, keys) => publish(fitness, modules, keys));
 });
 afterAll(async () => {
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- undefined when the setup hook failed
   await service?.close();
 });
 
 async function json(response: Response) {
-  return { status: response.status, location: response.headers.get('location'), body: (await response.json()) as Record<string, any> };
+  return { status: response.status, location: response.headers.get('location'), body: await jsonObject(response) };
 }
 
 /** The stored decision is read back and replayed under its id. */
@@ -49,7 +51,7 @@ describe.each(ACCEPTED)('an id of %i characters', (length) => {
     const decided = await json(await service.post('/v1/decide', addDependent(BY_STATUS.GREEN, { request_id: id })));
     expect(decided.status).toBe(200);
     expect(decided.location).toBe(`/v1/decisions/${id}`);
-    expect(decided.body['decision_metadata']['request_id']).toBe(id);
+    expect(at(decided.body, 'decision_metadata', 'request_id')).toBe(id);
     await expectReadBack(id);
   });
 
@@ -57,12 +59,12 @@ describe.each(ACCEPTED)('an id of %i characters', (length) => {
     const id = idOf('s', length);
     const selected = await json(await service.post('/v1/select', { ...FITNESS, request_id: id, user_id: idOf('u', length), signals: { sessions_last_7d: 0, rest_days_last_7d: 2 }, actions: [RUN, REST] }));
     expect(selected.status).toBe(200);
-    expect(selected.body['decision']['decision_id']).toBe(id);
+    expect(at(selected.body, 'decision', 'decision_id')).toBe(id);
     expect(selected.location).toBe(`/v1/decisions/${id}`);
     await expectReadBack(id);
 
     const outcomeId = idOf('o', length);
-    const outcome = { outcome_id: outcomeId, decision_id: id, status: 'success', action_name: selected.body['decision']['selected_action'] };
+    const outcome = { outcome_id: outcomeId, decision_id: id, status: 'success', action_name: at(selected.body, 'decision', 'selected_action') };
     const recorded = await json(await service.post('/v1/feedback', outcome));
     expect(recorded.status).toBe(201);
     expect(recorded.body).toMatchObject({ outcome_id: outcomeId, decision_id: id, idempotent_replay: false });

@@ -20,15 +20,15 @@ import { OPENAPI_DOCUMENT, TokenVerifier, tokenCaller } from '@adec/server';
 import { decideToolServer } from '../../packages/server/src/mcp/decide-tool.js';
 import { repoPath } from '../support/repo.js';
 import { prepareDeployment, type Deployment } from './serve-process.js';
+import { at, jsonObject, objectAt, stringAt, type JsonObject } from './json-body.js';
 import { addDependent, AUDIENCE, BY_STATUS, ISSUER, startService, type ServiceFixture } from './service-fixture.js';
 
 
-type Decision = Record<string, any>;
 
 /** The decision of a successful call, checked to be the same as the call's text. */
-function decisionOf(result: CallToolResult): Decision {
+function decisionOf(result: CallToolResult): JsonObject {
   expect(result.isError ?? false, JSON.stringify(result.content)).toBe(false);
-  const decision = result.structuredContent as Decision;
+  const decision = objectAt(result.structuredContent);
   expect(result.content).toEqual([{ type: 'text', text: JSON.stringify(decision) }]);
   return decision;
 }
@@ -55,6 +55,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await Promise.all(clients.map((client) => client.close()));
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- undefined when the setup hook failed
   await service?.close();
 });
 
@@ -87,13 +88,13 @@ describe('over Streamable HTTP (POST /v1/mcp)', () => {
     const client = await connect();
     const decision = decisionOf(await decide(client, addDependent(context)));
     expect(decision['status']).toBe(status);
-    const overHttp = (await (await service.post('/v1/decide', addDependent(context))).json()) as Decision;
+    const overHttp = await jsonObject(await service.post('/v1/decide', addDependent(context)));
     expect(decision['work_frame']).toEqual(overHttp['work_frame']);
-    expect(decision['decision_metadata'].matched_rules).toEqual(overHttp['decision_metadata'].matched_rules);
-    expect(decision['decision_metadata'].aggregation_outcome).toEqual(overHttp['decision_metadata'].aggregation_outcome);
+    expect(at(decision, 'decision_metadata', 'matched_rules')).toEqual(at(overHttp, 'decision_metadata', 'matched_rules'));
+    expect(at(decision, 'decision_metadata', 'aggregation_outcome')).toEqual(at(overHttp, 'decision_metadata', 'aggregation_outcome'));
 
-    const id = decision['decision_metadata'].request_id as string;
-    const stored = (await (await service.get(`/v1/decisions/${id}`)).json()) as Decision;
+    const id = stringAt(decision, 'decision_metadata', 'request_id');
+    const stored = await jsonObject(await service.get(`/v1/decisions/${id}`));
     expect(stored).toMatchObject({ decision_id: id, kind: 'adjudication', request: { context }, caller: { subject: 'agent-7' }, response: decision });
   });
 
@@ -153,7 +154,7 @@ describe('over Streamable HTTP (POST /v1/mcp)', () => {
     const deepest = addDependent(nested(32 + 1 - 3));
     const overHttp = await service.post('/v1/decide', deepest);
     expect(overHttp.status).toBe(200);
-    expect(decisionOf(await decide(client, deepest))['status']).toBe(((await overHttp.json()) as Decision)['status']);
+    expect(decisionOf(await decide(client, deepest))['status']).toBe((await jsonObject(overHttp))['status']);
     const deeper = addDependent(nested(32 + 2 - 3));
     expect((await service.post('/v1/decide', deeper)).status).toBe(413);
     await expect(decide(client, deeper)).rejects.toMatchObject({ code: 413 });
@@ -165,7 +166,7 @@ describe('over Streamable HTTP (POST /v1/mcp)', () => {
       const response = await fetch(`${service.host.url}/v1/mcp`, { method, headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' } });
       expect(response.status).toBe(405);
       expect(response.headers.get('allow')).toBe('POST');
-      expect(((await response.json()) as Decision)['error'].code).toBe('METHOD_NOT_ALLOWED');
+      expect(at(await jsonObject(response), 'error', 'code')).toBe('METHOD_NOT_ALLOWED');
       expect((await fetch(`${service.host.url}/v1/mcp`, { method })).status).toBe(401);
     }
   });
@@ -219,7 +220,7 @@ describe('over stdio (adec mcp)', () => {
     const audit = join(dir, 'stdio-audit.db');
     const transport = new StdioClientTransport({ command: process.execPath, args: command(audit, await deployment.issuer.token()), stderr: 'pipe' });
     let logs = '';
-    transport.stderr!.on('data', (chunk) => (logs += chunk));
+    transport.stderr!.on('data', (chunk: Buffer) => (logs += chunk.toString()));
     const client = new Client({ name: 'adec-test-agent', version: '1.0.0' });
     await client.connect(transport);
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['decide', 'select']);
@@ -255,8 +256,8 @@ describe('over stdio (adec mcp)', () => {
       const child = spawn(process.execPath, command(audit, token), { stdio: ['pipe', 'pipe', 'pipe'] });
       let stderr = '';
       let stdout = '';
-      child.stderr.on('data', (chunk) => (stderr += chunk));
-      child.stdout.on('data', (chunk) => (stdout += chunk));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
       const code = await new Promise((resolve) => child.on('exit', resolve));
       expect(code).toBe(1);
       expect(stderr).toMatch(reason);

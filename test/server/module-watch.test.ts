@@ -10,13 +10,14 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approveModule, formatSignatureFile } from '@adec/runtime';
 import { asTestBundle, buildFixture, injectIntoBundle, publish, type TestBundle } from '../support/runtime.js';
+import { objectAt, type JsonObject } from './json-body.js';
 import { addDependent, BY_STATUS, startService, type ServiceFixture } from './service-fixture.js';
 
 const WORLD = { org: 'acme', domain: 'hr.benefits', version: '1.4.0' };
-const logs: Record<string, any>[] = [];
+const logs: JsonObject[] = [];
 const logStream = new Writable({
   write(chunk, _encoding, done) {
-    for (const line of String(chunk).split('\n').filter(Boolean)) logs.push(JSON.parse(line));
+    for (const line of String(chunk).split('\n').filter(Boolean)) logs.push(objectAt(JSON.parse(line)));
     done();
   },
 });
@@ -34,6 +35,7 @@ beforeAll(async () => {
   cpSync(join(service.modules, 'acme/hr.benefits/1.4.0'), saved, { recursive: true });
 });
 afterAll(async () => {
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- undefined when the setup hook failed
   await service?.close();
 });
 
@@ -42,7 +44,7 @@ async function servedHash(): Promise<string> {
   return decision.decision_metadata.module.module_hash;
 }
 
-const messages = () => logs.map((entry) => `${entry.msg}`);
+const messages = () => logs.map((entry) => String(entry['msg']));
 
 describe('the service follows its bundle directory', () => {
   it('loads every world at start and logs each refusal with its reason', () => {

@@ -32,7 +32,10 @@ export function openRaw(url: string, localAddress?: string): RawConnection {
 export function trickle(connection: RawConnection, text: string, intervalMs: number): void {
   let next = 0;
   const timer = setInterval(() => {
-    if (connection.socket.destroyed || next >= text.length) return clearInterval(timer);
+    if (connection.socket.destroyed || next >= text.length) {
+      clearInterval(timer);
+      return;
+    }
     connection.socket.write(text[next++]!);
   }, intervalMs);
   connection.socket.once('close', () => clearInterval(timer));

@@ -12,6 +12,7 @@ import { startChatCompletionsServer, type ChatCompletionsServer } from '../suppo
 import { loadWorldFromDir } from '../support/repo.js';
 import { asTestBundle, publish } from '../support/runtime.js';
 import { LAB_CANDIDATES, LAB_SIGNALS, SELECTED, VALID_REPLY, labVariants } from '../engine/sec-disguises/lab-protected.js';
+import { at, jsonObject, objectAt, optionalAt, stringAt } from './json-body.js';
 import { startService, type ServiceFixture } from './service-fixture.js';
 
 const LAB = { domain: 'sec.lab', world_model_version: '1.0.0', scenario: 'lab_pick' };
@@ -32,17 +33,19 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- undefined when the setup hook failed
   await service?.close();
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- undefined when the setup hook failed
   await chat?.close();
 });
 
 async function selectWith(text: string) {
   chat.answer(() => ({ content: JSON.stringify({ ...VALID_REPLY, text }) }));
   const answered = await service.post('/v1/select', { ...LAB, signals: LAB_SIGNALS, actions: LAB_CANDIDATES });
-  const body = (await answered.json()) as Record<string, any>;
+  const body = await jsonObject(answered);
   if (answered.status !== 200) throw new Error(`${answered.status}: ${JSON.stringify(body)}`);
-  const stored = (await (await service.get(`/v1/decisions/${body['decision']['decision_id']}`)).json()) as Record<string, any>;
-  return { body, failures: (stored['trace']['stages']['validate_output']?.['failures'] ?? []) as { id: string }[] };
+  const stored = await jsonObject(await service.get(`/v1/decisions/${stringAt(body, 'decision', 'decision_id')}`));
+  return { body, failures: (optionalAt(objectAt(stored, 'trace', 'stages'), 'validate_output', 'failures') ?? []) as { id: string }[] };
 }
 
 test('the reply the variants are built on is used as written', async () => {
@@ -56,7 +59,7 @@ test('every disguised violation is refused over HTTP: the fallback answers, flag
   const missed: string[] = [];
   for (const variant of variants) {
     const { body, failures } = await selectWith(variant.text);
-    const flagged = body['execution']['validation_status'] === 'failed' && body['execution']['fallback_used'] === true && body['decision']['selected_action'] === SELECTED.action_id;
+    const flagged = at(body, 'execution', 'validation_status') === 'failed' && at(body, 'execution', 'fallback_used') === true && at(body, 'decision', 'selected_action') === SELECTED.action_id;
     if (!flagged || !failures.some((failure) => variant.protected.caughtBy.includes(failure.id))) {
       missed.push(`${JSON.stringify(variant.protected.phrase)} by ${variant.disguise}: ${failures.map((f) => f.id).join(', ') || 'no failure'}`);
     }

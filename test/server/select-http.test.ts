@@ -13,6 +13,7 @@ import { verifyChains } from '@adec/audit';
 import { llmStubExecutor, type LlmCall } from '@adec/engine';
 import { asTestBundle, buildFixture, publish, type TestBundle } from '../support/runtime.js';
 import { createDatabase } from '../support/postgres-server.js';
+import { arrayAt, at, jsonObject, stringAt } from './json-body.js';
 import { startService, type ServiceFixture } from './service-fixture.js';
 
 const HIIT = { action_id: 'hiit-20', type: 'workout_session', session_name: 'HIIT Blast', session_type: 'hiit', intensity: 'high', duration_minutes: 20 };
@@ -44,7 +45,12 @@ async function selectionService(audit?: string): Promise<ServiceFixture> {
 }
 
 async function json(response: Response) {
-  return { status: response.status, location: response.headers.get('location'), body: (await response.json()) as Record<string, any> };
+  return { status: response.status, location: response.headers.get('location'), body: await jsonObject(response) };
+}
+
+/** The JSON paths an error body's details name. */
+function detailPaths(body: unknown): string[] {
+  return arrayAt(body, 'error', 'details').map((detail) => stringAt(detail, 'path'));
 }
 
 describe.each([
@@ -62,13 +68,13 @@ describe.each([
     expect(answer.status).toBe(200);
     expect(answer.body['decision']).toMatchObject({ selected_action: 'run-40', payload: { rationale: 'Tempo Run keeps your legs moving at an easy, steady pace.' } });
     expect(answer.body['execution']).toMatchObject({ execution_mode: 'skill_enhanced', skill_bundle_id: 'fitness_session_rationale', executor_id: 'llm_stub', validation_status: 'passed', fallback_used: false });
-    const id = answer.body['decision']['decision_id'] as string;
+    const id = stringAt(answer.body, 'decision', 'decision_id');
     expect(answer.location).toBe(`/v1/decisions/${id}`);
 
     const stored = await json(await service.get(`/v1/decisions/${id}`));
     expect(stored.status).toBe(200);
     expect(stored.body).toMatchObject({ decision_id: id, kind: 'selection', outcome: 'decided', response: answer.body, request: { domain: 'fitness.coaching', user_id: null } });
-    expect(stored.body['trace']['stages']['evaluate_guardrails']['rejected']).toEqual([{ action_id: 'hiit-20', violated_guardrails: ['GR-INTENSITY-CAP'] }]);
+    expect(at(stored.body, 'trace', 'stages', 'evaluate_guardrails', 'rejected')).toEqual([{ action_id: 'hiit-20', violated_guardrails: ['GR-INTENSITY-CAP'] }]);
 
     const previous = modelReply;
     modelReply = () => {
@@ -83,7 +89,7 @@ describe.each([
     const spin = { ...HIIT, action_id: 'spin-45' };
     const refused = await json(await service.post('/v1/select', { ...FITNESS, signals: { consecutive_high_intensity: 3, rest_days_last_7d: 1 }, actions: [HIIT, spin] }));
     expect(refused.status).toBe(422);
-    expect(refused.body['error']['code']).toBe('NO_ELIGIBLE_ACTIONS');
+    expect(at(refused.body, 'error', 'code')).toBe('NO_ELIGIBLE_ACTIONS');
     const stored = await json(await service.get(refused.location!));
     expect(stored.body).toMatchObject({ kind: 'selection', outcome: 'no_eligible_actions', response: null });
   });
@@ -91,26 +97,26 @@ describe.each([
   test('feedback becomes the user\'s memory, and the next selection for that user follows it', async () => {
     const request = { ...FITNESS, user_id: 'user-17', signals: { sessions_last_7d: 0, rest_days_last_7d: 2 }, actions: [HIIT, RUN, REST], execution_mode_override: 'deterministic_only' };
     const first = await json(await service.post('/v1/select', request));
-    expect(first.body['decision']['selected_action']).toBe('hiit-20');
+    expect(at(first.body, 'decision', 'selected_action')).toBe('hiit-20');
     expect(first.body['state']).toMatchObject({ memory_status: 'read', memory_applied: [] });
 
-    const outcome = { outcome_id: 'outcome-1', decision_id: first.body['decision']['decision_id'], status: 'success', action_name: 'hiit-20', observed_effects: [{ signal: 'consecutive_high_intensity', value: 2 }] };
+    const outcome = { outcome_id: 'outcome-1', decision_id: at(first.body, 'decision', 'decision_id'), status: 'success', action_name: 'hiit-20', observed_effects: [{ signal: 'consecutive_high_intensity', value: 2 }] };
     const recorded = await json(await service.post('/v1/feedback', outcome));
     expect(recorded.status).toBe(201);
     expect(recorded.body).toMatchObject({ outcome_id: 'outcome-1', memory: { user_id: 'user-17', scenario: 'fitness_daily_session', signals: ['consecutive_high_intensity'] }, idempotent_replay: false });
     // The same outcome again is idempotent; another body under its id is a conflict.
     expect((await service.post('/v1/feedback', outcome)).status).toBe(200);
-    expect((await json(await service.post('/v1/feedback', { ...outcome, status: 'failure' }))).body['error']['code']).toBe('DUPLICATE_OUTCOME_ID');
+    expect(at((await json(await service.post('/v1/feedback', { ...outcome, status: 'failure' }))).body, 'error', 'code')).toBe('DUPLICATE_OUTCOME_ID');
 
     const second = await json(await service.post('/v1/select', request));
     // Two hard sessions in a row, remembered: the intensity cap blocks a third.
-    expect(second.body['decision']['selected_action']).toBe('run-40');
+    expect(at(second.body, 'decision', 'selected_action')).toBe('run-40');
     expect(second.body['state']).toMatchObject({ memory_applied: ['consecutive_high_intensity'] });
-    const replay = await json(await service.post(`/v1/decisions/${second.body['decision']['decision_id']}/replay`, {}));
+    const replay = await json(await service.post(`/v1/decisions/${stringAt(second.body, 'decision', 'decision_id')}/replay`, {}));
     expect(replay.body['identical']).toBe(true);
     // Another user's memory is their own.
     const other = await json(await service.post('/v1/select', { ...request, user_id: 'user-18' }));
-    expect(other.body['decision']['selected_action']).toBe('hiit-20');
+    expect(at(other.body, 'decision', 'selected_action')).toBe('hiit-20');
   });
 
   test('every selection, refusal with a trace and feedback is in a chain that verifies', async () => {
@@ -160,8 +166,8 @@ describe('the SEC over HTTP', () => {
     const before = (await service.host.store.chains()).ok;
     const refused = await json(await service.post('/v1/select', body));
     expect(refused.status).toBe(status);
-    expect(refused.body['error']['code']).toBe(code);
-    if (path !== undefined) expect(refused.body['error']['details'].map((d: { path: string }) => d.path)).toContain(path);
+    expect(at(refused.body, 'error', 'code')).toBe(code);
+    if (path !== undefined) expect(detailPaths(refused.body)).toContain(path);
     expect(before).toBe(true);
   });
 
@@ -173,19 +179,19 @@ describe('the SEC over HTTP', () => {
   ])('feedback with %s is refused with %i %s', async (_, body, status, code, path) => {
     const refused = await json(await service.post('/v1/feedback', body));
     expect(refused.status).toBe(status);
-    expect(refused.body['error']['code']).toBe(code);
-    expect(refused.body['error']['details'].map((d: { path: string }) => d.path)).toContain(path);
+    expect(at(refused.body, 'error', 'code')).toBe(code);
+    expect(detailPaths(refused.body)).toContain(path);
   });
 
   test('feedback whose effects do not fit the scenario is refused with the JSON path of each', async () => {
     modelReply = () => JSON.stringify({ text: 'The weather is bright today.', title: 'Morning digest' });
     const selected = await json(await service.post('/v1/select', { ...LAB, user_id: 'u-1', actions: [NOTE, QUIET] }));
-    const decisionId = selected.body['decision']['decision_id'];
+    const decisionId = at(selected.body, 'decision', 'decision_id');
     const refused = await json(await service.post('/v1/feedback', { outcome_id: 'o-bad', decision_id: decisionId, status: 'success', observed_effects: [{ signal: 'visits', value: 'lots' }, { signal: 'mod', value: 'calm' }] }));
     expect(refused.status).toBe(400);
-    expect(refused.body['error']['details'].map((d: { path: string }) => d.path)).toEqual(['$.observed_effects[0].value', '$.observed_effects[1].signal']);
+    expect(detailPaths(refused.body)).toEqual(['$.observed_effects[0].value', '$.observed_effects[1].signal']);
     const wrongAction = await json(await service.post('/v1/feedback', { outcome_id: 'o-bad-2', decision_id: decisionId, status: 'success', action_name: 'quiet-1' }));
-    expect(wrongAction.body['error']['details']).toEqual([{ path: '$.action_name', message: 'must be the selected action (note-a)' }]);
+    expect(at(wrongAction.body, 'error', 'details')).toEqual([{ path: '$.action_name', message: 'must be the selected action (note-a)' }]);
   });
 });
 

@@ -62,12 +62,12 @@ export function startServeProcess(args: readonly string[], options: { readonly l
   child.once('exit', () => running.delete(child));
   const logs: Record<string, unknown>[] = [];
   let stderr = '';
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
   return new Promise((resolve, reject) => {
     let buffered = '';
-    child.stdout!.on('data', (chunk) => {
-      buffered += chunk;
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString();
       const lines = buffered.split('\n');
       buffered = lines.pop()!;
       for (const line of lines) {

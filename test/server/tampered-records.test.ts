@@ -47,7 +47,9 @@ describe.each(backends)('tampered records on %s', (_name, makeBackend) => {
     service = await startService({ audit: backend.location, logger: logs.logger });
   });
   afterAll(async () => {
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- undefined when the setup hook failed
     await service?.close();
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- undefined when the setup hook failed
     await backend?.dispose();
   });
 
@@ -174,7 +176,9 @@ describe.each(backends)('a tampered record is never used on %s: not as a retry, 
     service = await startService({ audit: backend.location, executors: [coach] }, (modules, keys) => publish(fitness, modules, keys));
   });
   afterAll(async () => {
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- undefined when the setup hook failed
     await service?.close();
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- undefined when the setup hook failed
     await backend?.dispose();
   });
 
@@ -240,7 +244,7 @@ describe('a SQLite store whose write-ahead log was cut after a crash', () => {
       expect(kept).toBeGreaterThan(0);
       expect(kept).toBeLessThan(decided.length);
       // What survived is a prefix of the chain; everything after it is gone, not served.
-      expect(answers).toEqual([...Array(kept).fill(200), ...Array(decided.length - kept).fill(404)]);
+      expect(answers).toEqual([...Array<number>(kept).fill(200), ...Array<number>(decided.length - kept).fill(404)]);
       const response = await second.post('/v1/decide', addDependent(BY_STATUS.GREEN));
       expect(response.status).toBe(200);
     } finally {

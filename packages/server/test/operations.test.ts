@@ -30,8 +30,8 @@ describe('the validator refuses a body exactly when its schema does, naming the 
     let refusals = 0;
     for (const field of operation.schema.fields.filter((field) => field.checkedBy === undefined)) {
       for (const probe of PROBES) {
-        const body: Record<string, unknown> = { ...ACCEPTED[path], [field.name]: probe };
-        if (probe === undefined) delete body[field.name];
+        // A probe of undefined leaves the field out (the accepted bodies hold no undefined member).
+        const body = Object.fromEntries(Object.entries({ ...ACCEPTED[path], [field.name]: probe }).filter(([, value]) => value !== undefined));
         const read = readBody(operation.schema, body);
         const valid = validate(body);
         expect({ field: field.name, probe, refusedByValidator: !read.ok }).toEqual({ field: field.name, probe, refusedByValidator: !valid });
