@@ -19,6 +19,10 @@ class FakeModule implements ResidentModule {
   evict(): void {
     this.evicted++;
   }
+  /** The budget never asks for a preload (the pool does, on a recycle). */
+  preload(): Promise<void> {
+    return Promise.reject(new Error('the budget does not preload'));
+  }
 }
 
 type Step = { kind: 'load' | 'use' | 'unload' | 'start' | 'finish'; module: number };

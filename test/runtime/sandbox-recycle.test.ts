@@ -1,7 +1,7 @@
 /**
  * The recycle policy (sandbox-process-pool.ts): a shared sandbox process is replaced after a
- * number of decisions, or once it reports a resident set above a limit, by a booted spare, and
- * drained. With a low threshold, thousands of decisions of three modules cross several
+ * number of decisions, or once it reports a resident set above a limit, by a booted spare on
+ * which its modules are loaded first, and drained. With a low threshold, thousands of decisions of three modules cross several
  * recycles, 32 in flight; every one equals the in-process answer (none fails, is moved to a
  * fail-safe YELLOW or runs twice), and no process is counted as having died.
  */
@@ -49,6 +49,29 @@ test('recycled every 500 decisions: thousands of decisions across five recycles,
   const stats = pool.stats();
   expect(stats.recycles).toBeGreaterThanOrEqual(5);
   expect(stats.restarts).toBe(0);
+});
+
+test('a recycle loads every module of the process on its replacement before any decision goes there', { timeout: 120_000 }, async () => {
+  const pool = new SandboxProcessPool({ processes: 1, spares: 1, memoryLimitMb: 32, recycleAfterDecisions: 60 });
+  const load = loaderOn(pool);
+  const bundle = await benefitsLimitedTo(UNHURRIED_LIMIT_MS);
+  const modules = [await load(bundle, 'process'), await load(bundle, 'process'), await load(bundle, 'process')];
+  const reference = await load(bundle, 'in-process');
+
+  // One decision at a time: once the recycle has happened, no decision has reached the
+  // replacement yet, so what it holds was loaded ahead (without preloading it would hold only
+  // the module whose decision found the process due, loaded then).
+  for (let i = 0; i < 2_000 && pool.stats().recycles === 0; i++) {
+    const context = contexts[i % contexts.length]!;
+    expect(await decided(modules[i % modules.length]!, context, i)).toEqual(await decided(reference, context, i));
+  }
+  expect(pool.stats().recycles).toBe(1);
+  const [replacement] = await pool.memory();
+  expect(replacement?.isolates).toBe(modules.length);
+
+  // And each decides there, exactly as before.
+  await decideAcross(modules, reference, 300);
+  expect(pool.stats().restarts).toBe(0);
 });
 
 test('recycled above a resident set: asked every RSS_CHECK_DECISIONS decisions, replaced once over it', { timeout: 120_000 }, async () => {

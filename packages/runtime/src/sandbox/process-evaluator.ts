@@ -68,6 +68,8 @@ export class ProcessEvaluator implements ActionEvaluator, ResidentModule {
   #crashes: number[] = [];
   /** Why the module is quarantined, once it is. */
   #quarantined: string | undefined;
+  /** The module loaded ahead on the replacement of a process being recycled (`preload`). */
+  #preloaded: { connection: SandboxConnection; loaded: Loaded } | undefined;
 
   private constructor(private readonly options: ProcessSandboxOptions) {
     this.#slot = options.processes.place();
@@ -102,9 +104,40 @@ export class ProcessEvaluator implements ActionEvaluator, ResidentModule {
     const loaded = this.#loaded;
     this.#loaded = undefined;
     this.#loadedOn = undefined;
+    this.#dropPreloaded();
     void loaded?.then((done) => {
-      if (done.ok && done.connection.alive && done.connection !== this.#loadedOn) void done.connection.request({ module: this.#module, unload: true }, LOAD_TIMEOUT_MS);
+      if (done.ok && done.connection !== this.#loadedOn) this.#unloadFrom(done.connection);
     });
+  }
+
+  /**
+   * Loads the module on the replacement of `retired`, the process it is loaded on, which is
+   * being recycled; its decisions go on on `retired` meanwhile. The replacement takes over once
+   * every module of the process has loaded there, and this load is taken as the module's there.
+   * A load that fails is not kept: the module then loads with its next decision, as after a crash.
+   */
+  async preload(retired: SandboxConnection, replacement: SandboxConnection): Promise<void> {
+    if (this.#disposed || this.#quarantined !== undefined || this.#loadedOn !== retired) return;
+    const loaded = await this.#busyWhile(() => this.#loadOn(replacement));
+    if (!loaded.ok) return;
+    // Unloaded, moved or disposed while it loaded (each clears `#loadedOn`): nothing will take it.
+    if (this.#loadedOn !== retired) {
+      this.#unloadFrom(replacement);
+      return;
+    }
+    this.#dropPreloaded();
+    this.#preloaded = { connection: replacement, loaded };
+  }
+
+  /** Unloads what `preload` loaded and was not taken (evicted, moved, or disposed meanwhile). */
+  #dropPreloaded(): void {
+    const preloaded = this.#preloaded;
+    this.#preloaded = undefined;
+    if (preloaded !== undefined) this.#unloadFrom(preloaded.connection);
+  }
+
+  #unloadFrom(connection: SandboxConnection): void {
+    if (connection.alive) void connection.request({ module: this.#module, unload: true }, LOAD_TIMEOUT_MS);
   }
 
   async evaluate(spec: ActionSpec, ctxJson: string, control: EvaluationControl = {}): Promise<ActionEvaluation | Unevaluated> {
@@ -201,19 +234,24 @@ export class ProcessEvaluator implements ActionEvaluator, ResidentModule {
     if (this.#loaded === undefined || this.#loadedOn !== connection) {
       const admission = processes.resident.admit(this);
       if (admission !== undefined) return Promise.resolve({ ok: false, message: admission, atCapacity: true });
+      const preloaded = this.#preloaded?.connection === connection ? this.#preloaded.loaded : undefined;
+      if (preloaded !== undefined) this.#preloaded = undefined;
       this.evict();
       this.#loadedOn = connection;
-      // After a crash this module caused, its reload waits (the crash-loop backoff).
-      this.#loaded = delay(this.#backoffMs())
-        .then(() => this.#loadOn(connection))
-        .then((loaded) => {
-          if (!loaded.ok) processes.resident.leave(this);
-          return loaded;
-        });
+      // Loaded ahead on a recycle's replacement; else loaded now, after a crash this module
+      // caused only once the crash-loop backoff has passed.
+      this.#loaded = preloaded !== undefined ? Promise.resolve(preloaded) : this.#loadAfterBackoff(connection);
     } else {
       processes.resident.touch(this);
     }
     return this.#loaded;
+  }
+
+  async #loadAfterBackoff(connection: SandboxConnection): Promise<Loaded> {
+    await delay(this.#backoffMs());
+    const loaded = await this.#loadOn(connection);
+    if (!loaded.ok) this.options.processes.resident.leave(this);
+    return loaded;
   }
 
   async #loadOn(connection: SandboxConnection): Promise<Loaded> {

@@ -7,6 +7,7 @@
  * other module is busy, or one module alone is larger than the budget) the load is refused
  * with a message saying which limit, never by letting the host grow past it.
  */
+import type { SandboxConnection } from './sandbox-connection.js';
 
 /** A loaded module as the budget sees it (process-evaluator.ts). */
 export interface ResidentModule {
@@ -15,6 +16,11 @@ export interface ResidentModule {
   readonly busy: boolean;
   /** Unloads the module's isolate; its next decision loads it again. */
   evict(): void;
+  /**
+   * `retired` is being replaced by `replacement` (a recycle): a module loaded on `retired`
+   * loads on `replacement` now, so that its first decision there waits for no load.
+   */
+  preload(retired: SandboxConnection, replacement: SandboxConnection): Promise<void>;
 }
 
 export interface ModuleBudget {
@@ -41,6 +47,11 @@ export class ResidentModules {
   /** Modules unloaded to make room since the pool started. */
   get evictions(): number {
     return this.#evictions;
+  }
+
+  /** Every module loaded, least recently used first. */
+  [Symbol.iterator](): IterableIterator<ResidentModule> {
+    return this.#byLastUse.values();
   }
 
   /** The module was used: it becomes the last to be unloaded. */

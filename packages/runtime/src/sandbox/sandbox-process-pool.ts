@@ -25,11 +25,12 @@
  *
  * Recycling: a shared process that has taken `recycleAfterDecisions` decisions, or reported a
  * resident set above `recycleAboveRssMb` (asked every RSS_CHECK_DECISIONS decisions), is
- * replaced by a booted spare (one is booted first if there is none) and retired: it answers
- * what it was given and is then stopped, while every new decision goes to its replacement,
- * where each module loads again with its next decision, as after a crash; the next spare
- * boots once the replacement has warmed up (WARM_AFTER_RECYCLE_DECISIONS). Nothing fails and
- * nothing runs twice. A second line of defence: the memory a process keeps levels off
+ * replaced by a booted spare (one is booted first if there is none). Every module loaded on it
+ * loads on the replacement first, while the process keeps deciding; then it is retired: it
+ * answers what it was given and is then stopped, while every new decision goes to the
+ * replacement, where its module is already loaded, so no decision waits for a load. The next
+ * spare boots once the replacement has warmed up (WARM_AFTER_RECYCLE_DECISIONS). Nothing fails
+ * and nothing runs twice. A second line of defence: the memory a process keeps levels off
  * (runtime README, "Memory of a sandbox process"), but a native leak in a future isolated-vm
  * or Node would otherwise grow without bound.
  */
@@ -142,6 +143,8 @@ export class SandboxProcessPool {
   readonly #retiring = new Set<SandboxConnection>();
   /** Replacements of recycled processes, with the decision count at which the next spare boots. */
   readonly #warming = new WeakMap<SandboxConnection, number>();
+  /** Slots whose process is being replaced, with the replacement their modules are loading on. */
+  readonly #preparing = new Map<number, SandboxConnection>();
 
   constructor(options: SandboxPoolOptions) {
     const size = Math.max(1, options.processes ?? Math.max(2, availableParallelism()));
@@ -206,20 +209,38 @@ export class SandboxProcessPool {
       return this.#start(slot, this.#take());
     }
     this.#refillOnceWarm(connection);
+    if (this.#preparing.has(slot)) return connection;
     const due = this.#recycleDue(connection);
     const spare = due === undefined ? undefined : this.#takeBooted();
-    return due === undefined || spare === undefined ? connection : this.#recycle(slot, connection, spare, due);
+    if (due !== undefined && spare !== undefined) this.#prepareRecycle(slot, connection, spare, due);
+    return connection;
   }
 
-  /** Retires the process of `slot` and starts `spare` in its place; the next spare boots once it is warm. */
-  #recycle(slot: number, retired: SandboxConnection, spare: ChildProcess, why: string): SandboxConnection {
+  /** Loads the modules of `slot`'s process on `spare`, then recycles the process: it decides meanwhile. */
+  #prepareRecycle(slot: number, retiring: SandboxConnection, spare: ChildProcess, why: string): void {
+    const replacement = this.#connect(slot, spare);
+    this.#preparing.set(slot, replacement);
+    const preloads = [...this.#resident].map((module) => module.preload(retiring, replacement));
+    void Promise.all(preloads).then(() => {
+      this.#preparing.delete(slot);
+      // The process died meanwhile (and was replaced like any dead one), or the replacement did:
+      // no recycle; a dead replacement's modules load where they go next, as after a crash.
+      if (this.#shared[slot] !== retiring || !retiring.alive || !replacement.alive) {
+        replacement.kill('the recycle it was booted for did not take place');
+        return;
+      }
+      this.#recycle(slot, retiring, replacement, why);
+    });
+  }
+
+  /** Retires the process of `slot` for `replacement`; the next spare boots once it is warm. */
+  #recycle(slot: number, retired: SandboxConnection, replacement: SandboxConnection, why: string): void {
     this.#recycles++;
     for (const connection of this.#retiring) if (!connection.alive) this.#retiring.delete(connection);
     this.#retiring.add(retired);
     retired.retire(`the sandbox process was recycled (${why})`);
-    const replacement = this.#start(slot, spare, false);
+    this.#shared[slot] = replacement;
     this.#warming.set(replacement, WARM_AFTER_RECYCLE_DECISIONS);
-    return replacement;
   }
 
   /** Boots the next spare once the replacement of a recycled process has warmed up. */
@@ -230,12 +251,17 @@ export class SandboxProcessPool {
     this.refillSoon();
   }
 
-  /** `refill`: boot the next spare now (not while a recycle's replacement warms up). */
-  #start(slot: number, child: ChildProcess, refill = true): SandboxConnection {
-    const connection = new SandboxConnection(child, this.#queueLimit, this.#counters, () => this.#moveTarget(slot) !== slot);
+  /** Starts `child` as the process of `slot`, and boots the next spare. */
+  #start(slot: number, child: ChildProcess): SandboxConnection {
+    const connection = this.#connect(slot, child);
     this.#shared[slot] = connection;
-    if (refill) this.refillSoon();
+    this.refillSoon();
     return connection;
+  }
+
+  /** A connection to `child` as a process of `slot` (its stalled decisions move off the slot). */
+  #connect(slot: number, child: ChildProcess): SandboxConnection {
+    return new SandboxConnection(child, this.#queueLimit, this.#counters, () => this.#moveTarget(slot) !== slot);
   }
 
   /**
@@ -308,7 +334,7 @@ export class SandboxProcessPool {
   close(): void {
     this.#closed = true;
     for (const spare of this.#spares.splice(0)) spare.child.kill('SIGKILL');
-    for (const connection of [...this.#shared, ...this.#retiring]) connection?.kill('the sandbox pool was closed');
+    for (const connection of [...this.#shared, ...this.#retiring, ...this.#preparing.values()]) connection?.kill('the sandbox pool was closed');
   }
 
   /** A booted spare when one is ready or booting, else a fresh fork. */
