@@ -95,7 +95,7 @@ export function generateModule(world: CheckedWorld, provenance: ModuleProvenance
       doc: 'Rule filters; a rule without one always applies.',
       type: 'Readonly<Record<string, RuleFilter>>',
     }),
-    constant('_RULE_OUTCOME', actions.ruleOutcome, { doc: 'The status each rule contributes when matched (docs/spec/adjudication.md §3).', type: 'Readonly<Record<string, RuleOutcome>>' }),
+    constant('_RULE_OUTCOME', actions.ruleOutcome, { doc: 'The status each rule contributes when matched (docs/spec/adjudication.md section 3).', type: 'Readonly<Record<string, RuleOutcome>>' }),
     constant('_RULE_SEVERITY', actions.ruleSeverity, { doc: 'Severity tier of each rule.', type: 'Readonly<Record<string, SeverityTier>>' }),
     constant('_RULE_SUPPRESSES', actions.ruleSuppresses, {
       doc: 'Rules each rule removes from the matched set when it matches (never a t1 rule).',

@@ -69,8 +69,8 @@ export function assignTypeNames(world: CheckedWorld): ModuleTypeNames {
  */
 export function abiTypes(): (TypeAliasDeclarationStructure | InterfaceDeclarationStructure)[] {
   return [
-    typeAlias('RuleOutcome', '"GREEN" | "GREEN-SKIP" | "YELLOW" | "RED"', 'The status a rule contributes when it matches (docs/spec/adjudication.md §3).'),
-    typeAlias('SeverityTier', '"t1" | "t2" | "t3"', 'Orders matched rules; a matched t1 wins outright (docs/spec/adjudication.md §4).'),
+    typeAlias('RuleOutcome', '"GREEN" | "GREEN-SKIP" | "YELLOW" | "RED"', 'The status a rule contributes when it matches (docs/spec/adjudication.md section 3).'),
+    typeAlias('SeverityTier', '"t1" | "t2" | "t3"', 'Orders matched rules; a matched t1 wins outright (docs/spec/adjudication.md section 4).'),
     {
       kind: StructureKind.Interface,
       name: 'RuleResult',
@@ -206,7 +206,7 @@ export function skillTypes(skill: CheckedSkill, names: SkillTypeNames): (Interfa
     interfaceOf(names.payload, `Output payload of skill \`${skill.id}\`.`, fields(skill.output)),
     interfaceOf(names.actionMetadata, `Action metadata skill \`${skill.id}\` receives.`, fields(skill.actionMetadata)),
     interfaceOf(names.userState, `User state skill \`${skill.id}\` receives.`, fields(skill.userState)),
-    interfaceOf(names.input, `What invariants of skill \`${skill.id}\` check (docs/spec/skill-contract.md §9 roots).`, [
+    interfaceOf(names.input, `What invariants of skill \`${skill.id}\` check (docs/spec/skill-contract.md section 9 roots).`, [
       { name: 'payload', type: names.payload, isReadonly: true },
       { name: 'action_metadata', type: names.actionMetadata, isReadonly: true },
       { name: 'user_state', type: names.userState, isReadonly: true },
