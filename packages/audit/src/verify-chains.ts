@@ -251,7 +251,9 @@ class ChainWalk {
 
 function retentionAnchor(body: RecordBody): ChainHead {
   const payload = body['payload'] as Record<string, unknown> | undefined;
-  return { seq: Number(payload?.['through_seq'] ?? -1), hash: String(payload?.['through_hash'] ?? '') };
+  const hash = payload?.['through_hash'];
+  // Not a string: no hash at all, which no chain's link matches.
+  return { seq: Number(payload?.['through_seq'] ?? -1), hash: typeof hash === 'string' ? hash : '' };
 }
 
 function short(hash: string): string {

@@ -4,6 +4,7 @@ import { keyId } from './key-id.js';
 import { KEY_FILE_MAX_BYTES, readRegularFile, type FileCode } from './regular-file.js';
 import { decodeUtf8Exactly } from './utf8.js';
 import { weakKey, type WeakKeyCode } from './weak-keys.js';
+import { fieldText } from './field-text.js';
 
 /**
  * Reading Ed25519 keys from ordinary PEM (PKCS#8 private, SPKI public) or JWK files. Only
@@ -120,9 +121,9 @@ function parseJwk(text: string, name: string): KeyRead {
     return refuse(name, `holds a key of type ${describeJwkType(kty, crv)}: only Ed25519 keys are accepted`);
   }
   if (alg !== undefined && !(typeof alg === 'string' && ED25519_ALGS.has(alg))) {
-    return refuse(name, `declares \`alg\` \`${String(alg)}\`: an Ed25519 key signs only with EdDSA`);
+    return refuse(name, `declares \`alg\` \`${fieldText(alg)}\`: an Ed25519 key signs only with EdDSA`);
   }
-  if (use !== undefined && use !== 'sig') return refuse(name, `declares \`use\` \`${String(use)}\`: a signing key must have \`use\` \`sig\``);
+  if (use !== undefined && use !== 'sig') return refuse(name, `declares \`use\` \`${fieldText(use)}\`: a signing key must have \`use\` \`sig\``);
   let key: KeyObject;
   try {
     key = 'd' in fields ? createPrivateKey({ key: fields as never, format: 'jwk' }) : createPublicKey({ key: fields as never, format: 'jwk' });

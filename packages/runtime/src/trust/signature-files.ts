@@ -4,6 +4,7 @@ import type { ApprovalStatement } from './messages.js';
 import { bundleWorld, type BundleWorld } from './module-binding.js';
 import { MODULE_HASH_PATTERN } from './module-hash.js';
 import { decodeUtf8Exactly } from './utf8.js';
+import { fieldText } from './field-text.js';
 
 /**
  * The two files signing adds to a bundle, and their strict parsing. Only the fields below are
@@ -71,7 +72,7 @@ export function parseApprovalFile(bytes: Uint8Array): Parsed<ParsedApproval> | t
   if (!fields.ok) return fields;
   const format = fields.value['format'];
   if (format === undefined) return OUTDATED;
-  if (format !== APPROVAL_FORMAT) return { ok: false, problem: `has \`format\` \`${truncate(String(format))}\`, expected \`${APPROVAL_FORMAT}\`` };
+  if (format !== APPROVAL_FORMAT) return { ok: false, problem: `has \`format\` \`${truncate(fieldText(format))}\`, expected \`${APPROVAL_FORMAT}\`` };
   const keyId = keyIdField(fields.value);
   if (!keyId.ok) return keyId;
   const moduleHash = fields.value['module_hash'];
