@@ -7,9 +7,10 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  // Generated code (checked for staleness by its own tests), compiled output, and the plain
-  // JavaScript of the bench and scripts, which TypeScript does not check either.
-  { ignores: ['**/dist/**', '**/node_modules/**', '**/*.generated.ts', '**/*.mjs', '**/*.js', 'bench/**', 'scripts/**', 'examples/**', 'packages/language-server/editors/**'] },
+  // Generated code (checked for staleness by its own tests), compiled output (`npm start`'s
+  // .adec-demo/ too), and the plain JavaScript of the bench and scripts, which TypeScript does
+  // not check either.
+  { ignores: ['**/dist/**', '**/node_modules/**', '.adec-demo/**', '**/*.generated.ts', '**/*.mjs', '**/*.js', 'bench/**', 'scripts/**', 'examples/**', 'packages/language-server/editors/**'] },
   ...tseslint.configs.strictTypeChecked,
   {
     languageOptions: {

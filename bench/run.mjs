@@ -786,10 +786,10 @@ ${selectionReport}
 ## Skill text checks
 
 What stage 7 makes of a model's reply, judged as a reader sees it (docs/skill-text.md): the test
-suite's disguise generator (\`test/engine/sec-disguises/\`) writes every protected term and
+suite's disguise generator (\`packages/engine/test/sec-disguises/\`) writes every protected term and
 prohibited phrase of the SEC lab world in every disguise (invisible characters, homoglyphs,
 full-width and styled letters, accents, case, spacing, line breaks, punctuation inside words,
-bidi overrides, alone and stacked), and the benign corpus (\`test/engine/sec-corpus/\`) explains
+bidi overrides, alone and stacked), and the benign corpus (\`packages/engine/test/sec-corpus/\`) explains
 the selected action as a copywriter would, for the fitness example and the SEC lab. Each reply
 goes through the whole ADE cycle in process with a model that answers at once
 (\`bench/select/skill-text-bench.mjs\`); the tests hold both rates at 100%, in the library and

@@ -5,8 +5,8 @@
  * ADE cycle with a model that answers at once. Reports both rates and what stage 7 costs per
  * reply (its validation time, from the trace) for each.
  *
- * The generator and the corpus are the test suite's own (test/engine/sec-disguises/,
- * test/engine/sec-corpus/), bundled here with esbuild so bench and tests judge the same texts.
+ * The generator and the corpus are the test suite's own (packages/engine/test/sec-disguises/,
+ * packages/engine/test/sec-corpus/), bundled here with esbuild so bench and tests judge the same texts.
  *
  * Standalone: node --no-node-snapshot bench/select/skill-text-bench.mjs
  */
@@ -83,7 +83,7 @@ export async function runSkillTextBench() {
   const texts = await testTexts();
   const closers = [];
   try {
-    const modules = { 'sec-lab': await loadWorld('test/engine/worlds/sec-lab', closers), fitness: await loadWorld('examples/fitness', closers) };
+    const modules = { 'sec-lab': await loadWorld('packages/engine/test/worlds/sec-lab', closers), fitness: await loadWorld('examples/fitness', closers) };
     // Warm up the path (the isolate compiles the checks on first use).
     for (let i = 0; i < 50; i++) await decide(modules['sec-lab'], { scenario: 'lab_pick', signals: texts.LAB_SIGNALS, actions: texts.LAB_CANDIDATES }, texts.VALID_REPLY, `warm-${i}`);
 

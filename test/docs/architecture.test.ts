@@ -2,7 +2,7 @@
  * ARCHITECTURE.md's tables cannot drift from what they describe: the package table lists every
  * npm workspace of the root package.json, in its order, under its package name; the route table
  * of "HTTP service" lists exactly the operations of the OpenAPI document the server serves
- * (test/server/decide-http.test.ts holds that document to the routes the app registers).
+ * (packages/server/test/decide-http.test.ts holds that document to the routes the app registers).
  */
 import { readFileSync } from 'node:fs';
 import { OPENAPI_DOCUMENT } from '@adec/server';

@@ -30,7 +30,7 @@ import {
 } from '@adec/runtime';
 import { writeOutputFiles } from '../../packages/cli/src/output-files.js';
 import { runCli } from '../../packages/cli/test/run-cli.js';
-import { buildBenefits, copyBundle, tempDir, writeKeyPair } from '../trust/trust-fixtures.js';
+import { buildBenefits, copyBundle, tempDir, writeKeyPair } from '../../packages/runtime/test/trust/trust-fixtures.js';
 
 /** What a regression would hang on, bounded: a read that takes longer than this fails the test. */
 const DEADLINE_MS = 10_000;

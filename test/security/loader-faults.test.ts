@@ -1,7 +1,7 @@
 /**
  * Loader and host faults (issue 12, finding 5). A store that throws, rejects or answers garbage
  * is an error value, never a rejected promise, retried within the load and never remembered, so
- * the next load reads the store again (issue 26, finding 10; test/runtime/transient-store-failures.test.ts
+ * the next load reads the store again (issue 26, finding 10; packages/runtime/test/transient-store-failures.test.ts
  * tries each system error); any routing key is validated; the isolate's answer is validated against the
  * evaluator's ABI before the host uses it; and `decide()` resolves for any input at all — a
  * fail-safe YELLOW (`DECIDE_FAULT`) once the action is known, an `INVALID_REQUEST` value before.

@@ -13,7 +13,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { DEFAULT_REQUEST_LIMITS, type RequestLimitName } from '@adec/runtime';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { addDependent, BY_STATUS, startService, type ServiceFixture } from '../server/service-fixture.js';
+import { addDependent, BY_STATUS, startService, type ServiceFixture } from '../../packages/server/test/service-fixture.js';
 
 const SEED = process.env['ADEC_PROPERTY_SEED'] === undefined ? 20_261_127 : Number(process.env['ADEC_PROPERTY_SEED']);
 const RUNS = process.env['ADEC_PROPERTY_RUNS'] === undefined ? 6 : Number(process.env['ADEC_PROPERTY_RUNS']);

@@ -29,7 +29,7 @@ import {
   type VerifiedBundle,
 } from '@adec/runtime';
 import { asTestBundle, buildFixture, injectIntoBundle, publish, testKeys, type TestBundle, type TestKeys } from '../support/runtime.js';
-import { tempDir, writeKeyPair, writeTrustFile, type KeyPairFiles } from '../trust/trust-fixtures.js';
+import { tempDir, writeKeyPair, writeTrustFile, type KeyPairFiles } from '../../packages/runtime/test/trust/trust-fixtures.js';
 
 const SEED = process.env['ADEC_PROPERTY_SEED'] === undefined ? 20_261_206 : Number(process.env['ADEC_PROPERTY_SEED']);
 const RUNS = process.env['ADEC_PROPERTY_RUNS'] === undefined ? 150 : Number(process.env['ADEC_PROPERTY_RUNS']);

@@ -27,7 +27,7 @@ import {
   type TrustConfig,
   type VerificationCode,
 } from '@adec/runtime';
-import { buildBenefits, tempDir, writeKeyPair, writeTrustFile, type KeyPairFiles } from '../trust/trust-fixtures.js';
+import { buildBenefits, tempDir, writeKeyPair, writeTrustFile, type KeyPairFiles } from '../../packages/runtime/test/trust/trust-fixtures.js';
 import {
   IDENTITY,
   keyFileText,

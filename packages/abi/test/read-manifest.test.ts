@@ -12,7 +12,7 @@ import { repoPath } from '../../../test/support/repo.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-const legacyManifest = (): Json => JSON.parse(readFileSync(repoPath('test', 'runtime', 'fixtures', 'legacy-abi1', 'manifest.json'), 'utf8')) as Json;
+const legacyManifest = (): Json => JSON.parse(readFileSync(repoPath('packages', 'runtime', 'test', 'fixtures', 'legacy-abi1', 'manifest.json'), 'utf8')) as Json;
 
 let benefits: Json;
 let fitness: Json;
@@ -32,7 +32,7 @@ function edited(value: Json, path: readonly (string | number)[], by: Json | unde
   let parent: Json = copy;
   for (const key of path.slice(0, -1)) parent = (parent as Record<string | number, Json>)[key]!;
   const last = path.at(-1)!;
-  if (by === undefined) delete (parent as Record<string | number, Json>)[last];
+  if (by === undefined) Reflect.deleteProperty(parent as object, last);
   else (parent as Record<string | number, Json>)[last] = by;
   return copy;
 }

@@ -7,7 +7,7 @@ import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../src/operations/registry.js';
 import { jsonSchemaOf, readBody } from '../src/pipeline/request-schema.js';
-import { startService, type ServiceFixture } from '../../../test/server/service-fixture.js';
+import { startService, type ServiceFixture } from './service-fixture.js';
 
 /** A body each operation accepts, that each probe below changes one field of. */
 const ACCEPTED: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
@@ -50,7 +50,7 @@ describe('the validator refuses a body exactly when its schema does, naming the 
   });
 
   it("leaves only the select request's scenario-dependent fields to the engine", () => {
-    // The engine refuses each with its JSON path too: test/server/select-http.test.ts.
+    // The engine refuses each with its JSON path too: packages/server/test/select-http.test.ts.
     expect(OPERATIONS.flatMap((operation) => operation.schema.fields.filter((field) => field.checkedBy === 'engine').map((field) => `${operation.path} ${field.name}`))).toEqual([
       '/v1/select signals',
       '/v1/select actions',

@@ -1,7 +1,7 @@
 /**
  * The words of the language by where they may start a clause, and the closed sets of
  * spellings the checker validates (outcomes, severities, modes). Completion offers them;
- * test/language-server/keywords.test.ts checks that every keyword the lexer defines
+ * packages/language-server/test/keywords.test.ts checks that every keyword the lexer defines
  * (grammar/src/tokens.ts) is offered somewhere.
  */
 

@@ -102,7 +102,7 @@ const SPOKEN_UNITS: readonly (readonly [string, number])[] = [
 /**
  * A duration (ms) as a person reads it: `30 days`, `2 hours 30 minutes`, `0 seconds`. The same
  * text a module's `reason` gives for an interpolated duration (its `formatDuration` helper,
- * compiler generate/runtime-helpers.ts; test/runtime/durations.test.ts holds them together).
+ * compiler generate/runtime-helpers.ts; packages/runtime/test/durations.test.ts holds them together).
  */
 export function durationText(ms: number): string {
   let rest = Math.abs(ms);

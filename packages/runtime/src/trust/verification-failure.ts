@@ -3,7 +3,7 @@
  * inline: it names a code and fills the template's `{placeholders}` (the argument names are
  * checked by the type system). The catalogue is in check order: `verifyBundle` reports the
  * first code that applies (the KEY_ codes apply to the signing key, and later to the approval
- * key; APPROVAL_OLDER_THAN_LOADED is the loader's, after verification), and test/trust fails if
+ * key; APPROVAL_OLDER_THAN_LOADED is the loader's, after verification), and packages/runtime/test/trust fails if
  * a code here is never produced.
  *
  * Message style (as in @adec/diagnostics): lowercase, no final period, user input in backticks.
