@@ -5,7 +5,7 @@
  * diagnostic codes (test/format/format-contract.ts). The examples are written in the
  * canonical layout: formatting them changes nothing.
  */
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
 import { formatSource, type WorldSources } from '@adec/compiler';
 import { describe, expect, it } from 'vitest';
@@ -29,10 +29,12 @@ function fixtureWorlds(): WorldSources[] {
     .filter((world) => world.files.length > 0);
 }
 
-/** Every other directory under test/ holding .adec files, as a world. */
+/** Every other directory of tests (the root test/ and each package's) holding .adec files, as a world. */
 function otherTestWorlds(): WorldSources[] {
+  const testRoots = [repoPath('test'), ...readdirSync(repoPath('packages')).map((name) => repoPath('packages', name, 'test')).filter((dir) => existsSync(dir))];
   const dirs = new Set(
-    listAdecFiles(repoPath('test'))
+    testRoots
+      .flatMap((root) => listAdecFiles(root))
       .map((file) => relative(repoPath(), dirname(file)).split('\\').join('/'))
       .filter((dir) => !dir.startsWith(FIXTURES)),
   );
