@@ -1,8 +1,8 @@
-import { decide, loadModule, type Isolation } from '@adec/runtime';
+import { decide, type Isolation } from '@adec/runtime';
 import { choiceOption, parseBundleCommand, requiredOption } from '../bundle-command.js';
 import { EXIT, type CliIo, type ExitCode } from '../io.js';
 import { SYSTEM_VALUE_OPTIONS, systemValues } from '../system-value-options.js';
-import { readJsonInput, readVerifiedBundle } from '../bundle-input.js';
+import { withLocalModule } from '../local-module.js';
 
 export const usage = `usage: adec eval <bundle> --action <action> --context <file|-> [options]
 
@@ -34,24 +34,11 @@ export async function run(args: readonly string[], io: CliIo): Promise<ExitCode>
   const contextSource = requiredOption(values, 'context', usage);
   const isolation = choiceOption<Isolation>(values, 'isolation', ['process', 'in-process'], usage);
   const system = systemValues(values, usage);
-  const fail = (message: string): ExitCode => {
-    io.stderr.write(`adec eval: ${message}\n`);
-    return EXIT.inputErrors;
-  };
-
-  const bundle = await readVerifiedBundle(dir, typeof values['trust'] === 'string' ? values['trust'] : undefined, io, 'eval');
-  if (!bundle.ok) return fail(bundle.message);
-  const context = await readJsonInput(contextSource, '--context', 'the context', io);
-  if (!context.ok) return fail(context.message);
-
-  const loaded = await loadModule(bundle.bundle, { isolation });
-  if (!loaded.ok) return fail(`${loaded.code}: ${loaded.message}`);
-  try {
-    const result = await decide(loaded.module, { action, context: context.value }, system);
+  const local = { command: 'eval', bundleDir: dir, trustPath: typeof values['trust'] === 'string' ? values['trust'] : undefined, input: { source: contextSource, option: '--context', what: 'the context' }, isolation };
+  return withLocalModule(local, io, async (module, context, fail) => {
+    const result = await decide(module, { action, context }, system);
     if (!result.ok) return fail(`${result.error.code}: ${result.error.message}`);
     io.stdout.write(`${JSON.stringify(result.decision, null, 2)}\n`);
     return EXIT.ok;
-  } finally {
-    await loaded.module.evaluator.dispose();
-  }
+  });
 }

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { cloudLlmExecutor, cloudLlmFromEnvironment, runCycle, SELECTION_EXTENSION, type CycleRequest } from '@adec/engine';
-import { loadModule, timestampMs, type Isolation } from '@adec/runtime';
-import { readJsonInput, readVerifiedBundle } from '../bundle-input.js';
+import { timestampMs, type Isolation } from '@adec/runtime';
 import { choiceOption, parseBundleCommand, requiredOption } from '../bundle-command.js';
 import { EXIT, type CliIo, type ExitCode } from '../io.js';
+import { withLocalModule } from '../local-module.js';
 import { UsageError } from '../usage-error.js';
 
 export const usage = `usage: adec select <bundle> --request <file|-> [options]
@@ -38,22 +38,11 @@ export async function run(args: readonly string[], io: CliIo): Promise<ExitCode>
   const source = requiredOption(values, 'request', usage);
   const isolation = choiceOption<Isolation>(values, 'isolation', ['process', 'in-process'], usage);
   const timestamp = parseTimestamp(values['timestamp']);
-  const fail = (message: string): ExitCode => {
-    io.stderr.write(`adec select: ${message}\n`);
-    return EXIT.inputErrors;
-  };
-
-  const bundle = await readVerifiedBundle(dir, typeof values['trust'] === 'string' ? values['trust'] : undefined, io, 'select');
-  if (!bundle.ok) return fail(bundle.message);
-  const request = await readJsonInput(source, '--request', 'the request', io);
-  if (!request.ok) return fail(request.message);
-  if (request.value === null || typeof request.value !== 'object' || Array.isArray(request.value)) return fail('the request must be a JSON object: { scenario, signals?, actions, conditions?, execution_mode_override? }');
-
-  const loaded = await loadModule(bundle.bundle, { isolation, extensions: [SELECTION_EXTENSION] });
-  if (!loaded.ok) return fail(`${loaded.code}: ${loaded.message}`);
-  try {
+  const local = { command: 'select', bundleDir: dir, trustPath: typeof values['trust'] === 'string' ? values['trust'] : undefined, input: { source, option: '--request', what: 'the request' }, isolation, extensions: [SELECTION_EXTENSION] };
+  return withLocalModule(local, io, async (module, request, fail) => {
+    if (request === null || typeof request !== 'object' || Array.isArray(request)) return fail('the request must be a JSON object: { scenario, signals?, actions, conditions?, execution_mode_override? }');
     const llm = cloudLlmFromEnvironment();
-    const result = await runCycle(loaded.module, request.value as CycleRequest, {
+    const result = await runCycle(module, request as CycleRequest, {
       decisionId: typeof values['decision-id'] === 'string' ? values['decision-id'] : randomUUID(),
       timestamp,
       executors: llm === undefined ? [] : [cloudLlmExecutor(llm)],
@@ -67,9 +56,7 @@ export async function run(args: readonly string[], io: CliIo): Promise<ExitCode>
     if (result.outcome === 'decided') return EXIT.ok;
     io.stderr.write(`adec select: ${result.outcome === 'no_eligible_actions' ? 'NO_ELIGIBLE_ACTIONS: no candidate passed every guardrail' : 'SCORING_FAILED: an objective or tie-break failed (see the trace\'s errors)'}\n`);
     return EXIT.inputErrors;
-  } finally {
-    await loaded.module.evaluator.dispose();
-  }
+  });
 }
 
 function parseTimestamp(value: string | boolean | undefined): string {
