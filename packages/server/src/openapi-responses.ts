@@ -10,3 +10,15 @@ export const json = (ref: string) => ({ 'application/json': { schema: { $ref: `#
 
 /** Where the stored decision is, and whether this is the answer to an earlier request with the same id. */
 export const decisionHeaders = { Location: { schema: { type: 'string' } }, 'Idempotent-Replayed': { schema: { type: 'string' } } };
+
+/**
+ * The refusals every operation shares, written once (the pipeline makes them: run-operation.ts):
+ * an operation's document spreads the ones its route can give.
+ */
+export const sharedRefusals = {
+  unauthorized: { '401': errorResponse('Missing, malformed, expired or otherwise invalid token') },
+  anotherOrg: { '403': errorResponse("The body names another org than the token's") },
+  requestIdReused: { '409': errorResponse('The request_id was used for a different request') },
+  notJson: { '415': errorResponse('The body is not application/json') },
+  rateLimited: { '429': { ...errorResponse("Over the org's rate limit"), headers: retryAfter } },
+};

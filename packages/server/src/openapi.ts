@@ -6,7 +6,7 @@
  */
 
 import { decisionResponse, feedbackReceipt, storedSelection } from './openapi-selection.js';
-import { errorResponse, json } from './openapi-responses.js';
+import { errorResponse, json, sharedRefusals } from './openapi-responses.js';
 import { DECIDE } from './operations/decide.js';
 import { FEEDBACK } from './operations/feedback.js';
 import { OPERATIONS } from './operations/registry.js';
@@ -168,10 +168,10 @@ export const OPENAPI_DOCUMENT = {
           '200': { description: 'The JSON-RPC response; a refused decision is a tool result with isError and `CODE: message`', content: { 'application/json': { schema: { type: 'object' } } } },
           '202': { description: 'A notification, accepted' },
           '400': errorResponse('Malformed JSON, or INVALID_JSON_RPC: not a JSON-RPC message'),
-          '401': errorResponse('Missing, malformed, expired or otherwise invalid token'),
+          ...sharedRefusals.unauthorized,
           '406': errorResponse('NOT_ACCEPTABLE: the Accept header does not allow application/json and text/event-stream'),
           '413': errorResponse('The body is too large'),
-          '415': errorResponse('The body is not application/json'),
+          ...sharedRefusals.notJson,
         },
       },
       get: { operationId: 'mcpStream', summary: 'Not offered: a stateless server starts no messages of its own', responses: { '401': errorResponse('Invalid token'), '405': errorResponse('Method not allowed') } },

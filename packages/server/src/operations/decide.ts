@@ -9,7 +9,7 @@ import { decide, type DecideError, type Decision, type EntryValues, type ModuleL
 import { apiError, type ApiError } from '../api-error.js';
 import type { Caller } from '../auth/index.js';
 import { adjudicationEntry, requestHashOf, type AdjudicationPayload } from '../decision-record.js';
-import { decisionHeaders, errorResponse, json, retryAfter } from '../openapi-responses.js';
+import { decisionHeaders, errorResponse, json, retryAfter, sharedRefusals } from '../openapi-responses.js';
 import type { Operation, OperationHandler } from '../pipeline/operation.js';
 import { loadError } from '../pipeline/refusals.js';
 import { readAnswerQuery, withoutTracesJson } from './decide-answer.js';
@@ -43,13 +43,13 @@ export const DECIDE: Operation<DecideRequest, DecideOutcome, boolean> = {
     responses: {
       '200': { description: 'The decision, committed to the audit store', headers: decisionHeaders, content: json('Decision') },
       '400': errorResponse('Invalid body: malformed JSON, wrong types (each with its JSON path); or an unknown or invalid query parameter'),
-      '401': errorResponse('Missing, malformed, expired or otherwise invalid token'),
-      '403': errorResponse("The body names another org than the token's"),
+      ...sharedRefusals.unauthorized,
+      ...sharedRefusals.anotherOrg,
       '404': errorResponse('No such module or action for this org'),
-      '409': errorResponse('The request_id was used for a different request'),
+      ...sharedRefusals.requestIdReused,
       '413': errorResponse('REQUEST_TOO_LARGE: the body, or a value of its context, is over a request limit (bytes, nesting, keys, list items, string code points), named with its JSON path; nothing is decided or recorded'),
-      '415': errorResponse('The body is not application/json'),
-      '429': { ...errorResponse("Over the org's rate limit"), headers: retryAfter },
+      ...sharedRefusals.notJson,
+      ...sharedRefusals.rateLimited,
       '503': { ...errorResponse('Overloaded, module unavailable, or audit store unavailable'), headers: retryAfter },
     },
   },

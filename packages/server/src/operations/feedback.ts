@@ -14,7 +14,7 @@ import { apiError, type ApiError } from '../api-error.js';
 import type { Caller } from '../auth/index.js';
 import { digestOf } from '../canonical-json.js';
 import { callerRecord, type CallerRecord } from '../decision-record.js';
-import { errorResponse, json, retryAfter } from '../openapi-responses.js';
+import { errorResponse, json, retryAfter, sharedRefusals } from '../openapi-responses.js';
 import type { Operation, OperationHandler, ServiceResult } from '../pipeline/operation.js';
 import { loadError, storeUnreadable } from '../pipeline/refusals.js';
 import type { SelectionPayload } from '../selection-record.js';
@@ -50,10 +50,10 @@ export const FEEDBACK: Operation<FeedbackRequest, FeedbackReceipt> = {
       '201': { description: 'Recorded in the audit chain; the effects remembered', content: json('FeedbackReceipt') },
       '200': { description: 'The same outcome again (idempotent): the stored receipt, the memory written again', content: json('FeedbackReceipt') },
       '400': errorResponse('Invalid body, an effect that is not a signal of the scenario or does not fit its type, or an action that was not selected'),
-      '401': errorResponse('Missing, malformed, expired or otherwise invalid token'),
+      ...sharedRefusals.unauthorized,
       '404': errorResponse('No such selection for this org'),
       '409': errorResponse('The outcome_id was used for a different record, or the selection selected nothing'),
-      '429': { ...errorResponse("Over the org's rate limit"), headers: retryAfter },
+      ...sharedRefusals.rateLimited,
       '503': { ...errorResponse('Audit store or memory unavailable'), headers: retryAfter },
     },
   },

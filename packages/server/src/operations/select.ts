@@ -13,7 +13,7 @@ import type { AuditStore } from '@adec/audit';
 import { runCycle, type CycleOutcome, type DecisionResponse, type LlmExecutor, type MemoryInput, type SelectionError, type ValidationFailure } from '@adec/engine';
 import type { ModuleLoader } from '@adec/runtime';
 import { apiError, type ApiError } from '../api-error.js';
-import { decisionHeaders, errorResponse, json, retryAfter } from '../openapi-responses.js';
+import { decisionHeaders, errorResponse, json, retryAfter, sharedRefusals } from '../openapi-responses.js';
 import type { Operation, OperationHandler } from '../pipeline/operation.js';
 import { loadError } from '../pipeline/refusals.js';
 import { selectionEntry, selectionRequestHash, type SelectionPayload } from '../selection-record.js';
@@ -39,14 +39,14 @@ export const SELECT: Operation<SelectRequest, SelectOutcome> = {
     responses: {
       '200': { description: "The DecisionResponse of docs/spec/selection.md §3.9; its trace committed to the audit store", headers: decisionHeaders, content: json('DecisionResponse') },
       '400': errorResponse('Invalid body, or a request that does not fit the scenario (each problem with its JSON path)'),
-      '401': errorResponse('Missing, malformed, expired or otherwise invalid token'),
-      '403': errorResponse("The body names another org than the token's"),
+      ...sharedRefusals.unauthorized,
+      ...sharedRefusals.anotherOrg,
       '404': errorResponse('No such module or scenario for this org'),
-      '409': errorResponse('The request_id was used for a different request'),
+      ...sharedRefusals.requestIdReused,
       '413': errorResponse('The body is too large'),
-      '415': errorResponse('The body is not application/json'),
+      ...sharedRefusals.notJson,
       '422': { ...errorResponse('NO_ELIGIBLE_ACTIONS: the guardrails left no candidate; the trace is stored (see Location)'), headers: location },
-      '429': { ...errorResponse("Over the org's rate limit"), headers: retryAfter },
+      ...sharedRefusals.rateLimited,
       '500': { ...errorResponse('SCORING_FAILED: an objective or tie-break failed; the trace is stored (see Location)'), headers: location },
       '503': { ...errorResponse('Overloaded, module unavailable, sandbox failure, or audit store unavailable'), headers: retryAfter },
     },
