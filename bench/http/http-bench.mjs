@@ -179,10 +179,13 @@ export async function answers(server, bodies) {
   return list;
 }
 
+/** The value of the unlabelled metric `name` in a Prometheus text exposition (NaN when absent). */
+export const metricValue = (text, name) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+
 /** The group-commit histograms' sums and count from `GET /metrics`. */
 async function commitTotals(server) {
   const text = await (await fetch(`${server.url}/metrics`)).text();
-  const read = (name) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+  const read = (name) => metricValue(text, name);
   return { records: read('adec_audit_commit_records_sum'), commits: read('adec_audit_commit_records_count'), seconds: read('adec_audit_commit_duration_seconds_sum') };
 }
 

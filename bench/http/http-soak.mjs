@@ -24,7 +24,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { openAuditStore, verifyChains } from '../../packages/audit/dist/index.js';
 import { decideBodies, SYNTHETIC_ROUTING } from './decide-requests.mjs';
-import { answers, startServer, tokenIssuer } from './http-bench.mjs';
+import { answers, metricValue, startServer, tokenIssuer } from './http-bench.mjs';
 
 const { values } = parseArgs({ options: { decisions: { type: 'string', default: '1000000' }, 'recycle-after': { type: 'string', default: '100000' } } });
 const DECISIONS = Number(values.decisions);
@@ -40,7 +40,7 @@ const percentile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(
 async function scrape(url) {
   const text = await (await fetch(`${url}/metrics`)).text();
   const bySlot = (name) => [...text.matchAll(new RegExp(`^${name}\\{slot="(\\d+)"\\} (\\S+)$`, 'gm'))].map((match) => Number(match[2]));
-  const single = (name) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+  const single = (name) => metricValue(text, name);
   return {
     sandboxMiB: bySlot('adec_sandbox_resident_memory_bytes').map(mib),
     isolateHeapMiB: bySlot('adec_sandbox_isolate_heap_bytes').map(mib),
