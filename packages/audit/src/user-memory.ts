@@ -8,14 +8,12 @@
  * hash chain; the outcome that wrote it is (a `feedback` record), so what set a value can always
  * be checked there through `outcomeIds`.
  */
+import type { JsonValue } from '@adec/abi';
 import type { Lookup } from './audit-store.js';
-
-/** What JSON can hold: the only values memory stores and gives back. */
-export type JsonValue = null | boolean | number | string | readonly JsonValue[] | { readonly [key: string]: JsonValue };
 
 /** A user's memory in one scenario, as a selection reads it. */
 export interface MemorySnapshot {
-  /** Each remembered signal's latest value, by signal name. */
+  /** Each remembered signal's latest value, by signal name: JSON, the only values memory stores and gives back. */
   readonly values: Readonly<Record<string, JsonValue>>;
   /** When the latest write that still sets a value was made (ISO-8601, UTC); null when nothing is remembered. */
   readonly updatedAt: string | null;
