@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { checkWorldIdentity, validate, type JsonObject, type WorldIdentity } from '@adec/abi';
 import type { OutputFormat } from './report.js';
 import { UsageError } from './usage-error.js';
 
@@ -57,17 +58,17 @@ export function choiceOption<Choice extends string>(values: Values, name: string
   return value as Choice;
 }
 
+/** `acme/hr.benefits@1.4.0 (world benefits)`: a world version as `adec build` and the trust commands name it. */
+export function worldLabel(world: WorldIdentity): string {
+  return `${world.org}/${world.domain}@${world.version} (world ${world.world})`;
+}
+
 /**
- * A bundle as `adec build` names it, `acme/hr.benefits@1.4.0 (world benefits)`, from its
- * manifest's `world`; the directory when the manifest has no usable `world`.
+ * A bundle as `adec build` names it, from its manifest's `world` read as a world identity
+ * (@adec/abi); the directory when the manifest has no usable `world` (an ABI 1 manifest may not
+ * name its world id).
  */
-export function bundleLabel(manifest: Readonly<Record<string, unknown>>, dir: string): string {
-  const world = manifest['world'];
-  if (typeof world === 'object' && world !== null) {
-    const { org, domain, world: name, version } = world as Record<string, unknown>;
-    if ([org, domain, name, version].every((part) => typeof part === 'string')) {
-      return `${String(org)}/${String(domain)}@${String(version)} (world ${String(name)})`;
-    }
-  }
-  return `\`${dir}\``;
+export function bundleLabel(manifest: JsonObject, dir: string): string {
+  const world = validate(checkWorldIdentity, manifest['world']);
+  return world.ok ? worldLabel(world.value) : `\`${dir}\``;
 }

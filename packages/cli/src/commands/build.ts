@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { buildFiles, buildWorld, RULE_OUTCOMES, SEVERITY_TIERS, type Manifest } from '@adec/compiler';
+import { worldLabel } from '../bundle-command.js';
 import { parseCommand } from '../parse-command.js';
 import { EXIT, type CliIo, type ExitCode } from '../io.js';
 import { writeOutputFiles } from '../output-files.js';
@@ -61,7 +62,7 @@ export function summarizeBuild(manifest: Manifest, outDisplay: string): string {
   const actions = Object.keys(manifest.actions);
   const rules = manifest.rules.length;
   const lines = [
-    `built ${world.org}/${world.domain}@${world.version} (world ${world.world}) → ${outDisplay}`,
+    `built ${worldLabel(world)} → ${outDisplay}`,
     `  actions    ${actions.length}${actions.length > 0 ? ` (${actions.join(', ')})` : ''}`,
     `  rules      ${rules}${rules > 0 ? ` (${countBy('outcome', RULE_OUTCOMES)}; ${countBy('severity', SEVERITY_TIERS)})` : ''}`,
     `  skills     ${manifest.skills.length}, scenarios ${manifest.scenarios.length}`,
