@@ -47,6 +47,7 @@ export {
   checkWorkFrameTemplates,
   workFrameTemplateFields,
   WORK_FRAME_LIST_FIELDS, WORK_FRAME_TEXT_FIELDS, type WorkFrameTemplate, type WorkFrameTemplates } from './work-frame-template.js';
+export { WORK_FRAME_FIELDS, type WorkFrame, type WorkFrameFieldKind } from './work-frame.js';
 export { checkWorldIdentity, type WorldIdentity } from './world-identity.js';
 export {
   checkScenarioDescriptions,

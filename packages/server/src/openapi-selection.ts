@@ -4,6 +4,7 @@
  * openapi.ts; their requests' schemas are the operations' (operations/select-request.ts,
  * feedback-request.ts).
  */
+import { EXECUTION_MODES } from '@adec/abi';
 
 export const decisionResponse = {
   type: 'object',
@@ -29,7 +30,7 @@ export const decisionResponse = {
       type: 'object',
       required: ['execution_mode', 'skill_bundle_id', 'skill_version', 'executor_id', 'validation_status', 'fallback_used', 'fallback_reason_code', 'fallback_tier'],
       properties: {
-        execution_mode: { type: 'string', enum: ['deterministic_only', 'skill_enhanced'] },
+        execution_mode: { type: 'string', enum: EXECUTION_MODES },
         skill_bundle_id: { type: 'string' },
         skill_version: { type: ['string', 'null'] },
         executor_id: { type: 'string' },

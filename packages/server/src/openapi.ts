@@ -1,10 +1,12 @@
 /**
  * The OpenAPI 3.1 document served at `/openapi.json`. Each operation's path and request schema
  * come from its definition (operations/), the schema being the one its validator applies; the
- * other routes are written here. A test checks that its paths are exactly the routes the
+ * other routes are written here, the words a decision shares with modules (statuses, tiers, the
+ * work_frame's fields) taken from @adec/abi. A test checks that its paths are exactly the routes the
  * application registers, and that real responses match its schemas.
  */
 
+import { RULE_OUTCOMES, SEVERITY_TIERS, WORK_FRAME_FIELDS, type WorkFrameFieldKind } from '@adec/abi';
 import { decisionResponse, feedbackReceipt, storedSelection } from './openapi-selection.js';
 import { errorResponse, json, sharedRefusals } from './openapi-responses.js';
 import { DECIDE } from './operations/decide.js';
@@ -36,7 +38,21 @@ const error = {
 } as const;
 
 
-const status = { type: 'string', enum: ['GREEN', 'GREEN-SKIP', 'YELLOW', 'RED'] } as const;
+const status = { type: 'string', enum: RULE_OUTCOMES } as const;
+
+/** How the document writes each kind of work_frame field (@adec/abi's WORK_FRAME_FIELDS). */
+const WORK_FRAME_FIELD_SCHEMAS = {
+  text: { type: 'string' },
+  texts: { type: 'array', items: { type: 'string' } },
+  text_or_null: { type: ['string', 'null'] },
+} as const satisfies { readonly [K in WorkFrameFieldKind]: object };
+
+/** A decision's work_frame: every field, required, as a decision writes them. */
+const workFrame = {
+  type: 'object',
+  required: Object.keys(WORK_FRAME_FIELDS),
+  properties: Object.fromEntries(Object.entries(WORK_FRAME_FIELDS).map(([field, kind]) => [field, WORK_FRAME_FIELD_SCHEMAS[kind]])),
+} as const;
 
 const decision = {
   type: 'object',
@@ -44,25 +60,13 @@ const decision = {
   additionalProperties: false,
   properties: {
     status,
-    work_frame: {
-      type: 'object',
-      required: ['mode', 'next_action', 'allowed_actions', 'forbidden_actions', 'required_output', 'missing_evidence', 'next_human_owner'],
-      properties: {
-        mode: { type: 'string' },
-        next_action: { type: 'string' },
-        allowed_actions: { type: 'array', items: { type: 'string' } },
-        forbidden_actions: { type: 'array', items: { type: 'string' } },
-        required_output: { type: 'array', items: { type: 'string' } },
-        missing_evidence: { type: 'array', items: { type: 'string' } },
-        next_human_owner: { type: ['string', 'null'] },
-      },
-    },
+    work_frame: workFrame,
     decision_metadata: {
       type: 'object',
       required: ['matched_rules', 'matched_rule_outcomes', 'suppression_chain', 'aggregation_outcome', 'errored_predicates', 'request_id', 'request_time', 'module'],
       properties: {
         matched_rules: { type: 'array', items: { type: 'string' } },
-        matched_rule_outcomes: { type: 'array', items: { type: 'object', required: ['rule_id', 'outcome', 'severity'], properties: { rule_id: { type: 'string' }, outcome: status, severity: { type: 'string', enum: ['t1', 't2', 't3'] } } } },
+        matched_rule_outcomes: { type: 'array', items: { type: 'object', required: ['rule_id', 'outcome', 'severity'], properties: { rule_id: { type: 'string' }, outcome: status, severity: { type: 'string', enum: SEVERITY_TIERS } } } },
         suppression_chain: { type: 'array' },
         aggregation_outcome: { type: 'object', required: ['mode', 'basis'], properties: { mode: { type: 'string' }, basis: { type: 'string' } } },
         predicate_traces: { type: 'array', description: 'One per rule; always stored, and left out of the answer of `POST /v1/decide?traces=false`' },

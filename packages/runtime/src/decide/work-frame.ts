@@ -3,20 +3,13 @@
  * decision. Each field comes from the action's `on STATUS` template when it sets one, else
  * from the per-status default below; `missing_evidence` always comes from context binding.
  */
-import type { WorkFrameTemplate } from '@adec/abi';
+import type { WorkFrame, WorkFrameTemplate } from '@adec/abi';
 import { deepFreeze } from '../deep-freeze.js';
 import type { ActionSpec } from '../module/module-metadata.js';
 import type { Status } from './status.js';
 
-export interface WorkFrame {
-  readonly mode: string;
-  readonly next_action: string;
-  readonly allowed_actions: readonly string[];
-  readonly forbidden_actions: readonly string[];
-  readonly required_output: readonly string[];
-  readonly missing_evidence: readonly string[];
-  readonly next_human_owner: string | null;
-}
+/** Its fields, in the order a decision writes them, are abi's `WORK_FRAME_FIELDS`. */
+export type { WorkFrame };
 
 /** What an agent should do by default for each status (docs/spec/adjudication.md §5.1). */
 function defaultFrame(status: Status, action: string): WorkFrame {

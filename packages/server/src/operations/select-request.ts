@@ -5,7 +5,8 @@
  * override), which the engine checks against the scenario with JSON paths of its own. As for
  * decide, the org comes from the token.
  */
-import type { CycleRequest, ExecutionMode } from '@adec/engine';
+import { EXECUTION_MODES, type ExecutionMode } from '@adec/abi';
+import type { CycleRequest } from '@adec/engine';
 import { engineField, idField, orgField, routingSegment } from '../pipeline/request-fields.js';
 import type { RequestSchema } from '../pipeline/request-schema.js';
 
@@ -34,7 +35,7 @@ export const SELECT_REQUEST: RequestSchema = {
       description: 'The candidates: an id, an action type of the scenario, and its fields',
     }),
     engineField('conditions', false, { type: 'array', items: { type: 'string' }, description: 'Platform conditions present now (offline_mode, …)' }),
-    engineField('execution_mode_override', false, { type: ['string', 'null'], enum: ['deterministic_only', 'skill_enhanced', null] }),
+    engineField('execution_mode_override', false, { type: ['string', 'null'], enum: [...EXECUTION_MODES, null] }),
     idField('request_id', { description: 'Makes retries idempotent; it is also the decision id' }),
     idField('user_id', { description: "Whose short-term memory applies (feedback recorded for this user's earlier decisions)" }),
     orgField(),
