@@ -5,16 +5,15 @@
  * - a whole world checks with no diagnostics, and when it holds tests, `adec test` passes them;
  * - `reports=ADECnnnn,…` is a world `adec check` reports each of those codes for;
  * - `fragment` is part of a world, shown for reading, and not checked alone;
- * - `file=` and `excerpt=` belong to the tutorial, whose test (tutorial.test.ts) writes them
- *   into a world and runs every command of the page against it.
+ * - `file=` and `excerpt=` belong to a page that runs (the tutorial, the language guide's worked
+ *   example), whose test writes them into a world and runs every command of the page against it.
  */
 import { checkSources } from '@adec/compiler';
 import { renderDiagnostics } from '@adec/diagnostics';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempWorkspace } from '../../packages/cli/test/run-cli.js';
-import { docsPages, pageBlocks, where, type FencedBlock } from './markdown-blocks.js';
+import { docsPages, pageBlocks, RUN_PAGES, where, type FencedBlock } from './markdown-blocks.js';
 
-const TUTORIAL = 'docs/tutorial.md';
 const KNOWN_FLAGS = new Set(['fragment']);
 const KNOWN_ATTRIBUTES = new Set(['reports', 'file', 'excerpt']);
 
@@ -26,9 +25,9 @@ function check(block: FencedBlock) {
   return { result, rendered: renderDiagnostics(result.diagnostics, () => block.text) };
 }
 
-function kindOf(block: FencedBlock): 'world' | 'reports' | 'fragment' | 'tutorial' {
+function kindOf(block: FencedBlock): 'world' | 'reports' | 'fragment' | 'run' {
   if (block.flags.has('fragment')) return 'fragment';
-  if (block.attributes.has('file') || block.attributes.has('excerpt')) return 'tutorial';
+  if (block.attributes.has('file') || block.attributes.has('excerpt')) return 'run';
   if (block.attributes.has('reports')) return 'reports';
   return 'world';
 }
@@ -45,8 +44,8 @@ describe('adec blocks in docs/', () => {
     }
   });
 
-  it('write tutorial files only in the tutorial, whose test runs them', () => {
-    const elsewhere = adecBlocks.filter((block) => kindOf(block) === 'tutorial' && block.page !== TUTORIAL).map(where);
+  it('write files only in the pages that run, whose tests run them', () => {
+    const elsewhere = adecBlocks.filter((block) => kindOf(block) === 'run' && !RUN_PAGES.includes(block.page)).map(where);
     expect(elsewhere).toEqual([]);
   });
 

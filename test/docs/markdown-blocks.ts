@@ -5,15 +5,21 @@
  *   ```adec                      a whole world: checks with no diagnostics (and its tests pass)
  *   ```adec fragment             part of a world, shown for reading: not checked on its own
  *   ```adec reports=ADEC3007     a world that `adec check` reports these codes for (comma-separated)
- *   ```adec file=refunds/world.adec     tutorial only: the reader writes this file here (any language)
- *   ```adec excerpt=refunds/world.adec  tutorial only: this text is part of that file
- *   ```sh                        tutorial: commands the reader runs, in order (`sh exit=1`: expected to fail)
- *   ```output                    tutorial: what the sh block before it prints (`…` elides)
+ *   ```adec file=refunds/world.adec     a page that runs: the reader writes this file here (any language)
+ *   ```adec excerpt=refunds/world.adec  a page that runs: this text is part of that file
+ *   ```sh                        a page that runs: commands the reader runs, in order (`sh exit=1`: expected to fail)
+ *   ```output                    a page that runs: what the sh block before it prints (`…` elides)
+ *   ```console                   commands shown, never run (setting adec up, say)
  *
- * The first word is the language; the others are flags or `key=value` attributes.
+ * The pages that run are the tutorial and the language guide's worked example (RUN_PAGES;
+ * page-commands.ts runs them). The first word is the language; the others are flags or
+ * `key=value` attributes.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { repoPath } from '../support/repo.js';
+
+/** The pages whose `sh` blocks are run, with the files they write (page-commands.ts). */
+export const RUN_PAGES: readonly string[] = ['docs/tutorial.md', 'docs/language-guide.md'];
 
 export interface FencedBlock {
   /** Repo-relative path of the page. */

@@ -1,101 +1,25 @@
 /**
- * docs/tutorial.md cannot rot: its commands run in an empty folder, in page order, with the
- * built CLI as `adec` on PATH. Before each `sh` block, the files the page has the reader write
- * so far (`file=` blocks) are written; each `sh` block must exit as the page says (0, or its
- * `exit=N`) and print what the `output` block after it shows, `…` standing for any text within a
- * line and, alone on a line, for any lines. At the end every `excerpt=` block is part of its file.
- *
- * It runs `packages/cli/bin/adec.js`, which loads the built `dist/` (`npm test` builds first).
+ * docs/tutorial.md cannot rot: its commands run in an empty folder, in page order, and print
+ * what the page shows (page-commands.ts says how). Besides, the page walks the whole path the
+ * brief promises, in order.
  */
-import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { repoPath } from '../support/repo.js';
-import { pageBlocks, where, type FencedBlock } from './markdown-blocks.js';
+import { describe, expect, it } from 'vitest';
+import { pageBlocks } from './markdown-blocks.js';
+import { pageSteps, runPageCommands } from './page-commands.js';
 
 const PAGE = 'docs/tutorial.md';
-/** The path the brief promises: init, edit, check, test, build, keys, sign, approve, verify, decide. */
-const JOURNEY = ['init', 'check', 'test', 'build', 'keygen', 'sign', 'approve', 'verify', 'eval'];
+/** The path the brief promises: init, edit, check, test, explain, build, keys, sign, approve, verify, decide. */
+const JOURNEY = ['init', 'check', 'test', 'explain', 'build', 'keygen', 'sign', 'approve', 'verify', 'eval'];
 
 const blocks = pageBlocks(PAGE);
-const folder = mkdtempSync(join(tmpdir(), 'adec-tutorial-'));
-const bin = mkdtempSync(join(tmpdir(), 'adec-tutorial-bin-'));
-writeFileSync(join(bin, 'adec'), `#!/bin/sh\nexec "${process.execPath}" "${repoPath('packages/cli/bin/adec.js')}" "$@"\n`);
-chmodSync(join(bin, 'adec'), 0o755);
-afterAll(() => {
-  rmSync(folder, { recursive: true, force: true });
-  rmSync(bin, { recursive: true, force: true });
-});
-
-/** The expected output as a pattern: `…` is any text within a line, or any lines alone on one. */
-export function outputPattern(expected: string): RegExp {
-  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const lines = expected.replace(/\n$/, '').split('\n');
-  const body = lines.map((line) => (line === '…' ? '(?:[^\\n]*\\n)*?' : `${line.split('…').map(escape).join('[^\\n]*')}\\n`));
-  return new RegExp(`^${body.join('')}$`);
-}
-
-/** Each `sh` block with the files written before it and the `output` block that follows it. */
-interface Step {
-  readonly command: FencedBlock;
-  readonly files: readonly FencedBlock[];
-  readonly output?: FencedBlock;
-}
-
-function steps(): Step[] {
-  const found: Step[] = [];
-  let files: FencedBlock[] = [];
-  for (const block of blocks) {
-    if (block.attributes.has('file')) files.push(block);
-    else if (block.language === 'sh') {
-      found.push({ command: block, files });
-      files = [];
-    } else if (block.language === 'output') {
-      const last = found.at(-1);
-      if (last === undefined || last.output !== undefined) throw new Error(`${where(block)}: an output block must follow an sh block`);
-      found[found.length - 1] = { ...last, output: block };
-    }
-  }
-  if (files.length > 0) throw new Error(`${where(files[0]!)}: a file written after the last command`);
-  return found;
-}
 
 describe('docs/tutorial.md', () => {
-  const plan = steps();
-
   it('walks the whole path from adec init to a decision', () => {
-    const commands = plan.flatMap((step) => [...step.command.text.matchAll(/^adec (\w+)/gm)].map((m) => m[1]!));
+    const commands = pageSteps(blocks).flatMap((step) => [...step.command.text.matchAll(/^adec (\w+)/gm)].map((m) => m[1]!));
     const order = JOURNEY.map((name) => commands.indexOf(name));
     expect(order.every((index) => index >= 0), `commands: ${commands.join(', ')}`).toBe(true);
     expect(order).toEqual([...order].sort((a, b) => a - b));
   });
 
-  for (const step of plan) {
-    const expectedExit = Number(step.command.attributes.get('exit') ?? '0');
-    it(`${where(step.command)}: ${step.command.text.trim().split('\n').join('; ')}`, () => {
-      for (const file of step.files) {
-        const path = join(folder, file.attributes.get('file')!);
-        mkdirSync(dirname(path), { recursive: true });
-        writeFileSync(path, file.text);
-      }
-      const run = spawnSync('bash', ['-e', '-c', step.command.text], {
-        cwd: folder,
-        encoding: 'utf8',
-        env: { ...process.env, PATH: `${bin}:${process.env['PATH'] ?? ''}`, CI: 'true' },
-        timeout: 120_000,
-      });
-      const printed = `${run.stdout}${run.stderr}`;
-      expect(run.status, `${where(step.command)} printed:\n${printed}`).toBe(expectedExit);
-      if (step.output !== undefined) expect(printed, `the output shown at ${where(step.output)}`).toMatch(outputPattern(step.output.text));
-    }, 120_000);
-  }
-
-  it('shows excerpts that are part of the files as the tutorial leaves them', () => {
-    for (const block of blocks.filter((b) => b.attributes.has('excerpt'))) {
-      const file = block.attributes.get('excerpt')!;
-      expect(readFileSync(join(folder, file), 'utf8'), `${where(block)} is not part of ${file}`).toContain(block.text);
-    }
-  });
+  runPageCommands(blocks);
 });
