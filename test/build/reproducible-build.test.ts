@@ -36,7 +36,7 @@ describe.each(['benefits', 'fitness'])('building examples/%s', (example) => {
   it('gives byte-identical artifacts and the same module_hash from two clean states', async () => {
     const first = await buildInto(freshCopy(example), example);
     const second = await buildInto(freshCopy(example), example);
-    expect(Object.keys(first).sort()).toEqual(['bundle.js', 'manifest.json', 'module.ts', 'types.d.ts']);
+    expect(Object.keys(first).sort()).toEqual(['bundle.js', 'manifest.json', 'module.ts', 'sources.json', 'types.d.ts']);
     expect(second).toEqual(first);
     const manifest = JSON.parse(first['manifest.json']!) as { module_hash: string; abi_version: number };
     expect(manifest.abi_version).toBe(2);

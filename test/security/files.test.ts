@@ -197,7 +197,7 @@ describe('the one reader', () => {
 
 describe('the one writer', () => {
   const WORLD = `world {\n  org     "acme"\n  domain  "hr.files"\n  version "1.0.0"\n}\n\ncontext {\n  supplied age: int\n}\n\naction check_age {\n  rule too_old {\n    outcome  RED\n    severity t1\n    when     age >= 100\n    reason   "Too old at {age}"\n  }\n}\n`;
-  const OUTPUTS = ['module.ts', 'bundle.js', 'manifest.json', 'types.d.ts'];
+  const OUTPUTS = ['module.ts', 'bundle.js', 'manifest.json', 'types.d.ts', 'sources.json'];
 
   /** A workspace with the world in `world/` and a victim file outside the output directory. */
   function workspace(): { cwd: string; victim: string } {

@@ -3,9 +3,10 @@ import { bundleModule } from './bundle/index.js';
 import { checkSources } from './check-sources.js';
 import type { ModuleGenerator } from './generate/generate-and-verify.js';
 import { generateLazily } from './generate/generate-lazily.js';
-import { buildManifest, generateContextTypes, serializeManifest, sha256Hex, sourceHash, type Manifest } from './manifest/index.js';
+import { buildManifest, generateContextTypes, serializeManifest, sha256Hex, type Manifest } from './manifest/index.js';
 import type { CheckedWorld } from './model/index.js';
 import { worldRelativePath } from './sources/load-world.js';
+import { serializeSourcesFile, sourcesFile } from './sources/sources-file.js';
 import type { WorldSources } from './sources/world-sources.js';
 import { COMPILER_VERSION } from './version.js';
 
@@ -18,6 +19,8 @@ export interface BuildArtifacts {
   readonly manifest: Manifest;
   readonly manifestJson: string;
   readonly contextTypes: string;
+  /** sources.json: the world's files, so an approver can rebuild the bundle from them. */
+  readonly sourcesJson: string;
 }
 
 export interface BuildResult {
@@ -77,9 +80,10 @@ export async function buildWorld(sources: WorldSources, options: BuildOptions = 
   }
 
   phase('manifest');
+  const carried = sourcesFile(sources.files.map((file, index) => ({ path: relativeSources[index]!, text: file.text })));
   const manifest = buildManifest(world, {
     moduleHash: sha256Hex(bundle),
-    sourceHash: sourceHash(sources.files.map((file, index) => ({ path: relativeSources[index]!, text: file.text }))),
+    sourceHash: carried.source_hash,
     compilerVersion: COMPILER_VERSION,
     sources: relativeSources,
     relativePath: (file) => worldRelativePath(sources, file),
@@ -93,6 +97,7 @@ export async function buildWorld(sources: WorldSources, options: BuildOptions = 
       manifest,
       manifestJson: serializeManifest(manifest),
       contextTypes: generateContextTypes(world, COMPILER_VERSION),
+      sourcesJson: serializeSourcesFile(carried),
     },
   };
 }

@@ -17,3 +17,7 @@ export type { GeneratedModule, ModuleGenerator } from './generate/generate-and-v
 export { COMPILER_VERSION } from './version.js';
 export { explainCondition, type ConditionExplanation } from './explain/explain-condition.js';
 export { BUILD_FILES, buildFiles, writeBuild } from './write-build.js';
+export { compareWithRebuild, rebuildBundle } from './rebuild-bundle.js';
+export type { BundleToRebuild, RebuildCode, RebuildResult } from './rebuild-bundle.js';
+export { parseSourcesFile, serializeSourcesFile, SOURCES_FORMAT, sourcesFile } from './sources/sources-file.js';
+export type { SourcesFile, SourcesFileEntry, SourcesRead } from './sources/sources-file.js';

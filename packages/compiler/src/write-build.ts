@@ -8,6 +8,7 @@ export const BUILD_FILES = {
   bundle: 'bundle.js',
   manifest: 'manifest.json',
   contextTypes: 'types.d.ts',
+  sources: 'sources.json',
 } as const;
 
 /** The files of a build, by name, with their content (`adec build` writes them safely: cli/src/output-files.ts). */
@@ -17,6 +18,7 @@ export function buildFiles(artifacts: BuildArtifacts): ReadonlyArray<{ readonly 
     { name: BUILD_FILES.bundle, content: artifacts.bundle },
     { name: BUILD_FILES.manifest, content: artifacts.manifestJson },
     { name: BUILD_FILES.contextTypes, content: artifacts.contextTypes },
+    { name: BUILD_FILES.sources, content: artifacts.sourcesJson },
   ];
 }
 

@@ -7,7 +7,8 @@ export const usage = `usage: adec verify <bundle> --trust <trust.json> [--format
 
 Verifies a bundle as a runtime host does before loading it: signature.json by a trusted
 signing key over manifest.json, bundle.js hashing to manifest.module_hash, and approval.json
-by a trusted approval key over that hash (when present, or required by the trust file):
+by a trusted approval key over that hash (when present, or required by the trust file), saying
+whether the approver rebuilt the bundle identically from its sources (\`adec approve\`):
   { "signing_keys": ["ci.pub.jwk"], "approval_keys": ["ops.pub.jwk"], "require_approval": true,
     "revoked_modules": [], "revoked_keys": [], "minimum_versions": [] }
 and the approval neither expired nor for another world version, the module neither revoked
@@ -28,10 +29,11 @@ export async function run(args: readonly string[], io: CliIo): Promise<ExitCode>
   if (format === 'json') {
     writeJson(io.stdout, verificationJson(result));
   } else if (result.ok) {
-    const { manifest, moduleHash, signedBy, approvedBy, approvalExpiresAt } = result.bundle;
+    const { manifest, moduleHash, signedBy, approvedBy, approvalExpiresAt, rebuiltBy } = result.bundle;
+    const rebuilt = rebuiltBy === undefined ? '' : ` (rebuilt identically by ${rebuiltBy.name} ${rebuiltBy.version})`;
     const approval =
       approvedBy !== undefined && approvalExpiresAt !== undefined
-        ? `approved by ${approvedBy} until ${formatApprovalTime(approvalExpiresAt)}`
+        ? `approved by ${approvedBy}${rebuilt} until ${formatApprovalTime(approvalExpiresAt)}`
         : 'not approved (approval not required)';
     io.stdout.write(`verified ${bundleLabel(manifest, dir)} ${moduleHash} signed by ${signedBy}, ${approval}\n`);
   } else {
@@ -40,15 +42,16 @@ export async function run(args: readonly string[], io: CliIo): Promise<ExitCode>
   return result.ok ? EXIT.ok : EXIT.inputErrors;
 }
 
-/** `{ ok, failure?, module_hash?, signed_by?, approved_by? }` for --format json. */
+/** `{ ok, failure?, module_hash?, signed_by?, approved_by?, approval_expires_at?, rebuilt_by? }` for --format json. */
 function verificationJson(result: VerificationResult) {
   if (!result.ok) return { ok: false, failure: result.failure };
-  const { moduleHash, signedBy, approvedBy, approvalExpiresAt } = result.bundle;
+  const { moduleHash, signedBy, approvedBy, approvalExpiresAt, rebuiltBy } = result.bundle;
   return {
     ok: true,
     module_hash: moduleHash,
     signed_by: signedBy,
     ...(approvedBy !== undefined && { approved_by: approvedBy }),
     ...(approvalExpiresAt !== undefined && { approval_expires_at: formatApprovalTime(approvalExpiresAt) }),
+    ...(approvedBy !== undefined && { rebuilt_by: rebuiltBy ?? null }),
   };
 }

@@ -14,7 +14,7 @@ export type { KeyCode, KeyRead } from './key-files.js';
 export { LoadedApprovals } from './loaded-approvals.js';
 export { keyId } from './key-id.js';
 export { approvalMessage, manifestMessage } from './messages.js';
-export type { ApprovalStatement } from './messages.js';
+export type { ApprovalCompiler, ApprovalFormat, ApprovalStatement } from './messages.js';
 export { checkModuleBinding, describeBundleWorld } from './module-binding.js';
 export type { BoundModule, BundleWorld, ModuleBinding } from './module-binding.js';
 export { moduleHashOf } from './module-hash.js';

@@ -3,6 +3,7 @@ import { keyId } from './key-id.js';
 import { ed25519Problem } from './key-files.js';
 import { DEFAULT_APPROVAL_LIFETIME_MS, formatApprovalTime, parseApprovalTime } from './approval-times.js';
 import { approvalMessage, manifestMessage } from './messages.js';
+import type { ApprovalCompiler, ApprovalStatement } from './messages.js';
 import type { BundleWorld } from './module-binding.js';
 import { MODULE_HASH_PATTERN } from './module-hash.js';
 import { APPROVAL_FORMAT, encodeSignature, type ApprovalFile, type SignatureFile } from './signature-files.js';
@@ -31,9 +32,14 @@ export interface Approval {
   readonly issuedAt?: number;
   /** Milliseconds since the epoch (rounded down to the second); default: 90 days after `issuedAt`. */
   readonly expiresAt?: number;
+  /**
+   * The compiler that rebuilt the bundle from its sources and got exactly its bytes
+   * (`rebuildBundle` in @adec/compiler); absent when the approver did not rebuild it.
+   */
+  readonly rebuiltBy?: ApprovalCompiler;
 }
 
-/** approval.json: Ed25519 over `approvalMessage` of the module hash, world, issue and expiry times. */
+/** approval.json: Ed25519 over `approvalMessage` of the module hash, world, issue and expiry times and the rebuild. */
 export function approveModule(approval: Approval, privateKey: KeyObject): ApprovalFile {
   assertPrivateEd25519(privateKey);
   const { moduleHash, world } = approval;
@@ -44,7 +50,8 @@ export function approveModule(approval: Approval, privateKey: KeyObject): Approv
   const [issuedMs, expiresMs] = [parseApprovalTime(issuedAt), parseApprovalTime(expiresAt)];
   if (issuedMs === undefined || expiresMs === undefined) throw new TypeError(`approveModule: \`${issuedAt}\`..\`${expiresAt}\` is not a validity of years 0000 to 9999`);
   if (expiresMs <= issuedMs) throw new TypeError(`approveModule: the approval would expire (${expiresAt}) no later than it is issued (${issuedAt})`);
-  const statement = { moduleHash, world: { org: world.org, domain: world.domain, version: world.version }, issuedAt, expiresAt };
+  const rebuiltBy = approval.rebuiltBy === undefined ? null : { name: approval.rebuiltBy.name, version: approval.rebuiltBy.version };
+  const statement: ApprovalStatement = { format: APPROVAL_FORMAT, moduleHash, world: { org: world.org, domain: world.domain, version: world.version }, issuedAt, expiresAt, rebuiltBy };
   return {
     format: APPROVAL_FORMAT,
     key_id: keyId(privateKey),
@@ -52,6 +59,7 @@ export function approveModule(approval: Approval, privateKey: KeyObject): Approv
     world: statement.world,
     issued_at: issuedAt,
     expires_at: expiresAt,
+    rebuilt_by: rebuiltBy,
     signature: encodeSignature(sign(null, approvalMessage(statement), privateKey)),
   };
 }

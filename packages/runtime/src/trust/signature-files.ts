@@ -1,6 +1,6 @@
 import { parseApprovalTime } from './approval-times.js';
 import { KEY_ID_PATTERN } from './key-id.js';
-import type { ApprovalStatement } from './messages.js';
+import type { ApprovalCompiler, ApprovalFormat, ApprovalStatement } from './messages.js';
 import { bundleWorld, type BundleWorld } from './module-binding.js';
 import { MODULE_HASH_PATTERN } from './module-hash.js';
 import { decodeUtf8Exactly } from './utf8.js';
@@ -19,12 +19,17 @@ export interface SignatureFile {
   readonly signature: string;
 }
 
-/** The `format` of approval.json. The first format (no `format` field) is refused: APPROVAL_OUTDATED. */
-export const APPROVAL_FORMAT = 'adec.approval.v2';
+/**
+ * The `format` approval.json is written in. v2 (before `rebuilt_by`) is still read; the first
+ * format (no `format` field) is refused: APPROVAL_OUTDATED.
+ */
+export const APPROVAL_FORMAT = 'adec.approval.v3';
+const READ_FORMATS: readonly ApprovalFormat[] = ['adec.approval.v2', APPROVAL_FORMAT];
 
 /**
  * approval.json: an operator key's Ed25519 signature over `approvalMessage(statement)`: this
- * module hash, for this world version, issued at, valid until (`YYYY-MM-DDTHH:MM:SSZ`).
+ * module hash, for this world version, issued at, valid until (`YYYY-MM-DDTHH:MM:SSZ`), rebuilt
+ * from its sources by this compiler (or `null`: approved without a rebuild).
  */
 export interface ApprovalFile {
   readonly format: typeof APPROVAL_FORMAT;
@@ -33,6 +38,7 @@ export interface ApprovalFile {
   readonly world: BundleWorld;
   readonly issued_at: string;
   readonly expires_at: string;
+  readonly rebuilt_by: ApprovalCompiler | null;
   readonly signature: string;
 }
 
@@ -72,7 +78,8 @@ export function parseApprovalFile(bytes: Uint8Array): Parsed<ParsedApproval> | t
   if (!fields.ok) return fields;
   const format = fields.value['format'];
   if (format === undefined) return OUTDATED;
-  if (format !== APPROVAL_FORMAT) return { ok: false, problem: `has \`format\` \`${truncate(fieldText(format))}\`, expected \`${APPROVAL_FORMAT}\`` };
+  const known = READ_FORMATS.find((candidate) => candidate === format);
+  if (known === undefined) return { ok: false, problem: `has \`format\` \`${truncate(fieldText(format))}\`, expected \`${APPROVAL_FORMAT}\`` };
   const keyId = keyIdField(fields.value);
   if (!keyId.ok) return keyId;
   const moduleHash = fields.value['module_hash'];
@@ -87,13 +94,15 @@ export function parseApprovalFile(bytes: Uint8Array): Parsed<ParsedApproval> | t
   const expiresAt = timeField(fields.value, 'expires_at');
   if (!expiresAt.ok) return expiresAt;
   if (expiresAt.value.ms <= issuedAt.value.ms) return { ok: false, problem: '`expires_at` is not after `issued_at`' };
+  const rebuiltBy = known === APPROVAL_FORMAT ? rebuiltByField(fields.value) : ({ ok: true, value: null } as const);
+  if (!rebuiltBy.ok) return rebuiltBy;
   const signature = signatureField(fields.value);
   if (!signature.ok) return signature;
   return {
     ok: true,
     value: {
       keyId: keyId.value,
-      statement: { moduleHash, world: world.value, issuedAt: issuedAt.value.text, expiresAt: expiresAt.value.text },
+      statement: { format: known, moduleHash, world: world.value, issuedAt: issuedAt.value.text, expiresAt: expiresAt.value.text, rebuiltBy: rebuiltBy.value },
       issuedAtMs: issuedAt.value.ms,
       expiresAtMs: expiresAt.value.ms,
       signature: signature.value,
@@ -104,6 +113,17 @@ export function parseApprovalFile(bytes: Uint8Array): Parsed<ParsedApproval> | t
 function worldField(fields: Readonly<Record<string, unknown>>): Parsed<BundleWorld> {
   const world = bundleWorld(fields['world']);
   return world === undefined ? { ok: false, problem: 'has no `world` with `org`, `domain` and `version` strings' } : { ok: true, value: world };
+}
+
+/** v3's `rebuilt_by`: required, `null` or the compiler `{ "name", "version" }` that rebuilt the bundle. */
+function rebuiltByField(fields: Readonly<Record<string, unknown>>): Parsed<ApprovalCompiler | null> {
+  const value = fields['rebuilt_by'];
+  if (value === null) return { ok: true, value: null };
+  if (typeof value === 'object' && !Array.isArray(value)) {
+    const { name, version } = value as Readonly<Record<string, unknown>>;
+    if (typeof name === 'string' && typeof version === 'string') return { ok: true, value: { name, version } };
+  }
+  return { ok: false, problem: 'has no `rebuilt_by`: `null` or the compiler `{ "name", "version" }` (strings) that rebuilt the bundle' };
 }
 
 function timeField(fields: Readonly<Record<string, unknown>>, name: string): Parsed<{ text: string; ms: number }> {

@@ -87,6 +87,10 @@ export const VERIFICATION_CATALOGUE = {
     check: 'approval',
     message: 'approval.json approves {approved} but manifest.json says this bundle is {actual}: the approval is for another version',
   },
+  APPROVAL_REBUILD_MISMATCH: {
+    check: 'approval',
+    message: 'approval.json says {rebuiltBy} rebuilt this bundle, but manifest.json says {builtBy} built it: a rebuild by another compiler cannot have given the same bytes',
+  },
   APPROVAL_NOT_YET_VALID: {
     check: 'approval',
     message: 'the approval by key `{keyId}` was issued at {issuedAt}, after now ({now}) and the {skew} a clock may be off: an approval from the future would outrank every later one',

@@ -1,9 +1,9 @@
 import { verify, type KeyObject } from 'node:crypto';
-import type { JsonObject } from '@adec/abi';
+import { isJsonObject, type JsonObject } from '@adec/abi';
 import { formatApprovalTime } from './approval-times.js';
 import { signatureProblem } from './ed25519-encoding.js';
 import type { BundleFiles } from './bundle-files.js';
-import { approvalMessage, manifestMessage } from './messages.js';
+import { approvalMessage, manifestMessage, type ApprovalCompiler } from './messages.js';
 import { checkModuleBinding, describeBundleWorld, type BoundModule, type BundleWorld } from './module-binding.js';
 import { sameModuleHash } from './module-hash.js';
 import { revocation } from './revocation.js';
@@ -31,6 +31,12 @@ export interface VerifiedBundle {
   /** When the approval was issued and until when it holds (ms since the epoch), when approved. */
   readonly approvedAt?: number;
   readonly approvalExpiresAt?: number;
+  /**
+   * The compiler with which the approver rebuilt the bundle from its sources and got exactly
+   * its bytes, when the approval says so: such a module is what the code generator makes of
+   * its world, the condition for running it in process by default.
+   */
+  readonly rebuiltBy?: ApprovalCompiler;
 }
 
 export type VerificationResult = { readonly ok: true; readonly bundle: VerifiedBundle } | { readonly ok: false; readonly failure: VerificationFailure };
@@ -96,7 +102,9 @@ export function verifyBundle(files: BundleFiles, trust: TrustConfig, options: Ve
   const approvalFailure = checkApproval(approval.value, binding.module, trust, options.now ?? Date.now());
   if (approvalFailure !== undefined) return refuse(approvalFailure);
   const { keyId: approvedBy, issuedAtMs: approvedAt, expiresAtMs: approvalExpiresAt } = approval.value;
-  return { ok: true, bundle: { manifest, moduleHash, world, bundleSource, signedBy, approvedBy, approvedAt, approvalExpiresAt } };
+  const { rebuiltBy } = approval.value.statement;
+  const approved = { manifest, moduleHash, world, bundleSource, signedBy, approvedBy, approvedAt, approvalExpiresAt };
+  return { ok: true, bundle: rebuiltBy === null ? approved : { ...approved, rebuiltBy } };
 }
 
 /** Step 6 for an approval.json that parsed. */
@@ -124,6 +132,8 @@ function checkApproval(approval: ParsedApproval, module: BoundModule, trust: Tru
   if (approved.org !== actual.org || approved.domain !== actual.domain || approved.version !== actual.version) {
     return verificationFailure('APPROVAL_WORLD_MISMATCH', { approved: `\`${describeBundleWorld(approved)}\``, actual: `\`${describeBundleWorld(actual)}\`` });
   }
+  const rebuildFailure = checkRebuild(statement.rebuiltBy, module.manifest);
+  if (rebuildFailure !== undefined) return rebuildFailure;
   // Written so that a `now` that is not a number (NaN) counts as expired, never as valid forever.
   if (!(now < approval.expiresAtMs)) return verificationFailure('APPROVAL_EXPIRED', { keyId, expiresAt: statement.expiresAt, now: describeNow(now) });
   // A host refuses what a signer's clock could not have made: once loaded, an approval dated
@@ -132,6 +142,15 @@ function checkApproval(approval: ParsedApproval, module: BoundModule, trust: Tru
     return verificationFailure('APPROVAL_NOT_YET_VALID', { keyId, issuedAt: statement.issuedAt, now: describeNow(now), skew: `${APPROVAL_CLOCK_SKEW_MS / 60_000} minutes` });
   }
   return undefined;
+}
+
+/** A rebuild the approval states was made by the compiler the (signed) manifest names. */
+function checkRebuild(rebuiltBy: ApprovalCompiler | null, manifest: JsonObject): VerificationFailure | undefined {
+  if (rebuiltBy === null) return undefined;
+  const compiler = manifest['compiler'];
+  const builtBy = isJsonObject(compiler) ? `${String(compiler['name'])} ${String(compiler['version'])}` : 'no compiler';
+  const rebuilt = `${rebuiltBy.name} ${rebuiltBy.version}`;
+  return builtBy === rebuilt ? undefined : verificationFailure('APPROVAL_REBUILD_MISMATCH', { rebuiltBy: `\`${rebuilt}\``, builtBy: `\`${builtBy}\`` });
 }
 
 /**

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } 
 import { generateKeyPairSync } from 'node:crypto';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { COMPILER_VERSION } from '@adec/compiler';
 import { moduleHashOf } from '@adec/runtime';
 import { runCli } from '../../../cli/test/run-cli.js';
 import { buildBenefits, buildOtherBundle, copyBundle, flipByte, readJson, tempDir, writeKeyPair, writeTrustFile, type KeyPairFiles } from './trust-fixtures.js';
@@ -122,15 +123,16 @@ describe('adec sign and adec approve', () => {
     expect(sign).toEqual({ code: 0, stderr: '', stdout: `signed ${LABEL} ${moduleHash} with key ${ws.ci.keyId} → build/signature.json\n` });
     const approve = await runCli(['approve', 'build', '--key', 'keys/ops.key.pem'], ws.cwd);
     const approval = readJson(join(ws.cwd, 'build/approval.json'));
-    expect(approve).toEqual({ code: 0, stderr: '', stdout: `approved ${LABEL} ${moduleHash} with key ${ws.ops.keyId} until ${String(approval['expires_at'])} → build/approval.json\n` });
+    expect(approve).toEqual({ code: 0, stderr: '', stdout: `approved ${LABEL} ${moduleHash}, rebuilt identically by adec 0.1.0, with key ${ws.ops.keyId} until ${String(approval['expires_at'])} → build/approval.json\n` });
     expect(Object.keys(readJson(join(ws.cwd, 'build/signature.json')))).toEqual(['key_id', 'signature']);
     expect(approval).toEqual({
-      format: 'adec.approval.v2',
+      format: 'adec.approval.v3',
       key_id: ws.ops.keyId,
       module_hash: moduleHash,
       world: { org: 'acme', domain: 'hr.benefits', version: '1.4.0' },
       issued_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
       expires_at: expect.any(String),
+      rebuilt_by: { name: 'adec', version: COMPILER_VERSION },
       signature: expect.any(String),
     });
     // The default validity is 90 days.
@@ -171,6 +173,42 @@ describe('adec sign and adec approve', () => {
     });
     expect(existsSync(join(ws.cwd, 'build/signature.json'))).toBe(false);
     expect(existsSync(join(ws.cwd, 'build/approval.json'))).toBe(false);
+  });
+
+  it('approve refuses a bundle with code injected after the build, because its sources rebuild to another bundle.js; writes nothing', async () => {
+    const ws = workspace();
+    const bundle = `${readFileSync(join(ws.cwd, 'build/bundle.js'), 'utf8')}\n;((m) => { m._RULE_FUNCTIONS = {}; })(__adec_module);\n`;
+    writeFileSync(join(ws.cwd, 'build/bundle.js'), bundle);
+    const manifest = readJson(join(ws.cwd, 'build/manifest.json'));
+    writeFileSync(join(ws.cwd, 'build/manifest.json'), `${JSON.stringify({ ...manifest, module_hash: moduleHashOf(Buffer.from(bundle)) }, null, 2)}\n`);
+    expect((await runCli(['sign', 'build', '--key', 'keys/ci.key.jwk'], ws.cwd)).code).toBe(0);
+    const run = await runCli(['approve', 'build', '--key', 'keys/ops.key.pem'], ws.cwd);
+    expect(run).toMatchObject({ code: 1, stdout: '' });
+    expect(run.stderr).toMatch(/^adec approve: refusing to approve `build`: REBUILD_DIFFERS: bundle\.js is not what its sources build: they differ from line \d+, column 1 \(the bundle has "\\n;\(\(m\) => \{ m\._RULE_FUNC", the rebuild ""; \d+ and \d+ characters\)\n$/);
+    expect(existsSync(join(ws.cwd, 'build/approval.json'))).toBe(false);
+  });
+
+  it('approve refuses a bundle that carries no sources, unless told to approve it without a rebuild; verify says which', async () => {
+    const ws = workspace();
+    rmSync(join(ws.cwd, 'build/sources.json'));
+    expect((await runCli(['sign', 'build', '--key', 'keys/ci.key.jwk'], ws.cwd)).code).toBe(0);
+    expect(await runCli(['approve', 'build', '--key', 'keys/ops.key.pem'], ws.cwd)).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'adec approve: refusing to approve `build`: SOURCES_MISSING: `build/sources.json` is missing: the bundle carries no sources to rebuild it from (build it with this adec)\n',
+    });
+    const run = await runCli(['approve', 'build', '--key', 'keys/ops.key.pem', '--without-rebuild', '--format', 'json'], ws.cwd);
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(run.stdout)).toMatchObject({ ok: true, module_hash: moduleHash, rebuilt_by: null });
+    expect(readJson(join(ws.cwd, 'build/approval.json'))['rebuilt_by']).toBeNull();
+    expect(await verify(ws.cwd)).toMatchObject({ code: 0, stdout: expect.stringMatching(new RegExp(`approved by ${ws.ops.keyId} until `)) });
+    expect(JSON.parse((await verify(ws.cwd, '--format', 'json')).stdout)).toMatchObject({ ok: true, approved_by: ws.ops.keyId, rebuilt_by: null });
+  });
+
+  it('verify says that the approver rebuilt the bundle identically, and with which compiler', async () => {
+    const ws = await signedWorkspace();
+    expect(await verify(ws.cwd)).toMatchObject({ code: 0, stdout: expect.stringContaining(`approved by ${ws.ops.keyId} (rebuilt identically by adec ${COMPILER_VERSION}) until `) });
+    expect(JSON.parse((await verify(ws.cwd, '--format', 'json')).stdout)).toMatchObject({ rebuilt_by: { name: 'adec', version: COMPILER_VERSION } });
   });
 
   it('sign refuses a bundle without bundle.js', async () => {
@@ -220,7 +258,7 @@ describe('adec verify', () => {
     expect(await verify(ws.cwd)).toEqual({
       code: 0,
       stderr: '',
-      stdout: `verified ${LABEL} ${moduleHash} signed by ${ws.ci.keyId}, approved by ${ws.ops.keyId} until ${String(readJson(join(ws.cwd, 'build/approval.json'))['expires_at'])}\n`,
+      stdout: `verified ${LABEL} ${moduleHash} signed by ${ws.ci.keyId}, approved by ${ws.ops.keyId} (rebuilt identically by adec ${COMPILER_VERSION}) until ${String(readJson(join(ws.cwd, 'build/approval.json'))['expires_at'])}\n`,
     });
   });
 
@@ -234,7 +272,7 @@ describe('adec verify', () => {
     const kid = readJson(join(ws.cwd, 'keys/ops2.pub.jwk'))['kid'] as string;
     const run = await verify(ws.cwd);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(new RegExp(`^verified ${LABEL.replace(/[().]/g, '\\$&')} ${moduleHash} signed by [A-Za-z0-9_-]{43}, approved by ${kid} until \\S+Z\n$`));
+    expect(run.stdout).toMatch(new RegExp(`^verified ${LABEL.replace(/[().]/g, '\\$&')} ${moduleHash} signed by [A-Za-z0-9_-]{43}, approved by ${kid} \\(rebuilt identically by adec ${COMPILER_VERSION}\\) until \\S+Z\n$`));
   });
 
   it('prints one JSON object with --format json', async () => {
@@ -247,6 +285,7 @@ describe('adec verify', () => {
       signed_by: ws.ci.keyId,
       approved_by: ws.ops.keyId,
       approval_expires_at: readJson(join(ws.cwd, 'build/approval.json'))['expires_at'],
+      rebuilt_by: { name: 'adec', version: COMPILER_VERSION },
     });
 
     flipByte(join(ws.cwd, 'build/bundle.js'), 100);

@@ -421,9 +421,16 @@ const REFUSALS: readonly Refusal[] = [
     name: 'approval.json of an unknown format',
     code: 'APPROVAL_MALFORMED',
     check: 'approval',
-    files: () => ({ ...signed, approval: json({ ...approve(moduleHash, ops.privateKey), format: 'adec.approval.v3' }) }),
-    message: () => 'approval.json has `format` `adec.approval.v3`, expected `adec.approval.v2`',
+    files: () => ({ ...signed, approval: json({ ...approve(moduleHash, ops.privateKey), format: 'adec.approval.v4' }) }),
+    message: () => 'approval.json has `format` `adec.approval.v4`, expected `adec.approval.v3`',
   },
+  ...[undefined, 'adec 0.1.0', { name: 'adec' }, { name: 'adec', version: 1 }, ['adec', '0.1.0'], true].map((rebuiltBy) => ({
+    name: `approval.json whose \`rebuilt_by\` is ${rebuiltBy === undefined ? 'missing' : JSON.stringify(rebuiltBy)}`,
+    code: 'APPROVAL_MALFORMED' as const,
+    check: 'approval',
+    files: () => ({ ...signed, approval: json({ ...approve(moduleHash, ops.privateKey), rebuilt_by: rebuiltBy }) }),
+    message: () => 'approval.json has no `rebuilt_by`: `null` or the compiler `{ "name", "version" }` (strings) that rebuilt the bundle',
+  })),
   {
     name: 'approval.json whose expiry is not a time',
     code: 'APPROVAL_MALFORMED',
@@ -517,6 +524,14 @@ const REFUSALS: readonly Refusal[] = [
     files: () => ({ ...signed, approval: json(approve(moduleHash, ops.privateKey, { world: { ...WORLD, version: '1.3.0' } })) }),
     message: () => 'approval.json approves `acme/hr.benefits@1.3.0` but manifest.json says this bundle is `acme/hr.benefits@1.4.0`: the approval is for another version',
   },
+  ...[{ name: 'adec', version: '0.0.9' }, { name: 'adek', version: '0.1.0' }].map((rebuiltBy) => ({
+    name: `an approval saying ${rebuiltBy.name} ${rebuiltBy.version} rebuilt a bundle adec 0.1.0 built`,
+    code: 'APPROVAL_REBUILD_MISMATCH' as const,
+    check: 'approval',
+    files: () => ({ ...signed, approval: json(approve(moduleHash, ops.privateKey, { rebuiltBy })) }),
+    message: () =>
+      `approval.json says \`${rebuiltBy.name} ${rebuiltBy.version}\` rebuilt this bundle, but manifest.json says \`adec 0.1.0\` built it: a rebuild by another compiler cannot have given the same bytes`,
+  })),
   {
     name: 'an approval issued later than now and the clock skew a host allows',
     code: 'APPROVAL_NOT_YET_VALID',
@@ -632,28 +647,59 @@ describe('domain separation', () => {
 
   it('a manifest signature cannot pass as an approval even when the "manifest" is exactly an approval statement', () => {
     const file = approve(moduleHash, ci.privateKey);
-    const statement = approvalMessage({ moduleHash, world: WORLD, issuedAt: file.issued_at, expiresAt: file.expires_at }).subarray('adec.approval.v2\n'.length);
+    const statement = approvalMessage({ format: 'adec.approval.v3', moduleHash, world: WORLD, issuedAt: file.issued_at, expiresAt: file.expires_at, rebuiltBy: null }).subarray(
+      'adec.approval.v3\n'.length,
+    );
     const { signature } = signManifest(statement, ci.privateKey);
     const approval = json({ ...file, signature });
     expect(verifyBundle({ ...signed, approval }, both())).toMatchObject({ ok: false, failure: { code: 'APPROVAL_SIGNATURE_INVALID' } });
   });
 
-  it('signs exactly `adec.manifest.v1\\n` + manifest bytes and `adec.approval.v2\\n` + the statement as compact JSON', () => {
+  it('signs exactly `adec.manifest.v1\\n` + manifest bytes and `adec.approval.v3\\n` + the statement as compact JSON', () => {
     const publicKey = createPublicKey(ci.privateKey);
     const signature = Buffer.from(signManifest(signed.manifest, ci.privateKey).signature, 'base64');
     expect(verify(null, Buffer.concat([Buffer.from('adec.manifest.v1\n'), signed.manifest]), publicKey, signature)).toBe(true);
-    const file = approve(moduleHash, ci.privateKey, { issuedAt: JAN_2030, expiresAt: JAN_2030 + 1000 });
-    const statement = `{"module_hash":"${moduleHash}","world":{"org":"acme","domain":"hr.benefits","version":"1.4.0"},"issued_at":"2030-01-01T00:00:00Z","expires_at":"2030-01-01T00:00:01Z"}`;
-    expect(verify(null, Buffer.from(`adec.approval.v2\n${statement}`), publicKey, Buffer.from(file.signature, 'base64'))).toBe(true);
-    expect(file).toEqual({
-      format: 'adec.approval.v2',
-      key_id: ci.keyId,
-      module_hash: moduleHash,
-      world: WORLD,
-      issued_at: '2030-01-01T00:00:00Z',
-      expires_at: '2030-01-01T00:00:01Z',
-      signature: file.signature,
-    });
+    const times = { issuedAt: JAN_2030, expiresAt: JAN_2030 + 1000 };
+    const statement = `{"module_hash":"${moduleHash}","world":{"org":"acme","domain":"hr.benefits","version":"1.4.0"},"issued_at":"2030-01-01T00:00:00Z","expires_at":"2030-01-01T00:00:01Z"`;
+    for (const [rebuiltBy, rebuiltJson] of [
+      [undefined, 'null'],
+      [{ name: 'adec', version: '0.1.0' }, '{"name":"adec","version":"0.1.0"}'],
+    ] as const) {
+      const file = approve(moduleHash, ci.privateKey, { ...times, ...(rebuiltBy !== undefined && { rebuiltBy }) });
+      const message = `adec.approval.v3\n${statement},"rebuilt_by":${rebuiltJson}}`;
+      expect(verify(null, Buffer.from(message), publicKey, Buffer.from(file.signature, 'base64'))).toBe(true);
+      expect(file).toEqual({
+        format: 'adec.approval.v3',
+        key_id: ci.keyId,
+        module_hash: moduleHash,
+        world: WORLD,
+        issued_at: '2030-01-01T00:00:00Z',
+        expires_at: '2030-01-01T00:00:01Z',
+        rebuilt_by: rebuiltBy ?? null,
+        signature: file.signature,
+      });
+    }
+  });
+
+  it('still reads an approval of format v2, which states no rebuild, signed over `adec.approval.v2\\n` + the statement without `rebuilt_by`', () => {
+    const file = approve(moduleHash, ops.privateKey);
+    const { rebuilt_by: _, ...v2 } = { ...file, format: 'adec.approval.v2' };
+    const statement = { format: 'adec.approval.v2', moduleHash, world: WORLD, issuedAt: file.issued_at, expiresAt: file.expires_at, rebuiltBy: null } as const;
+    const signatureV2 = Buffer.from(sign(null, approvalMessage(statement), ops.privateKey)).toString('base64');
+    const accepted = verifyBundle({ ...signed, approval: json({ ...v2, signature: signatureV2 }) }, trust);
+    expect(accepted).toMatchObject({ ok: true, bundle: { approvedBy: ops.keyId } });
+    expect(accepted.ok && accepted.bundle.rebuiltBy).toBeUndefined();
+    // The v3 signature over the same statement does not verify as v2, nor the v2 one as v3.
+    expect(verifyBundle({ ...signed, approval: json({ ...v2, signature: file.signature }) }, trust)).toMatchObject({ failure: { code: 'APPROVAL_SIGNATURE_INVALID' } });
+    expect(verifyBundle({ ...signed, approval: json({ ...file, signature: signatureV2 }) }, trust)).toMatchObject({ failure: { code: 'APPROVAL_SIGNATURE_INVALID' } });
+  });
+
+  it('a rebuilt approval hands on who rebuilt the bundle; rebuilt_by cannot be added to an approval after it was signed', () => {
+    const rebuilt = approve(moduleHash, ops.privateKey, { rebuiltBy: { name: 'adec', version: '0.1.0' } });
+    expect(verifyBundle({ ...signed, approval: json(rebuilt) }, trust)).toMatchObject({ ok: true, bundle: { rebuiltBy: { name: 'adec', version: '0.1.0' } } });
+    const plain = approve(moduleHash, ops.privateKey);
+    expect(verifyBundle({ ...signed, approval: json({ ...plain, rebuilt_by: rebuilt.rebuilt_by }) }, trust)).toMatchObject({ failure: { code: 'APPROVAL_SIGNATURE_INVALID' } });
+    expect(verifyBundle({ ...signed, approval: json({ ...rebuilt, rebuilt_by: null }) }, trust)).toMatchObject({ failure: { code: 'APPROVAL_SIGNATURE_INVALID' } });
   });
 
   it('an approval signature cannot pass as a manifest signature', () => {
