@@ -4,10 +4,12 @@
  * has that type, a field only some types have is optional, plus `action_id` and `type`.
  */
 import type { RecordField, Type } from '../model/index.js';
+import type { Span } from '@adec/diagnostics';
 import { STRING, joinTypes, optionalOf } from './type-relations.js';
 
 export interface ActionTypeInfo {
   readonly name: string;
+  readonly nameSpan: Span;
   readonly fields: readonly RecordField[];
 }
 

@@ -46,6 +46,7 @@ export function checkActions(
 
   for (const decl of decls) {
     const name = decl.name.name;
+    sink.recorder?.declare('action', name, decl.name.span);
     const earlier = infos.get(name);
     if (earlier !== undefined) {
       sink.report('ADEC2010', decl.name.span, { kind: 'action', name }, { notes: [firstDeclaredAt(earlier.decl.name.span)] });

@@ -30,6 +30,7 @@ export function checkBuiltinCall(checker: ExprChecker, expr: CallExpr, narrowed:
     if (name !== '') checker.sink.report('ADEC2008', expr.callee.span, { name }, didYouMeanNameOrKeyword(name, BUILTIN_NAMES, KEYWORDS_BEFORE_PARENTHESIS));
     return poisoned(expr);
   }
+  checker.sink.recorder?.refer(expr.callee.span, { kind: 'function', name });
   const signature = builtin(name);
   const accepts = ACCEPTS[signature.accepts];
   if (args.length !== signature.parameters.length) {

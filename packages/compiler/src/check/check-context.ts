@@ -15,6 +15,7 @@ import { checkLiteral, literalFromExpr } from './literal-values.js';
 import { NOTHING_NARROWED } from './narrowing.js';
 import { resolveType } from './resolve-types.js';
 import { createScope, type ExprScope } from './scope.js';
+import { declarationAt, type BoundTarget } from './name-bindings.js';
 import { isAssignable, isError, optionalOf, STRING, TIMESTAMP, unwrapOptional } from './type-relations.js';
 import { reportReservedName } from './reserved-names.js';
 import { didYouMeanKeyword, didYouMeanName } from './suggestions.js';
@@ -41,6 +42,8 @@ export interface DeclaredAttribute {
   dependsOn: Set<string>;
   /** Every attribute a computed attribute's derivation reads directly. */
   reads: Set<string>;
+  /** Its declaration, what a name reading it is bound to. */
+  readonly target: BoundTarget;
 }
 
 /** What one action sees: the shared attributes, then its own. */
@@ -56,7 +59,7 @@ export function contextView(attributes: readonly DeclaredAttribute[]): ContextVi
 /** A scope of context attributes; `onUse` hears of every attribute an expression reads. */
 export function contextScope(view: ContextView, onUse: (attribute: DeclaredAttribute) => void): ExprScope {
   return createScope(
-    view.attributes.map((a) => ({ root: 'context', name: a.name, type: a.type })),
+    view.attributes.map((a) => ({ root: 'context', name: a.name, type: a.type, target: a.target })),
     { onReference: (binding) => { const attribute = view.byName.get(binding.name); if (attribute) onUse(attribute); } },
   );
 }
@@ -71,6 +74,7 @@ export function declareAttributes(blocks: readonly ContextBlock[], inherited: Co
   for (const decl of blocks.flatMap((b) => b.attributes)) {
     const name = decl.name.name;
     const type = resolveType(decl.type, sink);
+    sink.recorder?.declare('attribute', name, decl.name.span);
     const first = seen.get(name);
     if (first !== undefined) {
       sink.report('ADEC2010', decl.name.span, { kind: 'context attribute', name }, { notes: [firstDeclaredAt(first.name.span)] });
@@ -83,7 +87,7 @@ export function declareAttributes(blocks: readonly ContextBlock[], inherited: Co
     if (decl.source === 'computed' && decl.value === undefined) {
       sink.report('ADEC4003', decl.name.span, { clause: '= derivation', owner: `computed attribute \`${name}\`` });
     }
-    declared.push({ decl, name, type, ...(defaultValue !== undefined && { defaultValue }), dependsOn: new Set(), reads: new Set() });
+    declared.push({ decl, name, type, ...(defaultValue !== undefined && { defaultValue }), dependsOn: new Set(), reads: new Set(), target: declarationAt(decl.name.span) });
   }
   return declared;
 }

@@ -134,6 +134,7 @@ function checkName(checker: ExprChecker, expr: NameExpr, narrowed: Narrowed): Ch
     return poisoned(expr);
   }
   checker.scope.onReference?.(binding);
+  checker.sink.recorder?.refer(expr.span, binding.target);
   const type = narrowed.has(expr.name) ? unwrapOptional(binding.type) : binding.type;
   return { kind: 'ref', root: binding.root, name: binding.name, type, span: expr.span };
 }
@@ -161,6 +162,8 @@ function checkMember(checker: ExprChecker, expr: MemberExpr, narrowed: Narrowed)
     }
     return poisoned(expr);
   }
+  const recorder = checker.sink.recorder;
+  recorder?.refer(expr.property.span, recorder.fieldTargets(field));
   const path = pathOf(expr);
   const fieldType = objectMayBeAbsent ? optionalOf(field.type) : field.type;
   const type = path !== undefined && narrowed.has(path) ? unwrapOptional(fieldType) : fieldType;

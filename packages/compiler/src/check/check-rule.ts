@@ -7,7 +7,8 @@
 import type { Identifier, RuleClause, RuleDecl } from '@adec/grammar';
 import type { Span } from '@adec/diagnostics';
 import type { Aggregation, CheckedExpr, CheckedTemplate, RuleOutcome, SeverityTier } from '../model/index.js';
-import { firstDeclaredAt, type DiagnosticSink } from './checker-context.js';
+import { bindingOnlySink, firstDeclaredAt, type DiagnosticSink } from './checker-context.js';
+import type { ExprScope } from './scope.js';
 import { checkCondition } from './check-expr.js';
 import { checkTemplate } from './check-template.js';
 import { contextScope, type ContextView, type DeclaredAttribute } from './check-context.js';
@@ -53,6 +54,7 @@ export function checkRule(
   onUse: (attribute: DeclaredAttribute) => void,
 ): RuleDraft {
   const id = decl.id.name;
+  sink.recorder?.declare('rule', id, decl.id.span);
   const owner = `rule \`${id}\``;
   const clause = firstClauses(decl, owner, sink);
   const reads = new Set<string>();
@@ -82,6 +84,9 @@ export function checkRule(
   const reasonClause = clause('ReasonClause');
   const reason = reasonClause && checkTemplate(reasonClause.template, scope, sink);
 
+  const bindingOnly = bindingOnlySink(sink);
+  if (bindingOnly !== undefined) bindRepeatedClauses(decl, clause, contextScope(view, () => undefined), bindingOnly);
+
   const timeout = clause('TimeoutClause')?.duration;
   const timeoutMs = timeout && checkPredicateTimeout(timeout, sink) ? timeout.milliseconds : undefined;
   const weight = checkWeight(clause('WeightClause'), id, action, aggregation, sink);
@@ -101,6 +106,14 @@ export function checkRule(
     reads: [...reads].sort(),
     span: decl.span,
   };
+}
+
+/** The names in a repeated `applies_when`, `when` or `reason`, which checking skips (ADEC4009). */
+function bindRepeatedClauses(decl: RuleDecl, first: (kind: RuleClause['kind']) => RuleClause | undefined, scope: ExprScope, sink: DiagnosticSink): void {
+  for (const repeated of decl.clauses.filter((c) => first(c.kind) !== c)) {
+    if (repeated.kind === 'AppliesWhenClause' || repeated.kind === 'WhenClause') checkCondition(repeated.condition, 'when', scope, sink);
+    else if (repeated.kind === 'ReasonClause') checkTemplate(repeated.template, scope, sink);
+  }
 }
 
 /** The first occurrence of each clause; a repeated clause is ADEC4009. */

@@ -21,16 +21,20 @@ import { isError, isNumeric, isAssignable, isOrderable, isWithinBounds, unwrapOp
 import { checkVersion } from './versions.js';
 import { checkObjectives, checkExecutionRisk } from './check-scoring.js';
 import { reportReservedName } from './reserved-names.js';
+import { declarationAt, type BindingRecorder } from './name-bindings.js';
 
 const DEFAULT_MODES = ['skill_enhanced', 'deterministic_only'] as const;
 
 /** What selection tests need to know about a scenario. */
 export interface ScenarioInfo {
   readonly id: string;
+  readonly idSpan: Span;
   readonly signals: readonly RecordField[];
   /** Signals with neither a default nor a `?`: a request (and so a test) must give them. */
   readonly requiredSignals: readonly string[];
   readonly actionTypes: readonly ActionTypeInfo[];
+  /** The fields of `action` in its expressions, over all its action types. */
+  readonly candidateFields: readonly RecordField[];
 }
 
 export interface CheckedScenarios {
@@ -46,6 +50,7 @@ export function checkScenarios(decls: readonly ScenarioDecl[], skills: ReadonlyM
   const scenarios: CheckedScenario[] = [];
   for (const decl of decls) {
     const id = decl.id.name;
+    sink.recorder?.declare('scenario', id, decl.id.span);
     const first = firstSpans.get(id);
     if (first !== undefined) sink.report('ADEC2010', decl.id.span, { kind: 'scenario', name: id }, { notes: [firstDeclaredAt(first)] });
     else firstSpans.set(id, decl.id.span);
@@ -80,15 +85,17 @@ function checkScenario(decl: ScenarioDecl, skills: ReadonlyMap<string, SkillInfo
     sink.report('ADEC4024', decl.id.span, { scenario: id, problem: 'declares no `action_type`, so it can never select an action' });
   }
   const candidate = candidateActionType(actionTypes);
+  if (sink.recorder !== undefined) recordCandidateOrigins(sink.recorder, candidate, actionTypes, decl.id.span);
 
-  const signalBindings: NameBinding[] = signals.map((s) => ({ root: 'signal', name: s.name, type: s.type }));
-  const stateBindings: NameBinding[] = stateTypes.map((s) => ({ root: 'state', name: s.name, type: s.type }));
+  const declaredAt = (name: string) => declarationAt(names.get(name)!);
+  const signalBindings: NameBinding[] = signals.map((s) => ({ root: 'signal', name: s.name, type: s.type, target: declaredAt(s.name) }));
+  const stateBindings: NameBinding[] = stateTypes.map((s) => ({ root: 'state', name: s.name, type: s.type, target: declaredAt(s.name) }));
   const state = checkStateDerivations(stateFields, stateTypes, [...signalBindings, ...stateBindings], sink);
   const scope = createScope([
     ...signalBindings,
     ...stateBindings,
-    { root: 'action', name: 'action', type: candidate },
-    { root: 'action', name: 'action_id', type: { kind: 'string' } },
+    { root: 'action', name: 'action', type: candidate, target: { kind: 'root', name: 'action', owner: decl.id.span } },
+    { root: 'action', name: 'action_id', type: { kind: 'string' }, target: { kind: 'root', name: 'action_id', owner: decl.id.span } },
   ]);
 
   const guardrails = checkGuardrails(members('GuardrailDecl'), id, actionTypes, scope, sink);
@@ -100,7 +107,9 @@ function checkScenario(decl: ScenarioDecl, skills: ReadonlyMap<string, SkillInfo
 
   const withoutDefault = new Set(signalFields.filter((f) => f.defaultValue === undefined).map((f) => f.name.name));
   const requiredSignals = signals.filter((s) => s.type.kind !== 'optional' && withoutDefault.has(s.name)).map((s) => s.name);
-  const info: ScenarioInfo = { id, signals: signals.map(({ name, type }) => ({ name, type })), requiredSignals, actionTypes };
+  const infoSignals = signals.map(({ name, type }) => ({ name, type }));
+  for (const signal of infoSignals) sink.recorder?.fieldOrigin(signal, declaredAt(signal.name));
+  const info: ScenarioInfo = { id, idSpan: decl.id.span, signals: infoSignals, requiredSignals, actionTypes, candidateFields: candidate.kind === 'record' ? candidate.fields : [] };
   if (version === undefined) return { info };
   return {
     info,
@@ -120,11 +129,29 @@ function checkScenario(decl: ScenarioDecl, skills: ReadonlyMap<string, SkillInfo
   };
 }
 
+/**
+ * Where the fields of `action` come from: `action_id` and `type` every candidate has, any
+ * other from each action type that declares it; a `type` names an action type.
+ */
+function recordCandidateOrigins(recorder: BindingRecorder, candidate: Type, actionTypes: readonly ActionTypeInfo[], scenario: Span): void {
+  if (candidate.kind !== 'record') return;
+  for (const field of candidate.fields) {
+    if (field.name === 'action_id' || field.name === 'type') {
+      recorder.fieldOrigin(field, { kind: 'root-field', root: 'action', name: field.name, owner: scenario });
+      if (field.type.kind === 'enum') recorder.enumOrigin(field.type, new Map(actionTypes.map((t) => [t.name, [declarationAt(t.nameSpan)]])));
+      continue;
+    }
+    const declared = actionTypes.flatMap((t) => t.fields.filter((f) => f.name === field.name)).flatMap((f) => recorder.fieldTargets(f) ?? []);
+    recorder.fieldOrigin(field, declared);
+  }
+}
+
 /** Signals are supplied per request; a default is a literal of the signal's type. */
 function checkSignals(fields: readonly FieldDecl[], names: Map<string, Span>, sink: DiagnosticSink): { name: string; type: Type; defaultValue?: JsonValue }[] {
   const signals: { name: string; type: Type; defaultValue?: JsonValue }[] = [];
   for (const field of fields) {
     const type = resolveType(field.type, sink);
+    sink.recorder?.declare('signal', field.name.name, field.name.span);
     if (!declareName(field, 'signal', names, sink)) continue;
     let defaultValue: JsonValue | undefined;
     if (field.defaultValue !== undefined && field.defaultValue.kind !== 'MissingExpr') {
@@ -140,6 +167,7 @@ function checkSignals(fields: readonly FieldDecl[], names: Map<string, Span>, si
 function declareState(fields: readonly FieldDecl[], names: Map<string, Span>, sink: DiagnosticSink): { name: string; type: Type }[] {
   return fields.flatMap((field) => {
     const type = resolveType(field.type, sink);
+    sink.recorder?.declare('state', field.name.name, field.name.span);
     if (!declareName(field, 'state value', names, sink)) return [];
     if (field.defaultValue === undefined) sink.report('ADEC4003', field.name.span, { clause: '= derivation', owner: `state \`${field.name.name}\`` });
     return [{ name: field.name.name, type }];
@@ -197,6 +225,7 @@ function checkActionTypes(decls: readonly ActionTypeDecl[], skills: ReadonlyMap<
   const actionTypes: CheckedActionType[] = [];
   for (const decl of decls) {
     const name = decl.name.name;
+    sink.recorder?.declare('action-type', name, decl.name.span);
     const fields = resolveFields(decl.fields, 'field', sink);
     const first = seen.get(name);
     if (first !== undefined) {
@@ -205,7 +234,7 @@ function checkActionTypes(decls: readonly ActionTypeDecl[], skills: ReadonlyMap<
     }
     seen.set(name, decl.name.span);
     const skill = decl.skill && checkActionTypeSkill(decl, fields, skills, sink);
-    actionTypes.push({ name, fields, ...(skill !== undefined && { skill }) });
+    actionTypes.push({ name, nameSpan: decl.name.span, fields, ...(skill !== undefined && { skill }) });
   }
   return actionTypes;
 }
@@ -221,6 +250,7 @@ function checkActionTypeSkill(decl: ActionTypeDecl, fields: readonly RecordField
     if (ref.name !== '') sink.report('ADEC2004', ref.span, { name: ref.name }, didYouMeanName(ref.name, skills.keys()));
     return undefined;
   }
+  sink.recorder?.refer(ref.span, declarationAt(skill.idSpan));
   for (const wanted of skill.actionMetadata) {
     const field = fields.find((f) => f.name === wanted.name);
     const problem =
@@ -253,7 +283,9 @@ function checkEffect(effect: GuardrailDecl['effect'], scenario: string, actionTy
       return { kind: 'block', predicate: checkCondition(effect.predicate, 'block', scope, sink) };
     case 'ForceEffect': {
       const name = effect.actionType.name;
-      if (name !== '' && !actionTypes.some((t) => t.name === name)) {
+      const forced = actionTypes.find((t) => t.name === name);
+      if (forced !== undefined) sink.recorder?.refer(effect.actionType.span, declarationAt(forced.nameSpan));
+      if (name !== '' && forced === undefined) {
         sink.report('ADEC2005', effect.actionType.span, { name, scenario }, didYouMeanName(name, actionTypes.map((t) => t.name)));
       }
       return { kind: 'force', actionType: name };

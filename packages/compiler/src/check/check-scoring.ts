@@ -23,6 +23,7 @@ export function checkObjectives(decls: readonly ObjectiveDecl[], scenario: Ident
   const allWeightsValid = decls.every((decl) => isUnitWeight(decl.weight.value));
   const objectives = decls.map((decl) => {
     const name = decl.name.name;
+    sink.recorder?.declare('objective', name, decl.name.span);
     const first = seen.get(name);
     if (first !== undefined) sink.report('ADEC2010', decl.name.span, { kind: 'objective', name }, { notes: [firstDeclaredAt(first)] });
     else seen.set(name, decl.name.span);

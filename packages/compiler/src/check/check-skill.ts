@@ -75,6 +75,7 @@ export function checkSkills(decls: readonly SkillDecl[], sink: DiagnosticSink): 
   const drafts: { info: SkillInfo; build: () => CheckedSkill | undefined }[] = [];
   for (const decl of decls) {
     const id = decl.id.name;
+    sink.recorder?.declare('skill', id, decl.id.span);
     const earlier = infos.get(id);
     if (earlier !== undefined) sink.report('ADEC2010', decl.id.span, { kind: 'skill', name: id }, { notes: [firstDeclaredAt(earlier.idSpan)] });
     const draft = checkSkill(decl, sink, invariantIds, prohibitionIds);
@@ -116,7 +117,7 @@ function checkSkill(
 
   const kind = type ?? 'the';
   const promptMember = member('SkillPrompt');
-  const prompt = promptMember && checkTemplate(promptMember.template, skillInputScope(schemas), sink);
+  const prompt = promptMember && checkTemplate(promptMember.template, skillInputScope(schemas, { owner: decl.id.span, recorder: sink.recorder }), sink);
   const templates = checkTemplates(decl, id, kind, schemas, sink);
   if (type === 'deterministic') checkTemplateOrder(templateDecls(decl), { skill: id, kind }, decl.id.span, sink);
   if (type === 'llm' && prompt === undefined) sink.report('ADEC4023', decl.id.span, { kind, skill: id, problem: 'needs a `prompt`' });
@@ -134,7 +135,7 @@ function checkSkill(
   const timeouts = checkSkillTimeouts(timeoutMember, type, sink);
   const invariants = decl.members.flatMap((m) => (m.kind === 'InvariantDecl' ? [m] : [])).map((inv): CheckedInvariant => {
     reportDuplicateId('invariant', inv.id.value, inv.id.span, invariantIds, sink);
-    const scope = invariantScope(schemas, { id: inv.id.value, skill: id });
+    const scope = invariantScope(schemas, { id: inv.id.value, skill: id }, { owner: decl.id.span, recorder: sink.recorder });
     return { id: inv.id.value, description: inv.description.value, check: checkCondition(inv.check, 'invariant', scope, sink), source: inv.source, span: inv.span };
   });
   const prohibitions = decl.members.flatMap((m) => (m.kind === 'ProhibitDecl' ? [m] : [])).flatMap((p): CheckedProhibition[] => {
@@ -213,10 +214,11 @@ function checkOutputFieldNames(fields: readonly FieldDecl[], skill: string, kind
  * the fallback's output always passes validation (docs/spec/skill-contract.md §6 "Must be valid").
  */
 function checkTemplates(decl: SkillDecl, skill: string, kind: string, schemas: SkillSchemas, sink: DiagnosticSink): CheckedSkillTemplate[] {
-  const scope = skillInputScope(schemas);
+  const scope = skillInputScope(schemas, { owner: decl.id.span, recorder: sink.recorder });
   const seen = new Map<string, Span>();
   const templates: CheckedSkillTemplate[] = [];
   for (const template of templateDecls(decl)) {
+    sink.recorder?.declare('template', template.name.name, template.name.span);
     reportDuplicateId('template', template.name.name, template.name.span, seen, sink);
     const when = template.when && checkCondition(template.when, 'when', scope, sink);
     const fields = checkTemplateFields(template, skill, schemas.output, scope, sink);
@@ -247,7 +249,9 @@ function checkTemplateFields(
   for (const field of template.fields) {
     const name = field.name.name;
     const checked = checkTemplate(field.template, scope, sink);
-    if (!output.some((f) => f.name === name)) {
+    const outputField = output.find((f) => f.name === name);
+    if (outputField !== undefined) sink.recorder?.refer(field.name.span, sink.recorder.fieldTargets(outputField));
+    if (outputField === undefined) {
       sink.report('ADEC2002', field.name.span, { type: `${skill}.output`, name }, didYouMeanName(name, output.map((f) => f.name)));
       continue;
     }

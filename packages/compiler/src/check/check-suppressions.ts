@@ -7,6 +7,7 @@ import type { DiagnosticSink } from './checker-context.js';
 import type { RuleDraft } from './check-rule.js';
 import { dependencyOrder, formatCycle } from './dependency-order.js';
 import { didYouMeanName } from './suggestions.js';
+import { declarationAt } from './name-bindings.js';
 
 /** Checks every `suppresses` list against the world's rules (first declaration of each id wins). */
 export function resolveSuppressions(rules: readonly RuleDraft[], sink: DiagnosticSink): Map<RuleDraft, string[]> {
@@ -17,8 +18,10 @@ export function resolveSuppressions(rules: readonly RuleDraft[], sink: Diagnosti
     const targets: string[] = [];
     for (const ref of rule.suppresses) {
       const name = ref.name;
-      if (name === '' || targets.includes(name)) continue;
+      if (name === '') continue;
       const target = byId.get(name);
+      if (target !== undefined) sink.recorder?.refer(ref.span, declarationAt(target.idSpan));
+      if (targets.includes(name)) continue;
       if (name === rule.id) {
         sink.report('ADEC4008', ref.span, { rule: rule.id, target: name, problem: 'a rule cannot suppress itself' });
       } else if (target === undefined) {

@@ -89,6 +89,7 @@ function checkMissingEvidence(
   const seen = new Map<string, MemberOf<'TestExpectMissingEvidence'>['attributes'][number]>();
   let valid = true;
   for (const name of member.attributes) {
+    sink.recorder?.refer(name.span, action.view.byName.get(name.name)?.target);
     const first = seen.get(name.name);
     if (first !== undefined) {
       sink.report('ADEC4009', name.span, { clause: name.name, owner: '`expect missing_evidence`' }, { notes: [firstDeclaredAt(first.span)] });

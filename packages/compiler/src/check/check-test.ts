@@ -9,16 +9,17 @@
 import { closestMatch, type Span } from '@adec/diagnostics';
 import type { TestDecl, TestMember, Value, ValueRecord } from '@adec/grammar';
 import { RULE_OUTCOMES, type CheckedTest, type JsonValue, type RecordField, type RuleOutcome } from '../model/index.js';
-import { firstDeclaredAt, type DiagnosticSink } from './checker-context.js';
+import { bindingOnlySink, firstDeclaredAt, type DiagnosticSink } from './checker-context.js';
 import type { ActionInfo } from './check-action.js';
 import { SYSTEM_ATTRIBUTE_TYPES, type DeclaredAttribute } from './check-context.js';
 import type { ScenarioInfo } from './check-scenario.js';
 import { checkDecisionExpectations } from './check-test-expectations.js';
 import { checkRecordValues } from './test-record-values.js';
-import { describeLiteral, literalFromValue } from './literal-values.js';
+import { checkLiteral, describeLiteral, literalFromValue } from './literal-values.js';
 import { asOutcome, outcomeHelp } from './spellings.js';
 import { didYouMeanName, suggestName } from './suggestions.js';
 import { CANDIDATE_BUILTIN_FIELDS } from './candidate-action.js';
+import { declarationAt } from './name-bindings.js';
 
 export type MemberOf<K extends TestMember['kind']> = Extract<TestMember, { kind: K }>;
 export type ExpectMember = MemberOf<'TestExpectStatus' | 'TestExpectSelected' | 'TestExpectNoEligible'>;
@@ -49,6 +50,7 @@ export interface TestEnvironment {
 export function checkTests(decls: readonly TestDecl[], env: TestEnvironment, sink: DiagnosticSink): CheckedTest[] {
   const seen = new Map<string, Span>();
   return decls.flatMap((decl) => {
+    sink.recorder?.declare('test', decl.name.value, decl.name.span);
     const first = seen.get(decl.name.value);
     if (first !== undefined) sink.report('ADEC2010', decl.name.span, { kind: 'test', name: decl.name.value }, { notes: [firstDeclaredAt(first)] });
     else seen.set(decl.name.value, decl.name.span);
@@ -73,12 +75,28 @@ function checkTest(decl: TestDecl, env: TestEnvironment, sink: DiagnosticSink): 
   const expect = first.get('expect') as ExpectMember | undefined;
   const action = member('TestAction');
   const scenario = member('TestScenario');
+  // Two tests run together while the author types between them: the second one's members are
+  // repeats, which name what the first one's `action` or `scenario` does unless they repeat it.
+  const bindingOnly = bindingOnlySink(sink);
+  const repeated = decl.members.filter((m) => first.get(MEMBER_CLAUSES[m.kind]) !== m);
+  if (bindingOnly !== undefined && repeated.length > 0) {
+    const subject = repeated.some((m) => m.kind === 'TestAction' || m.kind === 'TestScenario') ? [] : [action, scenario].filter((m) => m !== undefined);
+    checkTest({ ...decl, members: [...subject, ...repeated] }, env, bindingOnly);
+  }
   if (action !== undefined && scenario !== undefined) {
     sink.report('ADEC4026', scenario.span, { test, problem: 'names both an action and a scenario: an adjudication test names an action, a selection test a scenario' });
+    if (bindingOnly !== undefined) {
+      checkAdjudicationTest(decl, action, member, expect, env, bindingOnly);
+      checkSelectionTest(decl, scenario, member('TestSignals'), member('TestActions'), expect, env, bindingOnly);
+    }
     return undefined;
   }
   if (action === undefined && scenario === undefined) {
     sink.report('ADEC4003', decl.name.span, { clause: 'action` or `scenario', owner });
+    if (bindingOnly !== undefined) {
+      checkSystemValues(member('TestSystem'), test, undefined, bindingOnly);
+      checkCandidateIds(test, member('TestActions'), expect, bindingOnly);
+    }
     return undefined;
   }
   const [kindName, foreign] = action !== undefined ? ['an adjudication', SELECTION_ONLY] : ['a selection', ADJUDICATION_ONLY];
@@ -88,6 +106,16 @@ function checkTest(decl: TestDecl, env: TestEnvironment, sink: DiagnosticSink): 
   if (expect === undefined) sink.report('ADEC4003', decl.name.span, { clause: 'expect', owner });
   if (action !== undefined) return checkAdjudicationTest(decl, action, member, expect, env, sink);
   return checkSelectionTest(decl, scenario!, member('TestSignals'), member('TestActions'), expect, env, sink);
+}
+
+/** `system { … }`: values of the system attributes, which the runtime captures whether or not `action` declares them. */
+function checkSystemValues(system: MemberOf<'TestSystem'> | undefined, test: string, action: ActionInfo | undefined, sink: DiagnosticSink): { [key: string]: JsonValue } | undefined {
+  return checkRecordValues(system?.value, test, sink, (key) => {
+    const type = SYSTEM_ATTRIBUTE_TYPES.get(key.name);
+    sink.recorder?.refer(key.span, action?.view.byName.get(key.name)?.target ?? (type === undefined ? undefined : { kind: 'system-attribute', name: key.name }));
+    if (type === undefined) sink.report('ADEC2011', key.span, { name: key.name }, didYouMeanName(key.name, SYSTEM_ATTRIBUTE_TYPES.keys()));
+    return type;
+  });
 }
 
 /** What a selection test expects instead of a status: the word it was probably meant to be. */
@@ -112,13 +140,17 @@ function checkAdjudicationTest(
   const action = env.actions.get(name);
   if (action === undefined) {
     if (name !== '') sink.report('ADEC2006', actionRef.action.span, { name }, didYouMeanName(name, env.actions.keys()));
+    const bindingOnly = bindingOnlySink(sink);
+    if (bindingOnly !== undefined) checkSystemValues(member('TestSystem'), decl.name.value, undefined, bindingOnly);
     return undefined;
   }
+  sink.recorder?.refer(actionRef.action.span, declarationAt(action.decl.name.span));
   const test = decl.name.value;
   const supplied = action.view.attributes.filter((a) => a.decl.source === 'supplied').map((a) => a.name);
   const contextMember = member('TestContext');
   const context = checkRecordValues(contextMember?.value, test, sink, (key) => {
     const attribute = action.view.byName.get(key.name);
+    sink.recorder?.refer(key.span, attribute?.target);
     if (attribute !== undefined && attribute.decl.source === 'supplied') {
       env.onUse(attribute);
       return attribute.type;
@@ -141,11 +173,7 @@ function checkAdjudicationTest(
   const missing = reportMissing(contextMember?.value, required.map((a) => a.name), supplied, `the context of test \`${test}\``, contextMember?.span ?? decl.name.span, sink, {
     help: (attribute) => `action \`${name}\` declares \`${attribute}\` with no default and not optional (\`?\`): a request without it is refused before any rule runs; to test that, add \`expect missing_evidence [${attribute}]\``,
   });
-  const system = checkRecordValues(member('TestSystem')?.value, test, sink, (key) => {
-    const type = SYSTEM_ATTRIBUTE_TYPES.get(key.name);
-    if (type === undefined) sink.report('ADEC2011', key.span, { name: key.name }, didYouMeanName(key.name, SYSTEM_ATTRIBUTE_TYPES.keys()));
-    return type;
-  });
+  const system = checkSystemValues(member('TestSystem'), test, action, sink);
   const details = checkDecisionExpectations(test, action, member, expect, sink);
   if (expect === undefined || expect.kind !== 'TestExpectStatus') return undefined;
   const status = asOutcome(expect.status.text);
@@ -153,6 +181,8 @@ function checkAdjudicationTest(
     if (expect.status.text !== '') sink.report('ADEC4015', expect.status.span, { text: expect.status.text }, outcomeHelp(expect.status.text));
   }
   const rule = expect.rule;
+  const expectedRule = rule === undefined ? undefined : action.decl.rules.find((r) => r.id.name === rule.name && r.id.name !== '');
+  if (rule !== undefined && expectedRule !== undefined) sink.recorder?.refer(rule.span, declarationAt(expectedRule.id.span));
   if (rule !== undefined && rule.name !== '' && !action.ruleIds.includes(rule.name)) {
     sink.report('ADEC4020', rule.span, { rule: rule.name, action: name }, didYouMeanName(rule.name, action.ruleIds));
   }
@@ -188,27 +218,17 @@ function checkSelectionTest(
   const scenario = env.scenarios.get(name);
   if (scenario === undefined) {
     if (name !== '') sink.report('ADEC2007', scenarioRef.scenario.span, { name }, didYouMeanName(name, env.scenarios.keys()));
+    const bindingOnly = bindingOnlySink(sink);
+    if (bindingOnly !== undefined) checkCandidateIds(test, actionsMember, expect, bindingOnly);
     return undefined;
   }
+  sink.recorder?.refer(scenarioRef.scenario.span, declarationAt(scenario.idSpan));
   const signals = checkRecordValues(signalsMember?.value, test, sink, (key) => fieldType(scenario.signals, key, `${name}.signals`, sink));
   const missingSignals = reportMissing(signalsMember?.value, scenario.requiredSignals, scenario.signals.map((f) => f.name), `the signals of test \`${test}\``, signalsMember?.span ?? decl.name.span, sink, {
     help: (signal) => `scenario \`${name}\` declares signal \`${signal}\` with no default and not optional (\`?\`)`,
   });
   const actions = (actionsMember?.value.items ?? []).map((item) => checkCandidate(item, scenario, test, sink));
-  const actionIds = new Map<string, Span>();
-  // Read from the source, so a candidate with a wrong value still counts as having its id.
-  for (const item of actionsMember?.value.items ?? []) {
-    const idValue = item.kind === 'ValueRecord' ? item.entries.find((e) => e.key.name === 'action_id')?.value : undefined;
-    const id = idValue?.kind === 'ValueScalar' ? idValue.value : undefined;
-    if (typeof id !== 'string') continue;
-    const first = actionIds.get(id);
-    const span = item.span;
-    if (first !== undefined) sink.report('ADEC2010', span, { kind: 'action_id', name: id }, { notes: [firstDeclaredAt(first)] });
-    else actionIds.set(id, span);
-  }
-  if (expect?.kind === 'TestExpectSelected' && !actionIds.has(expect.actionId.value)) {
-    sink.report('ADEC4026', expect.actionId.span, { test, problem: `expects \`${expect.actionId.value}\` to be selected, but no action in \`actions\` has that action_id` }, didYouMeanName(expect.actionId.value, actionIds.keys()));
-  }
+  checkCandidateIds(test, actionsMember, expect, sink);
   if (expect === undefined || expect.kind === 'TestExpectStatus' || signals === undefined || missingSignals || actions.some((a) => a === undefined)) return undefined;
   return {
     kind: 'selection',
@@ -221,6 +241,31 @@ function checkSelectionTest(
   };
 }
 
+/** Each candidate's `action_id` is unique, and the one a test expects selected is among them. */
+function checkCandidateIds(test: string, actionsMember: MemberOf<'TestActions'> | undefined, expect: ExpectMember | undefined, sink: DiagnosticSink): void {
+  const actionIds = new Map<string, { readonly item: Span; readonly id: Span }>();
+  // Read from the source, so a candidate with a wrong value still counts as having its id.
+  for (const item of actionsMember?.value.items ?? []) {
+    const idValue = item.kind === 'ValueRecord' ? item.entries.find((e) => e.key.name === 'action_id')?.value : undefined;
+    if (idValue?.kind !== 'ValueScalar' || typeof idValue.value !== 'string') continue;
+    const id = idValue.value;
+    const first = actionIds.get(id);
+    const span = item.span;
+    if (first !== undefined) {
+      sink.report('ADEC2010', span, { kind: 'action_id', name: id }, { notes: [firstDeclaredAt(first.item)] });
+    } else {
+      actionIds.set(id, { item: span, id: idValue.span });
+      sink.recorder?.declare('test-action', id, idValue.span);
+    }
+  }
+  const expectedId = expect?.kind === 'TestExpectSelected' ? expect.actionId : undefined;
+  const selected = expectedId === undefined ? undefined : actionIds.get(expectedId.value);
+  if (expectedId !== undefined && selected !== undefined) sink.recorder?.refer(expectedId.span, declarationAt(selected.id));
+  if (expectedId !== undefined && selected === undefined) {
+    sink.report('ADEC4026', expectedId.span, { test, problem: `expects \`${expectedId.value}\` to be selected, but no action in \`actions\` has that action_id` }, didYouMeanName(expectedId.value, actionIds.keys()));
+  }
+}
+
 /** One candidate action: `action_id`, a `type` naming an action type, and that type's fields. */
 function checkCandidate(value: Value, scenario: ScenarioInfo, test: string, sink: DiagnosticSink): { [key: string]: JsonValue } | undefined {
   if (value.kind !== 'ValueRecord') {
@@ -231,6 +276,7 @@ function checkCandidate(value: Value, scenario: ScenarioInfo, test: string, sink
   const typeEntry = value.entries.find((e) => e.key.name === 'type');
   const typeName = typeEntry?.value.kind === 'ValueScalar' ? typeEntry.value.value : undefined;
   const actionType = scenario.actionTypes.find((t) => t.name === typeName);
+  if (actionType !== undefined && typeEntry !== undefined) sink.recorder?.refer(typeEntry.value.span, declarationAt(actionType.nameSpan));
   // A key misspelling a missing `action_id` or `type` is the one problem, reported at the key.
   const missing = CANDIDATE_BUILTIN_FIELDS.filter((required) => !value.entries.some((e) => e.key.name === required));
   const misspelled = new Map<string, string>();
@@ -259,8 +305,20 @@ function checkCandidate(value: Value, scenario: ScenarioInfo, test: string, sink
       return undefined;
     }
     const builtin = builtins.find((f) => f.name === key.name);
+    if (builtin !== undefined) sink.recorder?.refer(key.span, { kind: 'root-field', root: 'action', name: key.name, owner: scenario.idSpan });
     if (builtin !== undefined) return key.name === 'type' ? undefined : builtin.type;
-    return actionType === undefined ? undefined : fieldType(actionType.fields, key, actionType.name, sink);
+    if (actionType === undefined) {
+      // No action type to check the field against (reported); the field of any action type it may be is still that field.
+      const candidateField = sink.recorder === undefined ? undefined : scenario.candidateFields.find((f) => f.name === key.name);
+      const bindingOnly = bindingOnlySink(sink);
+      const entry = value.entries.find((e) => e.key === key);
+      if (candidateField !== undefined && bindingOnly !== undefined && entry !== undefined) {
+        bindingOnly.recorder?.refer(key.span, bindingOnly.recorder.fieldTargets(candidateField));
+        checkLiteral(literalFromValue(entry.value), candidateField.type, bindingOnly, { test });
+      }
+      return undefined;
+    }
+    return fieldType(actionType.fields, key, actionType.name, sink);
   }, new Set(['type']));
   return incomplete ? undefined : checked;
 }
@@ -297,6 +355,7 @@ function producibleOutcomes(outcomes: readonly (RuleOutcome | undefined)[]): Rul
 
 function fieldType(fields: readonly RecordField[], key: { name: string; span: Span }, owner: string, sink: DiagnosticSink) {
   const field = fields.find((f) => f.name === key.name);
+  if (field !== undefined) sink.recorder?.refer(key.span, sink.recorder.fieldTargets(field));
   if (field === undefined) sink.report('ADEC2002', key.span, { type: owner, name: key.name }, didYouMeanName(key.name, fields.map((f) => f.name)));
   return field?.type;
 }

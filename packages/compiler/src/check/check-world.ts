@@ -13,6 +13,7 @@ import type { ActionDecl, ContextBlock, Declaration, ScenarioDecl, SkillDecl, So
 import type { CheckedWorld } from '../model/index.js';
 import { analyzeWorld } from '../analyze/index.js';
 import { DiagnosticSink } from './checker-context.js';
+import type { BindingRecorder } from './name-bindings.js';
 import { checkActions } from './check-action.js';
 import { checkDerivations, contextView, declareAttributes, reportDerivationCycles, type DeclaredAttribute } from './check-context.js';
 import { checkHeader } from './check-header.js';
@@ -34,10 +35,12 @@ export interface CheckWorldOptions {
    * missing or nested too deep, and a condition with a placeholder is no condition to judge.
    */
   readonly analyze?: boolean;
+  /** Hears every name the checker declares and resolves (bind-world.ts); none by default. */
+  readonly recorder?: BindingRecorder;
 }
 
 export function checkWorld(files: readonly SourceFile[], options: CheckWorldOptions = {}): CheckWorldResult {
-  const sink = new DiagnosticSink();
+  const sink = new DiagnosticSink(options.recorder);
   const declarations = files.flatMap((f) => f.declarations);
   const used = new Set<DeclaredAttribute>();
   const onUse = (attribute: DeclaredAttribute) => void used.add(attribute);

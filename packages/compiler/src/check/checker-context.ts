@@ -2,11 +2,18 @@
  * The diagnostics sink every check step reports into. Checking never stops at the first
  * problem: each step reports what it finds and carries on with a poison `error` type, so
  * one run shows every problem of the world.
+ *
+ * When a tool asks for the world's name bindings (`bindWorld`), the sink also carries the
+ * recorder: every step that resolves a name already holds the sink, so none needs another
+ * parameter, and a plain check carries none.
  */
 import { diagnostic, type Diagnostic, type DiagnosticCode, type DiagnosticExtras, type MessageArgs, type Span } from '@adec/diagnostics';
+import type { BindingRecorder } from './name-bindings.js';
 
 export class DiagnosticSink {
   private readonly reported: Diagnostic[] = [];
+
+  constructor(readonly recorder?: BindingRecorder) {}
 
   report(code: DiagnosticCode, span: Span, args: MessageArgs = {}, extras: DiagnosticExtras = {}): void {
     this.reported.push(diagnostic(code, span, args, extras));
@@ -19,6 +26,17 @@ export class DiagnosticSink {
   get hasErrors(): boolean {
     return this.reported.some((d) => d.severity === 'error');
   }
+}
+
+/**
+ * A sink for what the checker skips after an error (a repeated clause, a test naming both an
+ * action and a scenario) but walks anyway when bindings are asked for, so that the names
+ * there still resolve in the editor: it records into the same recorder, and the diagnostics
+ * it collects are dropped, as the first error already said what is wrong. Undefined on a
+ * plain check, which skips those parts as before.
+ */
+export function bindingOnlySink(sink: DiagnosticSink): DiagnosticSink | undefined {
+  return sink.recorder === undefined ? undefined : new DiagnosticSink(sink.recorder);
 }
 
 /** "first declared at rules.adec:12:3": the note a duplicate points back with. */

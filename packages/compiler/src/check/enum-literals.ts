@@ -40,6 +40,9 @@ export function checkEnumListLiterals(sink: DiagnosticSink, list: CheckedExpr, e
 }
 
 export function reportIfNotMember(sink: DiagnosticSink, text: string, at: { readonly span: CheckedExpr['span'] }, enumType: EnumType): void {
-  if (enumType.members.includes(text)) return;
+  if (enumType.members.includes(text)) {
+    sink.recorder?.refer(at.span, sink.recorder.memberTargets(enumType, text));
+    return;
+  }
   sink.report('ADEC3006', at.span, { value: text, type: formatType(enumType) }, didYouMeanValue(text, enumType.members));
 }

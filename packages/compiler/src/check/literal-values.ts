@@ -146,6 +146,7 @@ function checkRecordLiteral(
       valid = false;
       continue;
     }
+    sink.recorder?.refer(entry.keySpan, sink.recorder.fieldTargets(field));
     const value = checkLiteral(entry.value, field.type, sink, options);
     if (value === undefined) valid = false;
     else result[entry.key] = value;

@@ -2,7 +2,8 @@
  * Resolves written types (`int(0..120)`, `"a" | "b"`, `list<string>?`) to semantic types.
  * An unknown type name resolves to the poison `error` type after one diagnostic.
  */
-import { SCALAR_TYPE_NAMES as SCALAR_TYPES, type FieldDecl, type NamedType, type RangeSpec, type TypeExpr } from '@adec/grammar';
+import { SCALAR_TYPE_NAMES as SCALAR_TYPES, type FieldDecl, type NamedType, type RangeSpec, type StringLiteral, type TypeExpr } from '@adec/grammar';
+import { declarationAt, type BindingRecorder } from './name-bindings.js';
 import type { NumericRange, RecordField, Type } from '../model/index.js';
 import { ERROR, optionalOf } from './type-relations.js';
 import { firstDeclaredAt, type DiagnosticSink } from './checker-context.js';
@@ -41,7 +42,9 @@ export function resolveType(typeExpr: TypeExpr, sink: DiagnosticSink): Type {
         firstSeen.set(member.value, member);
         members.push(member.value);
       }
-      return { kind: 'enum', members };
+      const type: Extract<Type, { kind: 'enum' }> = { kind: 'enum', members };
+      if (sink.recorder !== undefined) recordEnumMembers(sink.recorder, type, firstSeen);
+      return type;
     }
     case 'ListType':
       return { kind: 'list', element: resolveType(typeExpr.element, sink) };
@@ -62,6 +65,7 @@ export function resolveFields(fields: readonly FieldDecl[], kind: string, sink: 
   for (const field of fields) {
     const type = resolveType(field.type, sink);
     const name = field.name.name;
+    sink.recorder?.declare('field', name, field.name.span);
     const first = firstSeen.get(name);
     if (first !== undefined) {
       sink.report('ADEC2010', field.name.span, { kind, name }, { notes: [firstDeclaredAt(first.name.span)] });
@@ -69,9 +73,16 @@ export function resolveFields(fields: readonly FieldDecl[], kind: string, sink: 
     }
     firstSeen.set(name, field);
     reportReservedName(field.name, kind, sink);
-    resolved.push({ name, type });
+    const resolvedField = { name, type };
+    sink.recorder?.fieldOrigin(resolvedField, declarationAt(field.name.span));
+    resolved.push(resolvedField);
   }
   return resolved;
+}
+
+function recordEnumMembers(recorder: BindingRecorder, type: Extract<Type, { kind: 'enum' }>, members: ReadonlyMap<string, StringLiteral>): void {
+  for (const [value, literal] of members) recorder.declare('enum-member', value, literal.span);
+  recorder.enumOrigin(type, new Map([...members].map(([value, literal]) => [value, [declarationAt(literal.span)]])));
 }
 
 function resolveNamedType(typeExpr: NamedType, sink: DiagnosticSink): Type {

@@ -4,12 +4,15 @@
  * skills see `payload`, `action_metadata`, `user_state` and `decision_context`.
  */
 import type { RefRoot, Type } from '../model/index.js';
+import type { BoundTarget } from './name-bindings.js';
 
 export interface NameBinding {
   readonly root: RefRoot;
   /** The attribute name, or the root's own name for `payload`, `action`, … */
   readonly name: string;
   readonly type: Type;
+  /** What the name refers to, for the recorded bindings (name-bindings.ts). */
+  readonly target?: BoundTarget;
 }
 
 export interface ExprScope {

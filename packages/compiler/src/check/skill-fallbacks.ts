@@ -8,6 +8,7 @@ import type { SkillInfo } from './check-skill.js';
 import { formatCycle } from './dependency-order.js';
 import { FALLBACK_TIMEOUT_MS } from './skill-timeouts.js';
 import { didYouMeanName } from './suggestions.js';
+import { declarationAt } from './name-bindings.js';
 
 export function checkFallbacks(skills: readonly SkillInfo[], byId: ReadonlyMap<string, SkillInfo>, sink: DiagnosticSink): void {
   const reportedCycles = new Set<string>();
@@ -15,6 +16,7 @@ export function checkFallbacks(skills: readonly SkillInfo[], byId: ReadonlyMap<s
     const fallback = skill.fallback;
     if (fallback === undefined || fallback.name === '') continue;
     const target = byId.get(fallback.name);
+    if (target !== undefined) sink.recorder?.refer(fallback.span, declarationAt(target.idSpan));
     const problem = (text: string) => sink.report('ADEC4016', fallback.span, { skill: skill.id, fallback: fallback.name, problem: text });
     if (fallback.name === skill.id) {
       problem('which is itself');
