@@ -1,33 +1,14 @@
 /**
  * The symbol index of a world: every declared name and every name that refers to one, with
- * spans, built from the parsed files. It resolves names the way the checker does
- * (packages/compiler/src/check): rules see the shared context and their action's own;
- * `suppresses` and `expect … by` name rules; skills see the SEC envelope (`payload` only in
- * invariants); scenarios see signals, state, `action` and `action_id`; tests name actions,
- * scenarios, attributes, signals and action types; a string literal compared with an enum
- * names its member. Where the world has errors, what can be resolved still is, so hover
- * and go to definition keep working while the author types.
- *
- * Expressions are walked with an explicit stack: a chain of 10,000 terms must not overflow
- * the call stack here either.
+ * spans. What a name refers to is the checker's answer (`bindWorld` of @adec/compiler), so
+ * the editor and the compiler never disagree about it; this index adds what the editor
+ * shows: the symbols with their hover text, and the names each place offers for
+ * completion. Where the world has errors, what the checker still resolves is, so hover and
+ * go to definition keep working while the author types.
  */
+import { bindWorld, type BoundTarget, type WorldBindings } from '@adec/compiler';
 import type { Span } from '@adec/diagnostics';
-import type {
-  ActionDecl,
-  ActionTypeDecl,
-  ContextAttributeDecl,
-  ContextBlock,
-  Expr,
-  FieldDecl,
-  Identifier,
-  ScenarioDecl,
-  SkillDecl,
-  SourceFile,
-  TemplateString,
-  TestDecl,
-  TypeExpr,
-  Value,
-} from '@adec/grammar';
+import type { ActionDecl, ActionTypeDecl, ContextBlock, FieldDecl, ScenarioDecl, SkillDecl, SourceFile, TestDecl, TypeExpr } from '@adec/grammar';
 import { builtinField, builtinFunction, builtinSystemAttribute } from './builtins.js';
 import { docComment } from './doc-comments.js';
 import { listElement, TypeMembers, type SymbolTable } from './type-members.js';
@@ -87,7 +68,7 @@ export interface WorldIndex {
 }
 
 export function buildWorldIndex(files: readonly SourceFile[], texts: ReadonlyMap<string, string>): WorldIndex {
-  return new IndexBuilder(texts).build(files);
+  return new IndexBuilder(texts).build(files, bindWorld(files));
 }
 
 function scopeOf(bindings: readonly WorldSymbol[]): NameScope {
@@ -101,33 +82,52 @@ const EMPTY_TABLE: SymbolTable = new Map();
 class IndexBuilder {
   private readonly types = new TypeMembers();
   private readonly occurrences = new Map<string, SymbolOccurrence[]>();
-  private readonly resolved = new Map<Expr, readonly WorldSymbol[]>();
+  /** Declared symbols by the span of their name: what the checker's bindings point at. */
+  private readonly declared = new Map<string, WorldSymbol>();
+  /** Skills and scenarios by the span of their id: the owners of `payload`, `action`, … */
+  private readonly owners = new Map<string, NameScope>();
 
   private sharedScope: NameScope = scopeOf([]);
   private readonly actions = new Map<string, ActionEntry>();
-  private readonly rulesById = new Map<string, WorldSymbol>();
   private readonly skills = new Map<string, SkillEntry>();
   private readonly scenarios = new Map<string, ScenarioEntry>();
 
   constructor(private readonly texts: ReadonlyMap<string, string>) {}
 
-  build(files: readonly SourceFile[]): WorldIndex {
+  build(files: readonly SourceFile[], bindings: WorldBindings): WorldIndex {
     const declarations = files.flatMap((f) => f.declarations);
     const of = <K extends (typeof declarations)[number]['kind']>(kind: K) =>
       declarations.filter((d): d is Extract<(typeof declarations)[number], { kind: K }> => d.kind === kind);
 
-    // Declarations first, so that a reference may point forward (a fallback skill declared later).
     const shared = this.declareAttributes(of('ContextBlock'), [], 'shared context attribute');
-    this.sharedScope = scopeOf(shared.map((a) => a.symbol));
-    const actionBodies = of('ActionDecl').map((decl) => this.declareAction(decl, shared.map((a) => a.symbol)));
-    const skillBodies = of('SkillDecl').map((decl) => this.declareSkill(decl));
-    const scenarioBodies = of('ScenarioDecl').map((decl) => this.declareScenario(decl));
+    this.sharedScope = scopeOf(shared);
+    for (const decl of of('ActionDecl')) this.declareAction(decl, shared);
+    for (const decl of of('SkillDecl')) this.declareSkill(decl);
+    for (const decl of of('ScenarioDecl')) this.declareScenario(decl);
+    for (const decl of of('TestDecl')) this.declareTest(decl);
 
-    this.walkAttributes(shared, this.sharedScope);
-    for (const body of [...actionBodies, ...skillBodies, ...scenarioBodies]) body();
-    for (const test of of('TestDecl')) this.indexTest(test);
-
+    for (const reference of bindings.references) {
+      this.record(reference.span, reference.targets.flatMap((target) => this.symbolOf(target) ?? []));
+    }
     return this.result();
+  }
+
+  /** The symbol the checker bound a name to. */
+  private symbolOf(target: BoundTarget): WorldSymbol | undefined {
+    switch (target.kind) {
+      case 'declaration':
+        return this.declared.get(spanKey(target.span));
+      case 'root':
+        return this.owners.get(spanKey(target.owner))?.lookup(target.name);
+      case 'root-field': {
+        const root = this.owners.get(spanKey(target.owner))?.lookup(target.root);
+        return root === undefined ? undefined : this.membersOf([root]).get(target.name)?.[0];
+      }
+      case 'function':
+        return builtinFunction(target.name);
+      case 'system-attribute':
+        return builtinSystemAttribute(target.name);
+    }
   }
 
   // ── Occurrences ───────────────────────────────────────────────────────────
@@ -140,15 +140,19 @@ class IndexBuilder {
   }
 
   private declare(symbol: WorldSymbol): WorldSymbol {
-    if (symbol.span !== undefined) this.record(symbol.span, [symbol], true);
+    if (symbol.span !== undefined) {
+      this.record(symbol.span, [symbol], true);
+      const key = spanKey(symbol.span);
+      if (!this.declared.has(key)) this.declared.set(key, symbol);
+    }
     return symbol;
   }
 
   // ── Context attributes ────────────────────────────────────────────────────
 
-  private declareAttributes(blocks: readonly ContextBlock[], inherited: readonly WorldSymbol[], detail: string): { decl: ContextAttributeDecl; symbol: WorldSymbol }[] {
+  private declareAttributes(blocks: readonly ContextBlock[], inherited: readonly WorldSymbol[], detail: string): WorldSymbol[] {
     const seen = new Set(inherited.map((s) => s.name));
-    const declared: { decl: ContextAttributeDecl; symbol: WorldSymbol }[] = [];
+    const declared: WorldSymbol[] = [];
     for (const decl of blocks.flatMap((b) => b.attributes)) {
       const name = decl.name.name;
       if (name === '') continue;
@@ -167,23 +171,14 @@ class IndexBuilder {
       // A repeated name is an error (ADEC2010); the first declaration is the one in scope.
       if (seen.has(name)) continue;
       seen.add(name);
-      declared.push({ decl, symbol });
+      declared.push(symbol);
     }
     return declared;
   }
 
-  /** Derivations of computed attributes, and enum members named by defaults. */
-  private walkAttributes(attributes: readonly { decl: ContextAttributeDecl; symbol: WorldSymbol }[], scope: NameScope): void {
-    for (const { decl, symbol } of attributes) {
-      if (decl.value === undefined) continue;
-      if (decl.source === 'computed') this.walk(decl.value, scope);
-      else this.literalsNamingMembers(decl.value, [symbol]);
-    }
-  }
-
   // ── Actions and rules ─────────────────────────────────────────────────────
 
-  private declareAction(decl: ActionDecl, shared: readonly WorldSymbol[]): () => void {
+  private declareAction(decl: ActionDecl, shared: readonly WorldSymbol[]): void {
     const name = decl.name.name;
     const mode = decl.aggregations[0];
     const aggregation = mode === undefined ? 'winner_takes_all' : `${mode.mode.name}${mode.parameter === undefined ? '' : ` ${mode.parameter.value}`}`;
@@ -196,7 +191,7 @@ class IndexBuilder {
       detail: `aggregate ${aggregation} · ${decl.rules.length} rule${decl.rules.length === 1 ? '' : 's'}`,
     });
     const own = this.declareAttributes(decl.contexts, shared, `context attribute of action \`${name}\``);
-    const scope = scopeOf([...shared, ...own.map((a) => a.symbol)]);
+    const scope = scopeOf([...shared, ...own]);
     const rules = new Map<string, WorldSymbol>();
     for (const rule of decl.rules) {
       const outcome = rule.clauses.find((c) => c.kind === 'OutcomeClause');
@@ -215,35 +210,13 @@ class IndexBuilder {
         detail: facts.join(' · '),
       });
       if (rule.id.name !== '' && !rules.has(rule.id.name)) rules.set(rule.id.name, ruleSymbol);
-      if (rule.id.name !== '' && !this.rulesById.has(rule.id.name)) this.rulesById.set(rule.id.name, ruleSymbol);
     }
     if (name !== '' && !this.actions.has(name)) this.actions.set(name, { symbol, scope, rules });
-
-    return () => {
-      this.walkAttributes(own, scope);
-      for (const clause of decl.rules.flatMap((rule) => rule.clauses)) {
-        switch (clause.kind) {
-          case 'WhenClause':
-          case 'AppliesWhenClause':
-            this.walk(clause.condition, scope);
-            break;
-          case 'ReasonClause':
-            this.walkTemplate(clause.template, scope);
-            break;
-          case 'SuppressesClause':
-            // The checker looks a suppressed rule up world-wide (suppressing another action's rule is its own error).
-            for (const target of clause.rules) this.refer(target, rules.get(target.name) ?? this.rulesById.get(target.name));
-            break;
-          default:
-            break;
-        }
-      }
-    };
   }
 
   // ── Skills ────────────────────────────────────────────────────────────────
 
-  private declareSkill(decl: SkillDecl): () => void {
+  private declareSkill(decl: SkillDecl): void {
     const id = decl.id.name;
     const member = <K extends SkillDecl['members'][number]['kind']>(kind: K) =>
       decl.members.find((m): m is Extract<SkillDecl['members'][number], { kind: K }> => m.kind === kind);
@@ -313,39 +286,19 @@ class IndexBuilder {
     const inputScope = scopeOf([actionMetadataRoot, userStateRoot, decisionContextRoot]);
     const invariantScope = scopeOf([payloadRoot, actionMetadataRoot, userStateRoot, decisionContextRoot]);
     if (id !== '' && !this.skills.has(id)) this.skills.set(id, { symbol, inputScope, invariantScope, outputFields: output });
+    this.owners.set(spanKey(decl.id.span), invariantScope);
 
-    return () => {
-      for (const m of decl.members) {
-        switch (m.kind) {
-          case 'SkillPrompt':
-            this.walkTemplate(m.template, inputScope);
-            break;
-          case 'SkillFallback':
-            this.refer(m.skill, this.skills.get(m.skill.name)?.symbol);
-            break;
-          case 'InvariantDecl':
-            this.walk(m.check, invariantScope);
-            break;
-          case 'SkillTemplateDecl':
-            this.declare({
-              kind: 'template',
-              name: m.name.name,
-              span: m.name.span,
-              declaration: m.span,
-              signature: `template ${m.name.name}${m.when === undefined ? '' : ' when …'}`,
-              detail: `template of skill \`${id}\`${m.when === undefined ? ', used when no earlier template applies' : ''}`,
-            });
-            if (m.when !== undefined) this.walk(m.when, inputScope);
-            for (const field of m.fields) {
-              this.refer(field.name, output.get(field.name.name)?.[0]);
-              this.walkTemplate(field.template, inputScope);
-            }
-            break;
-          default:
-            break;
-        }
-      }
-    };
+    for (const m of decl.members) {
+      if (m.kind !== 'SkillTemplateDecl') continue;
+      this.declare({
+        kind: 'template',
+        name: m.name.name,
+        span: m.name.span,
+        declaration: m.span,
+        signature: `template ${m.name.name}${m.when === undefined ? '' : ' when …'}`,
+        detail: `template of skill \`${id}\`${m.when === undefined ? ', used when no earlier template applies' : ''}`,
+      });
+    }
   }
 
   /**
@@ -376,7 +329,7 @@ class IndexBuilder {
 
   // ── Scenarios ─────────────────────────────────────────────────────────────
 
-  private declareScenario(decl: ScenarioDecl): () => void {
+  private declareScenario(decl: ScenarioDecl): void {
     const id = decl.id.name;
     const version = decl.members.find((m) => m.kind === 'ScenarioVersion');
     const symbol = this.declare({
@@ -442,242 +395,41 @@ class IndexBuilder {
     };
     const actionIdRoot: WorldSymbol = { kind: 'root', name: 'action_id', signature: 'action_id: string', detail: 'the id of the candidate action' };
     const flat = (table: SymbolTable) => [...table.values()].map((s) => s[0]!);
-    const stateScope = scopeOf([...flat(signals), ...flat(state)]);
     const scope = scopeOf([...flat(signals), ...flat(state), actionRoot, actionIdRoot]);
     if (id !== '' && !this.scenarios.has(id)) this.scenarios.set(id, { symbol, scope, signals, actionTypes, actionTypeFields, candidateFields });
 
-    return () => {
-      for (const field of signalFields) if (field.defaultValue !== undefined) this.literalsNamingMembers(field.defaultValue, [signalSymbol(field)]);
-      for (const field of stateFields) if (field.defaultValue !== undefined) this.walk(field.defaultValue, stateScope);
-      for (const m of decl.members) {
-        switch (m.kind) {
-          case 'ActionTypeDecl':
-            if (m.skill !== undefined) this.refer(m.skill, this.skills.get(m.skill.name)?.symbol);
-            break;
-          case 'GuardrailDecl':
-            this.walk(m.when, scope);
-            if (m.effect.kind === 'BlockEffect') this.walk(m.effect.predicate, scope);
-            else if (m.effect.kind === 'ForceEffect') this.refer(m.effect.actionType, actionTypes.get(m.effect.actionType.name));
-            else {
-              this.walk(m.effect.field, scope);
-              this.walk(m.effect.limit, scope);
-            }
-            break;
-          case 'ObjectiveDecl':
-            this.declare({
-              kind: 'objective',
-              name: m.name.name,
-              span: m.name.span,
-              declaration: m.span,
-              signature: `objective ${m.name.name} weight ${m.weight.value}`,
-              detail: `objective of scenario \`${id}\``,
-            });
-            this.walk(m.score, scope);
-            break;
-          case 'TieBreakDecl':
-            for (const key of m.keys) this.walk(key.key, scope);
-            break;
-          default:
-            break;
-        }
-      }
-    };
+    this.owners.set(spanKey(decl.id.span), scope);
+
+    for (const m of decl.members) {
+      if (m.kind !== 'ObjectiveDecl') continue;
+      this.declare({
+        kind: 'objective',
+        name: m.name.name,
+        span: m.name.span,
+        declaration: m.span,
+        signature: `objective ${m.name.name} weight ${m.weight.value}`,
+        detail: `objective of scenario \`${id}\``,
+      });
+    }
   }
 
   // ── Tests ─────────────────────────────────────────────────────────────────
 
-  private indexTest(decl: TestDecl): void {
+  /** A test, and the candidate actions a selection test declares by their `action_id` (the first of each id). */
+  private declareTest(decl: TestDecl): void {
     const name = decl.name.value;
     this.declare({ kind: 'test', name, span: decl.name.span, declaration: decl.span, signature: `test ${JSON.stringify(name)}`, detail: 'golden test' });
-    const actionRef = decl.members.find((m) => m.kind === 'TestAction');
-    const scenarioRef = decl.members.find((m) => m.kind === 'TestScenario');
-    const action = actionRef?.kind === 'TestAction' ? this.actions.get(actionRef.action.name) : undefined;
-    const scenario = scenarioRef?.kind === 'TestScenario' ? this.scenarios.get(scenarioRef.scenario.name) : undefined;
-    const candidates = new Map<string, WorldSymbol>();
-
-    for (const m of decl.members) {
-      switch (m.kind) {
-        case 'TestAction':
-          this.refer(m.action, action?.symbol);
-          break;
-        case 'TestScenario':
-          this.refer(m.scenario, scenario?.symbol);
-          break;
-        case 'TestContext':
-          for (const entry of m.value.entries) {
-            const attribute = action?.scope.lookup(entry.key.name);
-            this.refer(entry.key, attribute);
-            if (attribute !== undefined) this.valueNamingMembers(entry.value, attribute.typeExpr, attribute.name);
-          }
-          break;
-        case 'TestSystem':
-          for (const entry of m.value.entries) {
-            const declared = action?.scope.lookup(entry.key.name);
-            this.refer(entry.key, declared ?? builtinSystemAttribute(entry.key.name));
-          }
-          break;
-        case 'TestSignals':
-          for (const entry of m.value.entries) {
-            const signal = scenario?.signals.get(entry.key.name)?.[0];
-            this.refer(entry.key, signal);
-            if (signal !== undefined) this.valueNamingMembers(entry.value, signal.typeExpr, signal.name);
-          }
-          break;
-        case 'TestActions':
-          for (const item of m.value.items) if (item.kind === 'ValueRecord') this.indexCandidate(item, scenario, candidates, name);
-          break;
-        case 'TestExpectStatus':
-          if (m.rule !== undefined) this.refer(m.rule, action?.rules.get(m.rule.name));
-          break;
-        case 'TestExpectMissingEvidence':
-          for (const attribute of m.attributes) this.refer(attribute, action?.scope.lookup(attribute.name));
-          break;
-        case 'TestExpectSelected':
-          this.record(m.actionId.span, [candidates.get(m.actionId.value)].filter((c) => c !== undefined));
-          break;
-        default:
-          break;
-      }
+    const ids = new Set<string>();
+    for (const record of decl.members.flatMap((m) => (m.kind === 'TestActions' ? m.value.items : []))) {
+      if (record.kind !== 'ValueRecord') continue;
+      const id = record.entries.find((e) => e.key.name === 'action_id')?.value;
+      if (id?.kind !== 'ValueScalar' || typeof id.value !== 'string' || ids.has(id.value)) continue;
+      ids.add(id.value);
+      this.declare({ kind: 'test-action', name: id.value, span: id.span, declaration: record.span, signature: `action_id ${JSON.stringify(id.value)}`, detail: `candidate action of test ${JSON.stringify(name)}` });
     }
   }
 
-  /** One `{ action_id: "a1", type: "workout_session", … }` of a selection test. */
-  private indexCandidate(record: Extract<Value, { kind: 'ValueRecord' }>, scenario: ScenarioEntry | undefined, candidates: Map<string, WorldSymbol>, test: string): void {
-    const typeValue = record.entries.find((e) => e.key.name === 'type')?.value;
-    const typeName = typeValue?.kind === 'ValueScalar' ? typeValue.value : undefined;
-    const actionType = typeof typeName === 'string' ? scenario?.actionTypes.get(typeName) : undefined;
-    for (const entry of record.entries) {
-      const key = entry.key.name;
-      if (key === 'action_id') {
-        this.refer(entry.key, scenario?.candidateFields.get('action_id')?.[0]);
-        if (entry.value.kind === 'ValueScalar' && typeof entry.value.value === 'string' && !candidates.has(entry.value.value)) {
-          const id = entry.value.value;
-          candidates.set(id, this.declare({ kind: 'test-action', name: id, span: entry.value.span, declaration: record.span, signature: `action_id ${JSON.stringify(id)}`, detail: `candidate action of test ${JSON.stringify(test)}` }));
-        }
-        continue;
-      }
-      if (key === 'type') {
-        this.refer(entry.key, scenario?.candidateFields.get('type')?.[0]);
-        if (actionType !== undefined && typeValue !== undefined) this.record(typeValue.span, [actionType]);
-        continue;
-      }
-      const ofType = actionType === undefined ? undefined : scenario?.actionTypeFields.get(actionType.name)?.get(key);
-      const targets = ofType ?? scenario?.candidateFields.get(key) ?? [];
-      this.record(entry.key.span, targets);
-      if (targets[0] !== undefined) this.valueNamingMembers(entry.value, targets[0].typeExpr, key);
-    }
-  }
-
-  /** Enum members and record fields named inside a test value of a declared type. */
-  private valueNamingMembers(value: Value, type: TypeExpr | undefined, owner: string): void {
-    const stack: { value: Value; type: TypeExpr | undefined; owner: string }[] = [{ value, type, owner }];
-    for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
-      const { value: v, type: t, owner: o } = item;
-      if (t === undefined) continue;
-      if (v.kind === 'ValueScalar' && typeof v.value === 'string') {
-        const member = this.types.enumOf(t, o)?.get(v.value);
-        if (member !== undefined) this.record(v.span, member);
-      } else if (v.kind === 'ValueList') {
-        const element = listElement(t);
-        for (const entry of v.items) stack.push({ value: entry, type: element, owner: o });
-      } else if (v.kind === 'ValueRecord') {
-        const fields = this.types.recordFields(t, o);
-        for (const entry of v.entries) {
-          const field = fields?.get(entry.key.name);
-          if (field === undefined) continue;
-          this.record(entry.key.span, field);
-          stack.push({ value: entry.value, type: field[0]!.typeExpr, owner: entry.key.name });
-        }
-      }
-    }
-  }
-
-  // ── Expressions ───────────────────────────────────────────────────────────
-
-  private refer(identifier: Identifier, target: WorldSymbol | undefined): void {
-    if (target !== undefined && identifier.name !== '') this.record(identifier.span, [target]);
-  }
-
-  private walkTemplate(template: TemplateString, scope: NameScope): void {
-    for (const part of template.parts) if (part.kind !== 'TemplateText') this.walk(part, scope);
-  }
-
-  private walk(root: Expr, scope: NameScope): void {
-    const stack: Expr[] = [root];
-    for (let expr = stack.pop(); expr !== undefined; expr = stack.pop()) {
-      switch (expr.kind) {
-        case 'NameExpr':
-          this.record(expr.span, this.resolve(expr, scope));
-          break;
-        case 'MemberExpr': {
-          // The whole chain `a.b.c` at once; its base, if not a name, is walked on its own.
-          this.resolve(expr, scope);
-          let current: Expr = expr;
-          while (current.kind === 'MemberExpr') {
-            this.record(current.property.span, this.resolved.get(current) ?? []);
-            current = current.object;
-          }
-          if (current.kind === 'NameExpr') this.record(current.span, this.resolved.get(current) ?? []);
-          else stack.push(current);
-          break;
-        }
-        case 'CallExpr': {
-          const fn = builtinFunction(expr.callee.name);
-          if (fn !== undefined) this.record(expr.callee.span, [fn]);
-          stack.push(...expr.args);
-          break;
-        }
-        case 'ListExpr':
-          stack.push(...expr.items);
-          break;
-        case 'UnaryExpr':
-          stack.push(expr.operand);
-          break;
-        case 'NullCheckExpr':
-          stack.push(expr.operand);
-          break;
-        case 'LengthExpr':
-          stack.push(expr.operand, expr.limit);
-          break;
-        case 'ConditionalExpr':
-          stack.push(expr.condition, expr.consequent);
-          if (expr.alternate !== undefined) stack.push(expr.alternate);
-          break;
-        case 'BinaryExpr':
-          this.enumLiteralsOf(expr, scope);
-          stack.push(expr.left, expr.right);
-          break;
-        default:
-          break;
-      }
-    }
-  }
-
-  /** What a name or a member chain refers to (memoized per node). */
-  private resolve(expr: Expr, scope: NameScope): readonly WorldSymbol[] {
-    const known = this.resolved.get(expr);
-    if (known !== undefined) return known;
-    if (expr.kind === 'NameExpr') {
-      const symbol = expr.name === '' ? undefined : scope.lookup(expr.name);
-      const result = symbol === undefined ? [] : [symbol];
-      this.resolved.set(expr, result);
-      return result;
-    }
-    if (expr.kind === 'BinaryExpr' && expr.operator === '??') return this.resolve(expr.left, scope);
-    if (expr.kind !== 'MemberExpr') return [];
-    const chain: Extract<Expr, { kind: 'MemberExpr' }>[] = [];
-    let base: Expr = expr;
-    while (base.kind === 'MemberExpr') {
-      chain.push(base);
-      base = base.object;
-    }
-    let targets = base.kind === 'NameExpr' ? this.resolve(base, scope) : [];
-    for (const member of chain.reverse()) {
-      targets = member.property.name === '' ? [] : (this.membersOf(targets).get(member.property.name) ?? []);
-      this.resolved.set(member, targets);
-    }
-    return targets;
-  }
+  // ── What follows a name ───────────────────────────────────────────────────
 
   membersOf(symbols: readonly WorldSymbol[]): SymbolTable {
     if (symbols.length === 1) return this.membersOfOne(symbols[0]!);
@@ -700,52 +452,6 @@ class IndexBuilder {
       for (const [value, targets] of members) merged.set(value, [...(merged.get(value) ?? []), ...targets]);
     }
     return merged;
-  }
-
-  /**
-   * String literals that name an enum member: compared with an enum (`==`, `!=`, `EQUALS`,
-   * `??`), tested for membership (`in`), or looked for in a list of an enum (`CONTAINS`).
-   */
-  private enumLiteralsOf(expr: Extract<Expr, { kind: 'BinaryExpr' }>, scope: NameScope): void {
-    const left = () => this.resolve(expr.left, scope);
-    const right = () => this.resolve(expr.right, scope);
-    switch (expr.operator) {
-      case '==':
-      case '!=':
-      case 'EQUALS':
-        this.literalsNamingMembers(expr.right, left());
-        this.literalsNamingMembers(expr.left, right());
-        break;
-      case '??':
-        this.literalsNamingMembers(expr.right, left());
-        break;
-      case 'in':
-        if (expr.right.kind === 'ListExpr') for (const item of expr.right.items) this.literalsNamingMembers(item, left());
-        this.literalsNamingMembers(expr.left, right(), true);
-        break;
-      case 'CONTAINS':
-      case 'NOT CONTAINS':
-        this.literalsNamingMembers(expr.right, left(), true);
-        break;
-      case 'CONTAINS_ANY':
-      case 'NOT CONTAINS_ANY':
-        if (expr.right.kind === 'ListExpr') for (const item of expr.right.items) this.literalsNamingMembers(item, left(), true);
-        break;
-      default:
-        break;
-    }
-  }
-
-  /** The string literals `value` is made of (itself, or the branches of an `if`) that are members of the enum `symbols` hold. */
-  private literalsNamingMembers(value: Expr, symbols: readonly WorldSymbol[], listElements = false): void {
-    if (symbols.length === 0) return;
-    const members = this.enumMembersOf(symbols, listElements);
-    if (members.size === 0) return;
-    const stack: Expr[] = [value];
-    for (let expr = stack.pop(); expr !== undefined; expr = stack.pop()) {
-      if (expr.kind === 'StringLiteral') this.record(expr.span, members.get(expr.value) ?? []);
-      else if (expr.kind === 'ConditionalExpr') stack.push(expr.consequent, ...(expr.alternate === undefined ? [] : [expr.alternate]));
-    }
   }
 
   // ── Result ────────────────────────────────────────────────────────────────
@@ -804,6 +510,10 @@ function occurrenceAt(occurrences: readonly SymbolOccurrence[], offset: number):
 /** The span of the first `length` characters of `span` (a keyword starting a block). */
 function keywordSpan(span: Span, length: number): Span {
   return { ...span, endOffset: span.offset + length, endLine: span.line, endColumn: span.column + length };
+}
+
+function spanKey(span: Span): string {
+  return `${span.file}\u0000${span.offset}:${span.endOffset}`;
 }
 
 function optionalSpan(span: Span | undefined): { span?: Span } {
