@@ -7,7 +7,7 @@ export { buildWorld } from './build-world.js';
 export type { BuildArtifacts, BuildOptions, BuildPhase, BuildResult } from './build-world.js';
 export { checkSources } from './check-sources.js';
 export { bindWorld } from './check/bind-world.js';
-export type { BoundDeclaration, BoundReference, BoundTarget, DeclarationKind, WorldBindings } from './check/name-bindings.js';
+export type { BoundDeclaration, BoundReference, BoundScope, BoundTarget, DeclarationKind, ScopeKind, WorldBindings } from './check/name-bindings.js';
 export type { CheckResult } from './check-sources.js';
 export { commentTexts, formatSource, MAX_LINE_WIDTH, type FormatResult } from './format/index.js';
 export type { Manifest } from './manifest/index.js';

@@ -75,6 +75,26 @@ describe.each(WORLDS)('%s', (world) => {
     expect(bindings.references.length).toBeGreaterThan(20);
   });
 
+  test('completion offers, at each place, every name the checker makes visible there', () => {
+    const offered = (kind: string, owner: Span | undefined) => {
+      const ownedBy = <E extends { readonly symbol: { readonly span?: Span } }>(entries: ReadonlyMap<string, E>) => [...entries.values()].find((e) => owner !== undefined && sameSpan(e.symbol.span, owner));
+      switch (kind) {
+        case 'shared-context': return index.sharedScope;
+        case 'action': return ownedBy(index.actions)?.scope;
+        case 'skill-input': return ownedBy(index.skills)?.inputScope;
+        case 'skill-invariant': return ownedBy(index.skills)?.invariantScope;
+        default: return ownedBy(index.scenarios)?.scope;
+      }
+    };
+    const wrong = bindings.scopes.flatMap((scope) => {
+      const names = offered(scope.kind, scope.owner)?.names().map((s) => s.name);
+      const expected = scope.names.map((n) => n.name);
+      return JSON.stringify(names) === JSON.stringify(expected) ? [] : [`${scope.kind} ${scope.owner === undefined ? '' : where(scope.owner)}: ${JSON.stringify(names)} offered, ${JSON.stringify(expected)} visible`];
+    });
+    expect(wrong).toEqual([]);
+    expect(bindings.scopes.length).toBeGreaterThan(1);
+  });
+
   test('every identifier and every name in an expression is a declaration or a resolved reference', () => {
     // Words of the language, which name no declaration: a header setting, a scalar type, an aggregation mode, a work_frame field, a risk factor.
     const notNames = new Set(['WorldSetting.key', 'NamedType.name', 'AggregationClause.mode', 'WorkFrameFieldDecl.name', 'ExecutionRiskDecl.name']);

@@ -8,6 +8,7 @@ import { firstDeclaredAt, type DiagnosticSink } from './checker-context.js';
 import { checkAggregation, checkQuorum } from './check-aggregation.js';
 import {
   checkDerivations,
+  contextScope,
   contextView,
   declareAttributes,
   orderedContext,
@@ -53,6 +54,7 @@ export function checkActions(
     }
     const own = declareAttributes(decl.contexts, shared, sink);
     const view = contextView([...shared.attributes, ...own]);
+    sink.recorder?.scope('action', decl.name.span, contextScope(view, () => undefined));
     checkDerivations(own, view, sink, onUse);
     reportDerivationCycles(own, sink);
 

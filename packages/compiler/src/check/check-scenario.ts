@@ -98,6 +98,7 @@ function checkScenario(decl: ScenarioDecl, skills: ReadonlyMap<string, SkillInfo
     { root: 'action', name: 'action_id', type: { kind: 'string' }, target: { kind: 'root', name: 'action_id', owner: decl.id.span } },
   ]);
 
+  sink.recorder?.scope('scenario', decl.id.span, scope);
   const guardrails = checkGuardrails(members('GuardrailDecl'), id, actionTypes, scope, sink);
   const objectives = checkObjectives(members('ObjectiveDecl'), decl.id, scope, sink);
   const riskDecl = single('ExecutionRiskDecl', 'execution_risk');

@@ -115,6 +115,12 @@ function checkSkill(
   checkOutputFieldNames(output?.fields ?? [], id, type ?? typeWord?.text ?? 'the', sink);
   checkOutputLengths(output?.fields ?? [], id, type ?? typeWord?.text ?? 'the', sink);
 
+  if (sink.recorder !== undefined) {
+    const roots = { owner: decl.id.span, recorder: sink.recorder };
+    sink.recorder.scope('skill-input', decl.id.span, skillInputScope(schemas, roots));
+    sink.recorder.scope('skill-invariant', decl.id.span, invariantScope(schemas, { id: '', skill: id }, roots));
+  }
+
   const kind = type ?? 'the';
   const promptMember = member('SkillPrompt');
   const prompt = promptMember && checkTemplate(promptMember.template, skillInputScope(schemas, { owner: decl.id.span, recorder: sink.recorder }), sink);

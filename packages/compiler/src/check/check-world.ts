@@ -15,7 +15,7 @@ import { analyzeWorld } from '../analyze/index.js';
 import { DiagnosticSink } from './checker-context.js';
 import type { BindingRecorder } from './name-bindings.js';
 import { checkActions } from './check-action.js';
-import { checkDerivations, contextView, declareAttributes, reportDerivationCycles, type DeclaredAttribute } from './check-context.js';
+import { checkDerivations, contextScope, contextView, declareAttributes, reportDerivationCycles, type DeclaredAttribute } from './check-context.js';
 import { checkHeader } from './check-header.js';
 import { checkScenarios } from './check-scenario.js';
 import { checkSkills } from './check-skill.js';
@@ -49,6 +49,7 @@ export function checkWorld(files: readonly SourceFile[], options: CheckWorldOpti
 
   const shared = declareAttributes(ofKind<ContextBlock>(declarations, 'ContextBlock'), contextView([]), sink);
   const sharedView = contextView(shared);
+  sink.recorder?.scope('shared-context', undefined, contextScope(sharedView, () => undefined));
   checkDerivations(shared, sharedView, sink, onUse);
   reportDerivationCycles(shared, sink);
 

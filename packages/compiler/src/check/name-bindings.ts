@@ -9,6 +9,7 @@
  */
 import type { Span } from '@adec/diagnostics';
 import type { RecordField, Type } from '../model/index.js';
+import type { ExprScope } from './scope.js';
 
 export type DeclarationKind =
   | 'attribute'
@@ -50,9 +51,24 @@ export interface BoundReference {
   readonly targets: readonly BoundTarget[];
 }
 
+/**
+ * The places expressions occur, each with the names it sees: the shared context's
+ * derivations, an action's rules, a skill's prompt and templates, its invariants, a scenario.
+ */
+export type ScopeKind = 'shared-context' | 'action' | 'skill-input' | 'skill-invariant' | 'scenario';
+
+export interface BoundScope {
+  readonly kind: ScopeKind;
+  /** The name of the action, skill or scenario whose expressions these are; none for the shared context. */
+  readonly owner?: Span;
+  /** Every name visible there, in the order the checker lists them. */
+  readonly names: readonly { readonly name: string; readonly target: BoundTarget }[];
+}
+
 export interface WorldBindings {
   readonly declarations: readonly BoundDeclaration[];
   readonly references: readonly BoundReference[];
+  readonly scopes: readonly BoundScope[];
 }
 
 type EnumType = Extract<Type, { kind: 'enum' }>;
@@ -65,6 +81,7 @@ type EnumType = Extract<Type, { kind: 'enum' }>;
 export class BindingRecorder {
   private readonly declared: BoundDeclaration[] = [];
   private readonly referred: BoundReference[] = [];
+  private readonly scopes: BoundScope[] = [];
   private readonly fieldOrigins = new WeakMap<RecordField, readonly BoundTarget[]>();
   private readonly memberOrigins = new WeakMap<EnumType, ReadonlyMap<string, readonly BoundTarget[]>>();
 
@@ -75,6 +92,15 @@ export class BindingRecorder {
   refer(span: Span, targets: BoundTarget | readonly BoundTarget[] | undefined): void {
     const list = targets === undefined ? [] : isTargetList(targets) ? targets : [targets];
     if (list.length > 0 && span.endOffset > span.offset) this.referred.push({ span, targets: list });
+  }
+
+  /** The names `scope` offers, what completion lists at a place of this kind. */
+  scope(kind: ScopeKind, owner: Span | undefined, scope: ExprScope): void {
+    const names = scope.names.flatMap((name) => {
+      const target = scope.lookup(name)?.target;
+      return target === undefined ? [] : [{ name, target }];
+    });
+    this.scopes.push({ kind, ...(owner !== undefined && { owner }), names });
   }
 
   /** Where a record field was declared (or, for a candidate's field, every action type field it joins). */
@@ -96,7 +122,7 @@ export class BindingRecorder {
   }
 
   bindings(): WorldBindings {
-    return { declarations: this.declared, references: this.referred };
+    return { declarations: this.declared, references: this.referred, scopes: this.scopes };
   }
 }
 

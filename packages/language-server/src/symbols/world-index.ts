@@ -6,7 +6,7 @@
  * completion. Where the world has errors, what the checker still resolves is, so hover and
  * go to definition keep working while the author types.
  */
-import { bindWorld, type BoundTarget, type WorldBindings } from '@adec/compiler';
+import { bindWorld, type BoundTarget, type ScopeKind, type WorldBindings } from '@adec/compiler';
 import type { Span } from '@adec/diagnostics';
 import type { ActionDecl, ActionTypeDecl, ContextBlock, FieldDecl, ScenarioDecl, SkillDecl, SourceFile, TestDecl, TypeExpr } from '@adec/grammar';
 import { builtinField, builtinFunction, builtinSystemAttribute } from './builtins.js';
@@ -68,13 +68,20 @@ export interface WorldIndex {
 }
 
 export function buildWorldIndex(files: readonly SourceFile[], texts: ReadonlyMap<string, string>): WorldIndex {
-  return new IndexBuilder(texts).build(files, bindWorld(files));
+  return new IndexBuilder(texts, bindWorld(files)).build(files);
 }
 
 function scopeOf(bindings: readonly WorldSymbol[]): NameScope {
   const byName = new Map<string, WorldSymbol>();
   for (const binding of bindings) if (!byName.has(binding.name)) byName.set(binding.name, binding);
   return { lookup: (name) => byName.get(name), names: () => [...byName.values()] };
+}
+
+/** A scope made when it is first used: after every symbol it names is declared. */
+function lazyScope(symbols: () => readonly WorldSymbol[]): NameScope {
+  let scope: NameScope | undefined;
+  const made = () => (scope ??= scopeOf(symbols()));
+  return { lookup: (name) => made().lookup(name), names: () => made().names() };
 }
 
 const EMPTY_TABLE: SymbolTable = new Map();
@@ -84,32 +91,50 @@ class IndexBuilder {
   private readonly occurrences = new Map<string, SymbolOccurrence[]>();
   /** Declared symbols by the span of their name: what the checker's bindings point at. */
   private readonly declared = new Map<string, WorldSymbol>();
-  /** Skills and scenarios by the span of their id: the owners of `payload`, `action`, … */
-  private readonly owners = new Map<string, NameScope>();
+  /** `payload`, `action`, … by the span of the skill's or scenario's id and their name. */
+  private readonly roots = new Map<string, WorldSymbol>();
 
-  private sharedScope: NameScope = scopeOf([]);
+  private readonly sharedScope: NameScope;
   private readonly actions = new Map<string, ActionEntry>();
   private readonly skills = new Map<string, SkillEntry>();
   private readonly scenarios = new Map<string, ScenarioEntry>();
 
-  constructor(private readonly texts: ReadonlyMap<string, string>) {}
+  constructor(
+    private readonly texts: ReadonlyMap<string, string>,
+    private readonly bindings: WorldBindings,
+  ) {
+    this.sharedScope = this.scopeOfChecker('shared-context');
+  }
 
-  build(files: readonly SourceFile[], bindings: WorldBindings): WorldIndex {
+  build(files: readonly SourceFile[]): WorldIndex {
     const declarations = files.flatMap((f) => f.declarations);
     const of = <K extends (typeof declarations)[number]['kind']>(kind: K) =>
       declarations.filter((d): d is Extract<(typeof declarations)[number], { kind: K }> => d.kind === kind);
 
-    const shared = this.declareAttributes(of('ContextBlock'), [], 'shared context attribute');
-    this.sharedScope = scopeOf(shared);
-    for (const decl of of('ActionDecl')) this.declareAction(decl, shared);
+    this.declareAttributes(of('ContextBlock'), 'shared context attribute');
+    for (const decl of of('ActionDecl')) this.declareAction(decl);
     for (const decl of of('SkillDecl')) this.declareSkill(decl);
     for (const decl of of('ScenarioDecl')) this.declareScenario(decl);
     for (const decl of of('TestDecl')) this.declareTest(decl);
 
-    for (const reference of bindings.references) {
+    for (const reference of this.bindings.references) {
       this.record(reference.span, reference.targets.flatMap((target) => this.symbolOf(target) ?? []));
     }
     return this.result();
+  }
+
+  /** The names the checker makes visible at one kind of place of `owner` (its name's span). */
+  private scopeOfChecker(kind: ScopeKind, owner?: Span): NameScope {
+    const ownerKey = owner === undefined ? undefined : spanKey(owner);
+    return lazyScope(() => {
+      const scope = this.bindings.scopes.find((s) => s.kind === kind && (s.owner === undefined ? undefined : spanKey(s.owner)) === ownerKey);
+      return scope?.names.flatMap((n) => this.symbolOf(n.target) ?? []) ?? [];
+    });
+  }
+
+  private declareRoot(owner: Span, root: WorldSymbol): WorldSymbol {
+    this.roots.set(`${spanKey(owner)}\u0000${root.name}`, root);
+    return root;
   }
 
   /** The symbol the checker bound a name to. */
@@ -118,9 +143,9 @@ class IndexBuilder {
       case 'declaration':
         return this.declared.get(spanKey(target.span));
       case 'root':
-        return this.owners.get(spanKey(target.owner))?.lookup(target.name);
+        return this.roots.get(`${spanKey(target.owner)}\u0000${target.name}`);
       case 'root-field': {
-        const root = this.owners.get(spanKey(target.owner))?.lookup(target.root);
+        const root = this.roots.get(`${spanKey(target.owner)}\u0000${target.root}`);
         return root === undefined ? undefined : this.membersOf([root]).get(target.name)?.[0];
       }
       case 'function':
@@ -150,15 +175,13 @@ class IndexBuilder {
 
   // ── Context attributes ────────────────────────────────────────────────────
 
-  private declareAttributes(blocks: readonly ContextBlock[], inherited: readonly WorldSymbol[], detail: string): WorldSymbol[] {
-    const seen = new Set(inherited.map((s) => s.name));
-    const declared: WorldSymbol[] = [];
+  private declareAttributes(blocks: readonly ContextBlock[], detail: string): void {
     for (const decl of blocks.flatMap((b) => b.attributes)) {
       const name = decl.name.name;
       if (name === '') continue;
       this.declareType(decl.type, name);
       const type = typeText(decl.type);
-      const symbol = this.declare({
+      this.declare({
         kind: 'attribute',
         name,
         span: decl.name.span,
@@ -168,17 +191,12 @@ class IndexBuilder {
         typeText: type,
         typeExpr: decl.type,
       });
-      // A repeated name is an error (ADEC2010); the first declaration is the one in scope.
-      if (seen.has(name)) continue;
-      seen.add(name);
-      declared.push(symbol);
     }
-    return declared;
   }
 
   // ── Actions and rules ─────────────────────────────────────────────────────
 
-  private declareAction(decl: ActionDecl, shared: readonly WorldSymbol[]): void {
+  private declareAction(decl: ActionDecl): void {
     const name = decl.name.name;
     const mode = decl.aggregations[0];
     const aggregation = mode === undefined ? 'winner_takes_all' : `${mode.mode.name}${mode.parameter === undefined ? '' : ` ${mode.parameter.value}`}`;
@@ -190,8 +208,8 @@ class IndexBuilder {
       signature: `action ${name}`,
       detail: `aggregate ${aggregation} · ${decl.rules.length} rule${decl.rules.length === 1 ? '' : 's'}`,
     });
-    const own = this.declareAttributes(decl.contexts, shared, `context attribute of action \`${name}\``);
-    const scope = scopeOf([...shared, ...own]);
+    this.declareAttributes(decl.contexts, `context attribute of action \`${name}\``);
+    const scope = this.scopeOfChecker('action', decl.name.span);
     const rules = new Map<string, WorldSymbol>();
     for (const rule of decl.rules) {
       const outcome = rule.clauses.find((c) => c.kind === 'OutcomeClause');
@@ -283,10 +301,10 @@ class IndexBuilder {
       detail: `the output of skill \`${id}\`, which invariants check`,
       members: () => output,
     };
-    const inputScope = scopeOf([actionMetadataRoot, userStateRoot, decisionContextRoot]);
-    const invariantScope = scopeOf([payloadRoot, actionMetadataRoot, userStateRoot, decisionContextRoot]);
+    for (const root of [payloadRoot, actionMetadataRoot, userStateRoot, decisionContextRoot]) this.declareRoot(decl.id.span, root);
+    const inputScope = this.scopeOfChecker('skill-input', decl.id.span);
+    const invariantScope = this.scopeOfChecker('skill-invariant', decl.id.span);
     if (id !== '' && !this.skills.has(id)) this.skills.set(id, { symbol, inputScope, invariantScope, outputFields: output });
-    this.owners.set(spanKey(decl.id.span), invariantScope);
 
     for (const m of decl.members) {
       if (m.kind !== 'SkillTemplateDecl') continue;
@@ -348,7 +366,6 @@ class IndexBuilder {
     for (const field of signalFields) this.declareField(signalSymbol(field), field);
     for (const field of stateFields) this.declareField(stateSymbol(field), field);
     const signals = this.types.table(signalFields, signalSymbol);
-    const state = this.types.table(stateFields, stateSymbol);
 
     const actionTypeDecls = decl.members.filter((m): m is ActionTypeDecl => m.kind === 'ActionTypeDecl');
     const actionTypes = new Map<string, WorldSymbol>();
@@ -394,11 +411,10 @@ class IndexBuilder {
       members: () => candidateFields,
     };
     const actionIdRoot: WorldSymbol = { kind: 'root', name: 'action_id', signature: 'action_id: string', detail: 'the id of the candidate action' };
-    const flat = (table: SymbolTable) => [...table.values()].map((s) => s[0]!);
-    const scope = scopeOf([...flat(signals), ...flat(state), actionRoot, actionIdRoot]);
+    for (const root of [actionRoot, actionIdRoot]) this.declareRoot(decl.id.span, root);
+    const scope = this.scopeOfChecker('scenario', decl.id.span);
     if (id !== '' && !this.scenarios.has(id)) this.scenarios.set(id, { symbol, scope, signals, actionTypes, actionTypeFields, candidateFields });
 
-    this.owners.set(spanKey(decl.id.span), scope);
 
     for (const m of decl.members) {
       if (m.kind !== 'ObjectiveDecl') continue;
