@@ -4,6 +4,7 @@
  * missing evidence. Each is checked against the action, so a test cannot expect a reason code,
  * a field or an attribute that does not exist, nor a reason text its rule can never give.
  */
+import { WORK_FRAME_FIELDS as DECISION_WORK_FRAME_FIELDS, type WorkFrameFieldKind } from '@adec/abi';
 import { DECISION_BASES, STRING, type CheckedTest, type DecisionBasisCode, type Type } from '../model/index.js';
 import type { ActionInfo } from './check-action.js';
 import { firstDeclaredAt, type DiagnosticSink } from './checker-context.js';
@@ -16,17 +17,14 @@ import { checkRecordValues } from './test-record-values.js';
 type AdjudicationTest = Extract<CheckedTest, { kind: 'adjudication' }>;
 type Expectations = Pick<AdjudicationTest, 'expectReason' | 'expectBasis' | 'expectWorkFrame' | 'expectMissingEvidence'>;
 
-const TEXT_LIST: Type = { kind: 'list', element: STRING };
-/** The fields of a decision's work_frame (runtime work-frame.ts), as a test writes their values. */
-const WORK_FRAME_FIELDS: ReadonlyMap<string, Type> = new Map([
-  ['mode', STRING],
-  ['next_action', STRING],
-  ['allowed_actions', TEXT_LIST],
-  ['forbidden_actions', TEXT_LIST],
-  ['required_output', TEXT_LIST],
-  ['missing_evidence', TEXT_LIST],
-  ['next_human_owner', { kind: 'optional', inner: STRING }],
-]);
+/** How a test writes the value of each kind of work_frame field. */
+const TYPE_OF_KIND: Readonly<Record<WorkFrameFieldKind, Type>> = {
+  text: STRING,
+  texts: { kind: 'list', element: STRING },
+  text_or_null: { kind: 'optional', inner: STRING },
+};
+/** The fields of a decision's work_frame, as a test writes their values. */
+const WORK_FRAME_FIELDS: ReadonlyMap<string, Type> = new Map(Object.entries(DECISION_WORK_FRAME_FIELDS).map(([name, kind]) => [name, TYPE_OF_KIND[kind]]));
 
 /** The test's reason, work_frame and missing-evidence expectations; undefined when one is wrong (reported). */
 export function checkDecisionExpectations(test: string, action: ActionInfo, member: MemberLookup, expect: ExpectMember | undefined, sink: DiagnosticSink): Expectations | undefined {

@@ -2,14 +2,13 @@
  * `on STATUS { … }` work_frame templates: what the agent is told to do next for each
  * status (ARCHITECTURE.md "Composition root", step 6).
  */
+import { WORK_FRAME_LIST_FIELDS as LIST_FIELDS, WORK_FRAME_TEXT_FIELDS as TEXT_FIELDS } from '@adec/abi';
 import type { WorkFrameFieldDecl, WorkFrameTemplateDecl } from '@adec/grammar';
 import type { RuleOutcome, WorkFrameTemplate } from '../model/index.js';
 import { firstDeclaredAt, type DiagnosticSink } from './checker-context.js';
 import { asOutcome, outcomeHelp } from './spellings.js';
 import { didYouMeanName } from './suggestions.js';
 
-const TEXT_FIELDS = ['mode', 'next_action', 'next_human_owner'] as const;
-const LIST_FIELDS = ['allowed_actions', 'forbidden_actions', 'required_output'] as const;
 const FIELDS: readonly string[] = [...TEXT_FIELDS, ...LIST_FIELDS];
 
 type MutableTemplate = { -readonly [K in keyof WorkFrameTemplate]: WorkFrameTemplate[K] };

@@ -5,6 +5,10 @@
  * (grammar/src/tokens.ts) is offered somewhere.
  */
 
+import { WORK_FRAME_FIELDS, WORK_FRAME_LIST_FIELDS, WORK_FRAME_TEXT_FIELDS } from '@adec/compiler';
+
+const TEMPLATE_FIELDS: readonly string[] = [...WORK_FRAME_TEXT_FIELDS, ...WORK_FRAME_LIST_FIELDS];
+
 /** Clause words by the kind of block they start a line in. */
 export const CLAUSE_KEYWORDS: Readonly<Record<string, readonly string[]>> = {
   '': ['world', 'context', 'action', 'skill', 'scenario', 'test'],
@@ -12,7 +16,8 @@ export const CLAUSE_KEYWORDS: Readonly<Record<string, readonly string[]>> = {
   context: ['supplied', 'system', 'computed'],
   action: ['aggregate', 'context', 'rule', 'on'],
   rule: ['outcome', 'severity', 'applies_when', 'when', 'reason', 'suppresses', 'timeout', 'weight'],
-  on: ['mode', 'next_action', 'allowed_actions', 'forbidden_actions', 'required_output', 'next_human_owner'],
+  // The work_frame fields a template sets, in the order a decision writes them.
+  on: Object.keys(WORK_FRAME_FIELDS).filter((field) => TEMPLATE_FIELDS.includes(field)),
   skill: ['version', 'type', 'description', 'prompt', 'timeout', 'hard_limit', 'fallback', 'action_metadata', 'user_state', 'output', 'invariant', 'prohibit', 'template', 'when'],
   scenario: ['version', 'signals', 'state', 'action_type', 'guardrail', 'objective', 'weight', 'execution_risk', 'tie_break', 'asc', 'desc', 'default_mode'],
   action_type: ['skill'],
