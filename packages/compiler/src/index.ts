@@ -7,6 +7,7 @@ export { buildWorld } from './build-world.js';
 export type { BuildArtifacts, BuildOptions, BuildPhase, BuildResult } from './build-world.js';
 export { checkSources } from './check-sources.js';
 export { bindWorld } from './check/bind-world.js';
+export { SYSTEM_ATTRIBUTE_TYPES } from './check/check-context.js';
 // The work_frame fields the language's `on STATUS { … }` and `expect work_frame` name are the ABI's.
 export { WORK_FRAME_FIELDS, WORK_FRAME_LIST_FIELDS, WORK_FRAME_TEXT_FIELDS } from '@adec/abi';
 export type { BoundDeclaration, BoundReference, BoundScope, BoundTarget, DeclarationKind, ScopeKind, WorldBindings } from './check/name-bindings.js';

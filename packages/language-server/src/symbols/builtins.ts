@@ -1,10 +1,10 @@
 /**
  * Names the language provides rather than the world: built-in functions (derived from the
- * compiler's registry, model/builtins.ts), the system attributes the runtime captures, the SEC
- * envelope a skill reads, and the fields every scenario candidate has. The last three mirror
- * the checker (check-context.ts, skill-scope.ts, candidate-action.ts).
+ * compiler's registry, model/builtins.ts), the system attributes the runtime captures (the
+ * checker's list and types, check-context.ts), the SEC envelope a skill reads, and the fields
+ * every scenario candidate has; this file adds what hover says about them.
  */
-import { BUILTIN_NAMES, builtin, isBuiltinName, resultText } from '@adec/compiler';
+import { BUILTIN_NAMES, builtin, formatType, isBuiltinName, resultText, SYSTEM_ATTRIBUTE_TYPES } from '@adec/compiler';
 import type { WorldSymbol } from './world-symbol.js';
 
 export const BUILTIN_FUNCTIONS: ReadonlyMap<string, WorldSymbol> = new Map(
@@ -19,19 +19,25 @@ export function builtinFunction(name: string): WorldSymbol | undefined {
   return isBuiltinName(name) ? BUILTIN_FUNCTIONS.get(name) : undefined;
 }
 
-const SYSTEM_ATTRIBUTES: Readonly<Record<string, { type: string; doc: string }>> = {
-  request_time: { type: 'timestamp', doc: 'when the request arrived, captured by the runtime' },
-  request_id: { type: 'string', doc: 'the request id, captured by the runtime' },
-  authenticated_caller: { type: 'string?', doc: 'the caller the token names; absent without one' },
-};
+const SYSTEM_ATTRIBUTE_DOCS: ReadonlyMap<string, string> = new Map([
+  ['request_time', 'when the request arrived, captured by the runtime'],
+  ['request_id', 'the request id, captured by the runtime'],
+  ['authenticated_caller', 'the caller the token names; absent without one'],
+]);
 
-export const SYSTEM_ATTRIBUTE_NAMES: readonly string[] = Object.keys(SYSTEM_ATTRIBUTES);
+export const SYSTEM_ATTRIBUTE_NAMES: readonly string[] = [...SYSTEM_ATTRIBUTE_TYPES.keys()];
+
+const SYSTEM_ATTRIBUTES: ReadonlyMap<string, WorldSymbol> = new Map(
+  [...SYSTEM_ATTRIBUTE_TYPES].map(([name, type]): [string, WorldSymbol] => {
+    const typeText = formatType(type);
+    const doc = SYSTEM_ATTRIBUTE_DOCS.get(name) ?? 'captured by the runtime';
+    return [name, { kind: 'system-attribute', name, signature: `system ${name}: ${typeText}`, detail: `system attribute: ${doc}`, typeText }];
+  }),
+);
 
 /** A system attribute the world did not declare, named in a test's `system { … }`. */
 export function builtinSystemAttribute(name: string): WorldSymbol | undefined {
-  if (!Object.hasOwn(SYSTEM_ATTRIBUTES, name)) return undefined;
-  const attribute = SYSTEM_ATTRIBUTES[name]!;
-  return { kind: 'system-attribute', name, signature: `system ${name}: ${attribute.type}`, detail: `system attribute: ${attribute.doc}`, typeText: attribute.type };
+  return SYSTEM_ATTRIBUTES.get(name);
 }
 
 /** A built-in field of a root or a candidate: `decision_context.decision_id`, `action.action_id`. */
