@@ -64,3 +64,5 @@ export {
   type SkillType,
 } from './selection-registries.js';
 export { DECISION_BASES, type DecisionBasis } from './decision-basis.js';
+export { HELPER_LIBRARY, HELPER_NAMES, type HelperDefinition, type HelperName } from './helper-library.js';
+export { ESBUILD_PRELUDE, HELPER_BUNDLE_SHA256 } from './bundle-forms.generated.js';

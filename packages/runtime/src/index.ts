@@ -15,6 +15,7 @@ export { loadModule, DEFAULT_MEMORY_LIMIT_MB, type BundleToLoad, type Isolation,
 export { ModuleLoader, RETRY_BACKOFF_MS, MAX_RETRY_BACKOFF_MS, type RoutingKey, type LoadError, type LoadErrorCode, type ModuleLookup, type ModuleLoaderOptions, type ModuleLoaderStats, type RefreshOutcome, REPLACED_MODULE_GRACE_MS } from './load/module-loader.js';
 export { DirectoryModuleStore, type DirectoryModuleStoreOptions, type ModuleStore, type WorldKey } from './load/module-store.js';
 export { STORE_READ_ATTEMPTS, STORE_RETRY_DELAY_MS } from './load/store-read.js';
+export { verifyGeneratedCode, type GeneratedCodeVerdict } from './load/generated-code/verify-generated-code.js';
 export { SandboxProcessPool, type SandboxPoolOptions, type SandboxPoolStats } from './sandbox/sandbox-process-pool.js';
 export type { SandboxProcessMemory } from './sandbox/sandbox-memory.js';
 export { durationMs, durationText, isoDuration, isoDurationMs, timestampMs } from './context/wire-values.js';

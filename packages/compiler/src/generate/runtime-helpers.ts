@@ -1,130 +1,16 @@
 /**
  * The few local functions generated predicates call. They are emitted into the module only
  * when used, always in this order, so a module stays self-contained (the sandbox offers no
- * library) and byte-identical for identical input.
+ * library) and byte-identical for identical input. Their one definition is the ABI's helper
+ * library (@adec/abi helper-library.ts): the runtime checks a bundle's helpers against it. A
+ * built-in lowered to a helper (model/builtins.ts) names one of them: emit-expr.ts passes it
+ * where a `HelperName` is required.
  */
-import type { BuiltinHelper } from '../model/index.js';
+import { HELPER_LIBRARY, HELPER_NAMES, type HelperName } from '@adec/abi';
 
-/** The built-ins lowered to a local function (model/builtins.ts), and what codegen itself needs. */
-export type HelperName =
-  | BuiltinHelper
-  | 'charLength'
-  | 'isIn'
-  | 'containsAny'
-  | 'hasElement'
-  | 'hasAnyElement'
-  | 'deepEqual'
-  | 'formatTimestamp'
-  | 'formatDuration';
-
-interface HelperSource {
-  readonly doc: string;
-  readonly text: string;
-}
-
-const HELPERS: Readonly<Record<HelperName, HelperSource>> = {
-  clamp: {
-    doc: '`clamp(x, low, high)`: x limited to [low, high].',
-    text: `function clamp(value: number, low: number, high: number): number {
-  return Math.min(Math.max(value, low), high);
-}`,
-  },
-  charLength: {
-    doc: 'Length in characters (code points), as JSON Schema `maxLength` counts them.',
-    text: `function charLength(text: string): number {
-  return Array.from(text).length;
-}`,
-  },
-  isIn: {
-    doc: '`x in list`: scalar membership (absent is normalised to null by the caller).',
-    text: `function isIn(element: unknown, list: readonly unknown[]): boolean {
-  return list.includes(element);
-}`,
-  },
-  containsAny: {
-    doc: '`text CONTAINS_ANY [..]`: some needle is a substring of the text.',
-    text: `function containsAny(text: string, needles: readonly string[]): boolean {
-  return needles.some((needle) => text.includes(needle));
-}`,
-  },
-  hasElement: {
-    doc: '`list CONTAINS x`: the list has the element.',
-    text: `function hasElement(list: readonly unknown[], element: unknown): boolean {
-  return list.includes(element);
-}`,
-  },
-  hasAnyElement: {
-    doc: '`list CONTAINS_ANY [..]`: the lists share an element.',
-    text: `function hasAnyElement(list: readonly unknown[], elements: readonly unknown[]): boolean {
-  return elements.some((element) => list.includes(element));
-}`,
-  },
-  deepEqual: {
-    doc: 'Structural equality of lists and records (absent fields equal null).',
-    text: `function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (a === null || b === null || a === undefined || b === undefined) return (a ?? null) === (b ?? null);
-  if (typeof a !== "object" || typeof b !== "object") return false;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-    return a.every((item: unknown, index) => deepEqual(item, b[index]));
-  }
-  const left = a as Readonly<Record<string, unknown>>;
-  const right = b as Readonly<Record<string, unknown>>;
-  return Object.keys(left)
-    .concat(Object.keys(right))
-    .every((key) => deepEqual(left[key], right[key]));
-}`,
-  },
-  formatTimestamp: {
-    doc: 'A timestamp (ms since the epoch) as ISO 8601 UTC text, computed without `Date` (days to civil date, H. Hinnant).',
-    text: `function formatTimestamp(ms: number): string {
-  const days = Math.floor(ms / 86400000);
-  const time = ms - days * 86400000;
-  const shifted = days + 719468;
-  const era = Math.floor(shifted / 146097);
-  const dayOfEra = shifted - era * 146097;
-  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36524) - Math.floor(dayOfEra / 146096)) / 365);
-  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
-  const monthIndex = Math.floor((5 * dayOfYear + 2) / 153);
-  const day = dayOfYear - Math.floor((153 * monthIndex + 2) / 5) + 1;
-  const month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9;
-  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
-  const pad = (value: number, width: number): string => String(value).padStart(width, "0");
-  const clock = \`\${pad(Math.floor(time / 3600000), 2)}:\${pad(Math.floor(time / 60000) % 60, 2)}:\${pad(Math.floor(time / 1000) % 60, 2)}\`;
-  return \`\${pad(year, 4)}-\${pad(month, 2)}-\${pad(day, 2)}T\${clock}.\${pad(time % 1000, 3)}Z\`;
-}`,
-  },
-  formatDuration: {
-    doc: 'A duration (ms) as a person reads it: `30 days`, `2 hours 30 minutes`, `1 second 500 milliseconds`, `0 seconds`.',
-    text: `function formatDuration(ms: number): string {
-  const units: readonly (readonly [string, number])[] = [["day", 86400000], ["hour", 3600000], ["minute", 60000], ["second", 1000], ["millisecond", 1]];
-  let rest = Math.abs(ms);
-  const parts: string[] = [];
-  for (const [unit, unitMs] of units) {
-    const count = Math.floor(rest / unitMs);
-    rest -= count * unitMs;
-    if (count > 0) parts.push(\`\${count} \${unit}\${count === 1 ? "" : "s"}\`);
-  }
-  return parts.length === 0 ? "0 seconds" : \`\${ms < 0 ? "-" : ""}\${parts.join(" ")}\`;
-}`,
-  },
-};
-
-/** Every helper, in the order a module declares the ones it uses. */
-export const HELPER_NAMES: readonly HelperName[] = [
-  'clamp',
-  'charLength',
-  'isIn',
-  'containsAny',
-  'hasElement',
-  'hasAnyElement',
-  'deepEqual',
-  'formatTimestamp',
-  'formatDuration',
-];
+export { HELPER_NAMES, type HelperName };
 
 /** Source text of the used helpers, each with its doc comment, in a fixed order. */
 export function helperSources(used: ReadonlySet<HelperName>): readonly string[] {
-  return HELPER_NAMES.filter((name) => used.has(name)).map((name) => `/** ${HELPERS[name].doc} */\n${HELPERS[name].text}`);
+  return HELPER_NAMES.filter((name) => used.has(name)).map((name) => `/** ${HELPER_LIBRARY[name].doc} */\n${HELPER_LIBRARY[name].text}`);
 }

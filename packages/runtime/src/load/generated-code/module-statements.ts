@@ -1,0 +1,153 @@
+/**
+ * The statements of a bundle's IIFE, in the one order the compiler and esbuild write them
+ * (compiler generate/generate-module.ts, bundle/bundle-module.ts):
+ *
+ * 1. esbuild's prelude, through `var module_exports = {};`: its text exactly (@adec/abi
+ *    ESBUILD_PRELUDE);
+ * 2. `__export(module_exports, { _NAME: () => _NAME, … })` for the registries;
+ * 3. the helpers the module uses, in the library's order, each the library's by hash;
+ * 4. `var RE_0 = /…/flags;`, `var RE_1 = …`: regex literals, numbered from 0, flags `i`, `m`, `s`;
+ * 5. the registries and the shared rule results, each once, in their order (registry-shapes.ts);
+ * 6. `return __toCommonJS(module_exports);`.
+ */
+import { ESBUILD_PRELUDE } from '@adec/abi';
+import type { BlockStatement, Expression, Statement, Super, VariableDeclaration } from 'acorn';
+import type { ModuleNames } from './expression-grammar.js';
+import { MATCHED, NOT_MATCHED } from './generated-functions.js';
+import { checkHelper, libraryHelper } from './helper-library-check.js';
+import { checkRegistryLiteral } from './data-literal.js';
+import { isWrittenPlainly } from './member-names.js';
+import { notGenerated, refusal, type Refusal } from './refusal.js';
+import { REGISTRY_SHAPES } from './registry-shapes.js';
+
+const RETURN = 'return __toCommonJS(module_exports);';
+
+/** The shared results, exactly as emitted (compiler generate/emit-actions.ts SHARED_RULE_RESULTS). */
+const SHARED_RESULTS: ReadonlyMap<string, string> = new Map([
+  [NOT_MATCHED, `var ${NOT_MATCHED} = Object.freeze({ matched: false });`],
+  [MATCHED, `var ${MATCHED} = Object.freeze({ matched: true });`],
+]);
+
+/** Declarations after the regex constants, in order: the ABI's registries with the shared results before the rule functions. */
+const DECLARATIONS: readonly string[] = [...REGISTRY_SHAPES.keys()].flatMap((name) => (name === '_RULE_FUNCTIONS' ? [...SHARED_RESULTS.keys(), name] : [name]));
+
+/** The exports: every registry (the shared results are the module's own). */
+const EXPORTED: ReadonlySet<string> = new Set(REGISTRY_SHAPES.keys());
+
+const REGEX_FLAGS = /^i?m?s?$/;
+
+/** The IIFE's body, statement by statement; `end` is where the IIFE's body closes (for a refusal of what is missing). */
+export function checkModuleStatements(statements: readonly Statement[], end: number, source: string): Refusal | undefined {
+  let index = 0;
+  const at = (): Statement | undefined => statements[index];
+
+  // 1. esbuild's prelude.
+  const preludeEnd = statements.findIndex((statement) => statement.type === 'VariableDeclaration' && declaredName(statement) === 'module_exports');
+  const first = statements[0];
+  if (first === undefined) return refusal(end, 'the module is empty');
+  if (preludeEnd < 0 || source.slice(first.start, statements[preludeEnd]!.end) !== ESBUILD_PRELUDE) {
+    return refusal(first, "the module does not start with esbuild's prelude as every bundle has it");
+  }
+  index = preludeEnd + 1;
+
+  // 2. The exports.
+  const exports = at();
+  const exportProblem = exports === undefined ? refusal(end, 'the module does not export its registries') : checkExportCall(exports);
+  if (exportProblem !== undefined) return exportProblem;
+  index++;
+
+  // 3. The helpers.
+  const helpers = new Map<string, number>();
+  let lastOrder = -1;
+  for (let statement = at(); statement?.type === 'FunctionDeclaration'; statement = at()) {
+    const name = statement.id.name;
+    const helper = libraryHelper(name);
+    if (helper === undefined) return refusal(statement.id, `\`${name}\` is not a function of the helper library`);
+    if (helper.order <= lastOrder) return refusal(statement, `the helper \`${name}\` is out of the library's order or declared twice`);
+    const problem = checkHelper(statement, helper, source);
+    if (problem !== undefined) return problem;
+    lastOrder = helper.order;
+    helpers.set(name, statement.params.length);
+    index++;
+  }
+
+  // 4. The regex constants.
+  const regexes = new Set<string>();
+  for (let statement = at(); statement !== undefined && isRegexDeclaration(statement, regexes.size); statement = at()) {
+    const literal = declaredValue(statement);
+    if (literal.type !== 'Literal' || literal.regex === undefined) return refusal(literal, 'a regex constant holds a regex literal');
+    if (!REGEX_FLAGS.test(literal.regex.flags)) return refusal(literal, `the regex flags \`${literal.regex.flags}\` are not generated (only \`i\`, \`m\`, \`s\`, in that order)`);
+    regexes.add(`RE_${regexes.size}`);
+    index++;
+  }
+
+  // 5. The registries and the shared results.
+  const module: ModuleNames = { helpers, regexes };
+  for (const name of DECLARATIONS) {
+    const statement = at();
+    if (statement === undefined) return refusal(end, `the module does not declare \`${name}\``);
+    const problem = checkDeclaration(statement, name, module, source);
+    if (problem !== undefined) return problem;
+    index++;
+  }
+
+  // 6. The return.
+  const last = at();
+  if (last === undefined) return refusal(end, `the module does not end with \`${RETURN}\``);
+  if (source.slice(last.start, last.end) !== RETURN) return last.type === 'ReturnStatement' ? refusal(last, `the module ends with \`${RETURN}\``) : notGenerated(last, 'in the module');
+  const extra = statements[index + 1];
+  return extra === undefined ? undefined : notGenerated(extra, `after \`${RETURN}\``);
+}
+
+/** `var NAME = value;`: one plain declarator with a value. */
+function declaredName(statement: VariableDeclaration): string | undefined {
+  if (statement.kind !== 'var' || statement.declarations.length !== 1) return undefined;
+  const declarator = statement.declarations[0]!;
+  if (declarator.id.type !== 'Identifier' || declarator.init === null || declarator.init === undefined || !isWrittenPlainly(declarator.id)) return undefined;
+  return declarator.id.name;
+}
+
+function declaredValue(statement: VariableDeclaration): Expression {
+  return statement.declarations[0]!.init!;
+}
+
+function isRegexDeclaration(statement: Statement, number: number): statement is VariableDeclaration {
+  return statement.type === 'VariableDeclaration' && declaredName(statement) === `RE_${number}`;
+}
+
+function checkDeclaration(statement: Statement, name: string, module: ModuleNames, source: string): Refusal | undefined {
+  const expected = `\`var ${name} = …;\``;
+  if (statement.type !== 'VariableDeclaration') return notGenerated(statement, `where the module declares ${expected}`);
+  const declared = declaredName(statement);
+  if (declared !== name) return refusal(statement, `the module declares ${expected} here, not ${declared === undefined ? 'this' : `\`${declared}\``}`);
+  const shared = SHARED_RESULTS.get(name);
+  if (shared !== undefined) return source.slice(statement.start, statement.end) === shared ? undefined : refusal(statement, `\`${name}\` is declared as \`${shared}\``);
+  const shape = REGISTRY_SHAPES.get(name);
+  if (shape === undefined) return refusal(statement, `\`${name}\` is not a registry`);
+  return checkRegistryLiteral(declaredValue(statement), shape, name, module);
+}
+
+/** `__export(module_exports, { _NAME: () => _NAME, … });` naming registries only, each once. */
+function checkExportCall(statement: Statement): Refusal | undefined {
+  const shape = 'the module exports its registries with `__export(module_exports, { _NAME: () => _NAME, … })`';
+  if (statement.type !== 'ExpressionStatement') return refusal(statement, shape);
+  const call = statement.expression;
+  if (call.type !== 'CallExpression' || call.optional || !isName(call.callee, '__export') || call.arguments.length !== 2) return refusal(statement, shape);
+  const [target, table] = call.arguments;
+  if (target === undefined || target.type === 'SpreadElement' || !isName(target, 'module_exports')) return refusal(statement, shape);
+  if (table === undefined || table.type !== 'ObjectExpression') return refusal(statement, shape);
+  const seen = new Set<string>();
+  for (const property of table.properties) {
+    if (property.type !== 'Property' || property.kind !== 'init' || property.computed || property.method || property.shorthand || property.key.type !== 'Identifier') return refusal(property, shape);
+    const name = property.key.name;
+    const getter = property.value;
+    const exportsItself = getter.type === 'ArrowFunctionExpression' && getter.params.length === 0 && !getter.async && isName(getter.body, name);
+    if (!EXPORTED.has(name) || seen.has(name) || !exportsItself || !isWrittenPlainly(property.key)) return refusal(property, `\`${name}\` is not exported as a registry (\`${name}: () => ${name}\`)`);
+    seen.add(name);
+  }
+  return undefined;
+}
+
+function isName(node: Expression | Super | BlockStatement, name: string): boolean {
+  return node.type === 'Identifier' && node.name === name && isWrittenPlainly(node);
+}
