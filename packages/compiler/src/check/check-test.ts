@@ -78,16 +78,18 @@ function checkTest(decl: TestDecl, env: TestEnvironment, sink: DiagnosticSink): 
   // Two tests run together while the author types between them: the second one's members are
   // repeats, which name what the first one's `action` or `scenario` does unless they repeat it.
   const bindingOnly = bindingOnlySink(sink);
+  // What is walked for the bindings only uses no attribute: the unused-attribute warnings stay the checker's.
+  const bindingEnv: TestEnvironment = { ...env, onUse: () => undefined };
   const repeated = decl.members.filter((m) => first.get(MEMBER_CLAUSES[m.kind]) !== m);
   if (bindingOnly !== undefined && repeated.length > 0) {
     const subject = repeated.some((m) => m.kind === 'TestAction' || m.kind === 'TestScenario') ? [] : [action, scenario].filter((m) => m !== undefined);
-    checkTest({ ...decl, members: [...subject, ...repeated] }, env, bindingOnly);
+    checkTest({ ...decl, members: [...subject, ...repeated] }, bindingEnv, bindingOnly);
   }
   if (action !== undefined && scenario !== undefined) {
     sink.report('ADEC4026', scenario.span, { test, problem: 'names both an action and a scenario: an adjudication test names an action, a selection test a scenario' });
     if (bindingOnly !== undefined) {
-      checkAdjudicationTest(decl, action, member, expect, env, bindingOnly);
-      checkSelectionTest(decl, scenario, member('TestSignals'), member('TestActions'), expect, env, bindingOnly);
+      checkAdjudicationTest(decl, action, member, expect, bindingEnv, bindingOnly);
+      checkSelectionTest(decl, scenario, member('TestSignals'), member('TestActions'), expect, bindingEnv, bindingOnly);
     }
     return undefined;
   }
