@@ -23,3 +23,21 @@ export function describeVerdict(bundle: string, verdict: GeneratedCodeVerdict = 
 export function spliced(bundle: string, start: number, end: number, text: string): string {
   return `${bundle.slice(0, start)}${text}${bundle.slice(end)}`;
 }
+
+/** Where the function of rule `id` stands in `_RULE_FUNCTIONS` (one line, as esbuild prints it). */
+export function ruleFunctionSpan(bundle: string, id: string): { readonly start: number; readonly end: number } {
+  const registry = bundle.indexOf('var _RULE_FUNCTIONS = {');
+  const key = `\n    ${id}: `;
+  const at = bundle.indexOf(key, registry);
+  if (registry < 0 || at < 0) throw new Error(`no rule function \`${id}\` in the bundle`);
+  const start = at + key.length;
+  const lineEnd = bundle.indexOf('\n', start);
+  return { start, end: bundle[lineEnd - 1] === ',' ? lineEnd - 1 : lineEnd };
+}
+
+/** The offset of a verdict's line and column (both from 1). */
+export function offsetOf(bundle: string, line: number, column: number): number {
+  let offset = 0;
+  for (let n = 1; n < line; n++) offset = bundle.indexOf('\n', offset) + 1;
+  return offset + column - 1;
+}
