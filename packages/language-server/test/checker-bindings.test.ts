@@ -107,3 +107,36 @@ describe.each(WORLDS)('%s', (world) => {
     expect(unresolved).toEqual([]);
   });
 });
+
+describe('while the author types, names the checker stops at still resolve', () => {
+  /** The world at `dir` with `edit` applied to `file`, indexed; and what the name at `needle` (`delta` in) refers to. */
+  function edited(dir: string, file: string, edit: (text: string) => string) {
+    const sources = loadWorldFromDir(dir);
+    const files = sources.files.map((f) => (f.path.endsWith(file) ? { ...f, text: edit(f.text) } : f));
+    const result = checkSources({ ...sources, files });
+    const text = files.find((f) => f.path.endsWith(file))!;
+    const index = buildWorldIndex(result.files, new Map(files.map((f) => [f.path, f.text])));
+    const targetsAt = (needle: string, delta = 0) => {
+      expect(text.text.indexOf(needle), needle).toBeGreaterThanOrEqual(0);
+      return index.occurrenceAt(text.path, text.text.indexOf(needle) + delta)?.targets.map((t) => `${t.kind} ${t.name}`) ?? [];
+    };
+    return { diagnostics: result.diagnostics, targetsAt };
+  }
+
+  test('two tests run together (the end of one and the start of the next deleted): the second one\'s names', () => {
+    const { diagnostics, targetsAt } = edited('examples/benefits', 'submit_claim.tests.adec', (text) =>
+      text.replace('  expect  RED by duplicate_claim\n}\n\ntest "a claim filed more than a year after the service is blocked" {\n', ''),
+    );
+    expect(diagnostics.some((d) => d.code === 'ADEC4009')).toBe(true);
+    expect(targetsAt('service_date: "2024-12-01')).toEqual(['attribute service_date']);
+    expect(targetsAt('by filed_too_late', 3)).toEqual(['rule filed_too_late']);
+  });
+
+  test('a candidate whose type is misspelled: its fields are those of the action types, its enum values their members', () => {
+    const { diagnostics, targetsAt } = edited('examples/fitness', 'tests.adec', (text) => text.replace('{ action_id: "yoga-30", type: "workout_session"', '{ action_id: "yoga-30", type: "workout_sesion"'));
+    expect(diagnostics.some((d) => d.code === 'ADEC2005')).toBe(true);
+    expect(targetsAt('session_name: "Morning Yoga"')).toEqual(['field session_name', 'field session_name']);
+    expect(targetsAt('intensity: "low"')).toEqual(['field intensity']);
+    expect(targetsAt('"low", duration_minutes: 30', 1)).toEqual(['enum-member low']);
+  });
+});
