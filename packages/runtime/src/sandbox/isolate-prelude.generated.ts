@@ -242,6 +242,12 @@ export const EVALUATOR_AFTER_BUNDLE = `"use strict";
     reads: module._RULE_READS ?? {},
     predicates: Object.keys(predicates)
   });
+  var boxEntry = (name) => {
+    const entry = globalThis[name];
+    if (typeof entry !== "function") throw new TypeError(\`the isolate has no entry point \${name}\`);
+    return (args) => [entry(...args)];
+  };
+  defineProperty(globalThis, "__adec_box_entry", { value: boxEntry, writable: false, enumerable: false, configurable: false });
   isolateGlobals.__adec_extend = (install) => install(module, { messageOf, now });
   isolateGlobals.__adec_seal = () => {
     delete isolateGlobals.__adec_extend;

@@ -19,6 +19,8 @@
  *                                                      a batch stopped at its time limit (below)
  *   __adec_derive(action, ctx, failed, name)           one derivation (attribution pass)
  *   __adec_rules(action, ctx, failed, ids)             the given rules on a derived context
+ * The host reaches each one, and each an extension installs, through `__adec_box_entry(name)`,
+ * which hands it back boxed (isolate-sandbox.ts, `boxedEntry`): no script is built from a name.
  * `failed` maps a computed attribute whose derivation failed to its message: reading it throws,
  * so exactly the rules and derivations that depend on it error, without a dependency table.
  *

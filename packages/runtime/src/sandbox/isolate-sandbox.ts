@@ -16,6 +16,7 @@ import ivm from 'isolated-vm';
 import { messageOf } from '../error-message.js';
 import { LEGACY_ABI1_SHIM } from '../module/legacy-abi1.js';
 import { EVALUATOR_AFTER_BUNDLE, HARDEN_BEFORE_BUNDLE, SEAL } from './isolate-prelude.js';
+import type { BoxedEntry, IsolateGlobals } from './isolate/isolate-globals.js';
 
 export interface IsolateOptions {
   /** Heap limit of the isolate in MiB (isolated-vm's minimum is 8). */
@@ -58,7 +59,7 @@ interface LiveIsolate {
   readonly isolate: ivm.Isolate;
   readonly context: ivm.Context;
   /** Entry points looked up so far, by global name, each boxed (`boxedEntry`). */
-  readonly entries: Map<string, ivm.Reference<(args: string[]) => [string]>>;
+  readonly entries: Map<string, ivm.Reference<BoxedEntry>>;
 }
 
 /**
@@ -192,19 +193,20 @@ export class IsolateSandbox {
   }
 }
 
-function entryPoint(live: LiveIsolate, name: string): ivm.Reference<(args: string[]) => [string]> {
+function entryPoint(live: LiveIsolate, name: string): ivm.Reference<BoxedEntry> {
   let entry = live.entries.get(name);
   if (entry === undefined) {
     if (live.context.global.getSync(name) === undefined) throw new Error(`the isolate has no entry point ${name}`);
-    entry = live.isolate.compileScriptSync(boxedEntry(name), { filename: 'adec:entry' }).runSync(live.context, { reference: true }) as ivm.Reference<(args: string[]) => [string]>;
+    entry = boxedEntry(live.context, name);
     live.entries.set(name, entry);
   }
   return entry;
 }
 
 /**
- * A function calling the entry point `name` with the arguments it is given in an array, and
- * returning its answer in an array; both arrays are copied whole (`copy: true`). Why: isolated-vm
+ * The entry point `name`, boxed by the evaluator's `__adec_box_entry` (isolate/evaluator.ts): a
+ * function calling it with the arguments it is given in an array, and returning its answer in an
+ * array; both arrays are copied whole (`copy: true`). Why: isolated-vm
  * hands a string of 1 KiB or more across as an external string, allocated in V8's old space
  * with its text outside the heap, so only a full collection frees it, and nothing prompts one.
  * Out of the isolate, a sandbox process's own heap hardly grows (about 5 MB), so it ran none,
@@ -213,8 +215,9 @@ function entryPoint(live: LiveIsolate, name: string): ivm.Reference<(args: strin
  * until the isolate neared its memory limit. Copied in an array, a string is deserialised as an
  * ordinary one, freed by the next young-generation collection.
  */
-function boxedEntry(name: string): string {
-  return `"use strict"; ((entry) => (args) => [entry(...args)])(globalThis[${JSON.stringify(name)}])`;
+function boxedEntry(context: ivm.Context, name: string): ivm.Reference<BoxedEntry> {
+  const box = context.global.getSync('__adec_box_entry', { reference: true }) as ivm.Reference<NonNullable<IsolateGlobals['__adec_box_entry']>>;
+  return box.applySync(undefined, [name], { result: { reference: true } });
 }
 
 function classify(isolate: ivm.Isolate, message: string): CrossingFailureKind {

@@ -6,7 +6,7 @@
  */
 import type { CompiledModule, ContextFunction } from './compiled-module.js';
 import { freezeRealm } from './freeze-realm.js';
-import { isolateGlobals } from './isolate-globals.js';
+import { isolateGlobals, type IsolateGlobals } from './isolate-globals.js';
 import { messageOf } from './message-of.js';
 
 type Context = Record<string, unknown>;
@@ -258,6 +258,17 @@ isolateGlobals.__adec_metadata = () =>
     reads: module._RULE_READS ?? {},
     predicates: Object.keys(predicates),
   });
+
+// The host calls every entry point boxed, an extension's too, so it looks them up by name after
+// the seal. A box calls only what module code could call itself, so it stays. Defined, not
+// assigned: an accessor the bundle put there first would take an assignment and hand the host
+// a box of its own; defining fails the load if the bundle made the name unconfigurable.
+const boxEntry: NonNullable<IsolateGlobals['__adec_box_entry']> = (name) => {
+  const entry = (globalThis as unknown as Record<string, ((...args: readonly string[]) => string) | undefined>)[name];
+  if (typeof entry !== 'function') throw new TypeError(`the isolate has no entry point ${name}`);
+  return (args) => [entry(...args)];
+};
+defineProperty(globalThis, '__adec_box_entry', { value: boxEntry, writable: false, enumerable: false, configurable: false });
 
 // Trusted extensions (e.g. the selection engine) receive the module and the evaluator's
 // helpers, then the seal removes this hook.

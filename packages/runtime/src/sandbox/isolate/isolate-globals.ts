@@ -21,6 +21,12 @@ export interface EvaluatorHelpers {
 
 export type ExtensionInstall = (module: CompiledModule, helpers: EvaluatorHelpers) => void;
 
+/**
+ * An entry point as the host calls it: its arguments in one array, its answer in another, so
+ * both cross copied whole (../isolate-sandbox.ts, `boxedEntry`, says why).
+ */
+export type BoxedEntry = (args: readonly string[]) => [string];
+
 export interface IsolateGlobals {
   /** Defined by the bundle (a `var`, so not deletable); the evaluator takes it and clears it. */
   __adec_module: CompiledModule | undefined;
@@ -33,6 +39,8 @@ export interface IsolateGlobals {
   __adec_derive?: (action: string, ctxJson: string, failedJson: string, name: string) => string;
   __adec_rules?: (action: string, ctxJson: string, failedJson: string, idsJson: string) => string;
   __adec_metadata?: () => string;
+  /** The entry point of that name, boxed; installed by the evaluator and kept after the seal. */
+  __adec_box_entry?: (name: string) => BoxedEntry;
   /** Present between the evaluator and the seal: how trusted extensions install entry points. */
   __adec_extend?: (install: ExtensionInstall) => void;
   __adec_seal?: () => void;
