@@ -46,7 +46,7 @@ export function checkModuleStatements(statements: readonly Statement[], end: num
   const first = statements[0];
   if (first === undefined) return refusal(end, 'the module is empty');
   if (preludeEnd < 0 || source.slice(first.start, statements[preludeEnd]!.end) !== ESBUILD_PRELUDE) {
-    return refusal(first, "the module does not start with esbuild's prelude as every bundle has it");
+    return refusal(first.start + firstDifference(source, first.start, ESBUILD_PRELUDE), "the module does not start with esbuild's prelude as every bundle has it");
   }
   index = preludeEnd + 1;
 
@@ -97,6 +97,13 @@ export function checkModuleStatements(statements: readonly Statement[], end: num
   if (source.slice(last.start, last.end) !== RETURN) return last.type === 'ReturnStatement' ? refusal(last, `the module ends with \`${RETURN}\``) : notGenerated(last, 'in the module');
   const extra = statements[index + 1];
   return extra === undefined ? undefined : notGenerated(extra, `after \`${RETURN}\``);
+}
+
+/** How far `source` from `start` reads as `expected`. */
+function firstDifference(source: string, start: number, expected: string): number {
+  let length = 0;
+  while (length < expected.length && source.charCodeAt(start + length) === expected.charCodeAt(length)) length++;
+  return length;
 }
 
 /** `var NAME = value;`: one plain declarator with a value. */
