@@ -52,6 +52,16 @@ describe('the verifier accepts what the compiler builds', () => {
     expect(built).toBeGreaterThan(50);
   }, 300_000);
 
+  test('a chain long enough to be cut into blocks and groups of blocks', async () => {
+    // 25 links a block, 20 blocks a group (compiler generate/emit-expr.ts): 1,200 operands make groups.
+    const operands = Array.from({ length: 1200 }, (_, i) => `age == ${i}`).join(' or ');
+    const text = `world { org "acme" domain "verifier.chains" version "1.0.0" }\n\naction long {\n  aggregate winner_takes_all\n\n  context {\n    supplied age: int\n  }\n\n  rule many {\n    outcome  YELLOW\n    severity t2\n    when     ${operands}\n  }\n}\n`;
+    const bundle = await bundleOf({ root: 'w', files: [{ path: 'w/main.adec', text }] });
+    expect(bundle).toBeDefined();
+    expect(bundle).toMatch(/\(\(ctx\d*, left\d*\) => \(\(ctx\d*, left\d*\) =>/);
+    expect(describeVerdict(bundle!)).toBe('accepted');
+  });
+
   test('worlds of the property generators (adjudication and selection)', async () => {
     const world = fc.oneof(validWorld(), validSelectionWorld());
     await fc.assert(

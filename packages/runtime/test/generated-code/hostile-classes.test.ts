@@ -45,6 +45,11 @@ const EXPRESSION_CLASSES: Readonly<Record<string, readonly string[]>> = {
     'JSON.stringify($)',
     '$.split("")',
     'Object.keys($)',
+    // A chain block that doubles its value, nested: 2^depth times the input.
+    '((left) => left + left)($)',
+    '((left) => ((left2) => left2 + left2)(left + left))($)',
+    '((left) => `${left}${left}`)($)',
+    '((left) => [left, left])($)',
   ],
   'global access': [
     'globalThis',

@@ -16,7 +16,7 @@
  * `String(expression)`. No assignment, update, `new`, `delete`, `typeof`, `in`, sequence,
  * spread, `this`, function other than a chain block, or any other global.
  */
-import type { ArrowFunctionExpression, CallExpression, Expression, Literal, MemberExpression, SpreadElement, Super, TemplateLiteral } from 'acorn';
+import type { ArrowFunctionExpression, CallExpression, Expression, Identifier, Literal, MemberExpression, SpreadElement, Super, TemplateLiteral } from 'acorn';
 import { isRefusedMemberName, isWrittenPlainly } from './member-names.js';
 import { notGenerated, refusal, type Refusal } from './refusal.js';
 
@@ -207,9 +207,12 @@ function isSpread(node: Expression | SpreadElement): node is SpreadElement {
 /**
  * `((p…, left) => body)(p…, value)`: a block of a long chain. Its parameters are the enclosing
  * parameters handed through, then `left`, the value so far. esbuild renames a parameter that
- * shadows one of an enclosing function (`ctx` becomes `ctx2`, `left` `left2`), so a parameter is
- * the generator's name with a number or none, and the one before `left` passes the enclosing
- * name it renames. The body reads the block's parameters and what the enclosing scope reads.
+ * would shadow one of an enclosing function (`ctx` becomes `ctx2`, `left` `left2`), so a
+ * parameter is the generator's name with a number or none, never a name already in scope, and
+ * each one before `left` passes the enclosing name it renames. The body reads the block's
+ * parameters and what the enclosing scope reads, and `left` exactly once: the generator applies
+ * the chain's links to the value so far, so no block can double a value (`left + left`, nested,
+ * would make a string of 2^depth times the input).
  */
 function checkChainBlock(node: CallExpression, block: ArrowFunctionExpression, scope: FunctionScope, module: ModuleNames): Refusal | undefined {
   if (block.async || block.generator || block.body.type === 'BlockStatement') return notGenerated(block, 'as a block of a long chain');
@@ -222,6 +225,7 @@ function checkChainBlock(node: CallExpression, block: ArrowFunctionExpression, s
     const argument = node.arguments[i]!;
     if (param.type !== 'Identifier' || !isWrittenPlainly(param)) return notGenerated(param, 'as a parameter of a chain block');
     const base = generatedParameterName(param.name);
+    if (values.has(param.name) || scope.functions.has(param.name)) return refusal(param, `a chain block's parameter \`${param.name}\` shadows a name in scope`);
     if (i === last) {
       if (base !== CHAIN_VALUE) return refusal(param, `the last parameter of a chain block is \`${CHAIN_VALUE}\`, not \`${param.name}\``);
       const problem = isSpread(argument) ? notGenerated(argument) : checkExpression(argument, scope, module);
@@ -234,7 +238,43 @@ function checkChainBlock(node: CallExpression, block: ArrowFunctionExpression, s
     }
     values.add(param.name);
   }
-  return checkExpression(block.body, { values, functions: scope.functions }, module);
+  const value = (params[last] as Identifier).name;
+  const problem = checkExpression(block.body, { values, functions: scope.functions }, module);
+  if (problem !== undefined) return problem;
+  const reads = readsOf(block.body, value);
+  return reads === 1 ? undefined : refusal(block.body, `a chain block reads its value \`${value}\` once, not ${reads} times`);
+}
+
+/** How many times `name` is read in `node`, an expression the grammar accepted (names in scope are never shadowed). */
+function readsOf(node: Expression, name: string): number {
+  switch (node.type) {
+    case 'Identifier':
+      return node.name === name ? 1 : 0;
+    case 'UnaryExpression':
+      return readsOf(node.argument, name);
+    case 'BinaryExpression':
+      return (node.left.type === 'PrivateIdentifier' ? 0 : readsOf(node.left, name)) + readsOf(node.right, name);
+    case 'LogicalExpression':
+      return readsOf(node.left, name) + readsOf(node.right, name);
+    case 'ConditionalExpression':
+      return readsOf(node.test, name) + readsOf(node.consequent, name) + readsOf(node.alternate, name);
+    case 'ArrayExpression':
+    case 'CallExpression':
+    case 'TemplateLiteral': {
+      const parts = node.type === 'ArrayExpression' ? node.elements : node.type === 'CallExpression' ? [node.callee, ...node.arguments] : node.expressions;
+      let reads = 0;
+      for (const part of parts) if (part !== null && part.type !== 'SpreadElement' && part.type !== 'Super') reads += readsOf(part, name);
+      return reads;
+    }
+    case 'ArrowFunctionExpression':
+      return node.body.type === 'BlockStatement' ? 0 : readsOf(node.body, name);
+    case 'MemberExpression':
+      return node.object.type === 'Super' ? 0 : readsOf(node.object, name);
+    case 'ChainExpression':
+      return readsOf(node.expression, name);
+    default:
+      return 0;
+  }
 }
 
 /** The names generated functions give their value parameters (compiler generate/emit-*.ts), and a chain block's `left`. */
