@@ -11,7 +11,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { runCompileBench } from './compile/compile-bench.mjs';
-import { ADEC_IN_PROCESS, DECIDE_TARGETS, FLOOR, PEERS, runDecideBench, SANDBOXED_FLOOR } from './decide/decide-bench.mjs';
+import { ADEC_DEFAULT_HOST, ADEC_IN_PROCESS, DECIDE_TARGETS, FLOOR, PEERS, runDecideBench, SANDBOXED_FLOOR } from './decide/decide-bench.mjs';
 import { HOST_TARGETS, runHostBench } from './runtime/host-bench.mjs';
 import { COLD_LOAD_TARGET_MS, runColdLoadBench } from './runtime/cold-load-bench.mjs';
 import { runSoakBench } from './runtime/soak-bench.mjs';
@@ -86,6 +86,7 @@ function decideTargets(sizes) {
     `| adec's time over the plain-JavaScript floor | ${times(overFloor)} | ≤ ${DECIDE_TARGETS.overFloor}× | ${met(overFloor <= DECIDE_TARGETS.overFloor)} |`,
     `| adec in-process p50 | ${us(adec)} µs | < ${DECIDE_TARGETS.p50Us} µs | ${met(adec < DECIDE_TARGETS.p50Us)} |`,
     `| adec in-process over the sandboxed floor | ${times(adec / p50(SANDBOXED_FLOOR))} | ≤ ${DECIDE_TARGETS.overSandboxedFloor}× | ${met(adec / p50(SANDBOXED_FLOOR) <= DECIDE_TARGETS.overSandboxedFloor)} |`,
+    `| the default host over adec in-process | ${times(p50(ADEC_DEFAULT_HOST) / adec)} | ≤ ${DECIDE_TARGETS.defaultOverInProcess}× | ${met(p50(ADEC_DEFAULT_HOST) / adec <= DECIDE_TARGETS.defaultOverInProcess)} |`,
   ].join('\n');
 }
 
@@ -299,9 +300,12 @@ of list membership, string contains, an optional attribute with a default, or a 
   manifest's schema, one crossing into the isolated-vm sandbox that filters and evaluates every
   predicate under its time limit, suppression, aggregation, work_frame and the whole
   \`decision_metadata\` (a trace per rule). \`in-process\` keeps the isolate in the host process;
-  the default, \`process\`, keeps it in a shared, supervised sandbox process so that a fatal V8
-  error cannot take the host down, at the price of a frame each way on a pipe (one decision in
-  flight here; see "Sandbox host" for many).
+  \`process\` keeps it in a shared, supervised sandbox process so that a fatal V8 error cannot
+  take the host down, at the price of a frame each way on a pipe (one decision in flight here;
+  see "Sandbox host" for many). The default host (\`auto\`) runs a bundle approved after a
+  byte-identical rebuild, whose code its verifier accepts, in process, and any other bundle in a
+  sandbox process; the bench bundle is approved as \`adec approve\` approves it, and is timed
+  once the host has moved it in process (packages/runtime/README.md "Isolation").
 - **The floor** is the same predicates as plain JavaScript functions, no sandbox, no metadata.
   **The sandboxed floor** is the same functions inside an isolated-vm isolate, called once per
   decision under a time limit with the context as JSON text (\`bench/peers/sandboxed-floor.mjs\`):

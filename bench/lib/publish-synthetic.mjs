@@ -1,12 +1,13 @@
 /**
- * Builds a synthetic world and publishes it, signed and approved, into a directory store, the
- * way a host receives a bundle from CI: everything the runtime benchmarks load goes through
- * verification, so nothing is measured on a path a real host would not take.
+ * Builds a synthetic world and publishes it, signed and approved after a rebuild (as
+ * `adec approve` approves), into a directory store, the way a host receives a bundle from CI:
+ * everything the runtime benchmarks load goes through verification, so nothing is measured on
+ * a path a real host would not take.
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildWorld } from '../../packages/compiler/dist/index.js';
+import { buildWorld, rebuildBundle } from '../../packages/compiler/dist/index.js';
 import { approveModule, formatSignatureFile, signManifest, trustConfig } from '../../packages/runtime/dist/index.js';
 import { syntheticActionName, syntheticWorld } from './synthetic-world.mjs';
 
@@ -28,7 +29,9 @@ export async function publishSynthetic(store, ruleCount, { rulesPerAction = 50 }
 export async function publishWorld(store, root, files) {
   const result = await buildWorld({ root, files: Object.entries(files).map(([path, text]) => ({ path: `${root}/${path}`, text })) });
   if (result.artifacts === undefined) throw new Error(`the world ${root} does not build: ${result.diagnostics.map((d) => d.message).join('; ')}`);
-  const { bundle, manifestJson, manifest } = result.artifacts;
+  const { bundle, manifestJson, manifest, sourcesJson } = result.artifacts;
+  const rebuilt = await rebuildBundle({ manifest: manifestJson, bundle, sources: sourcesJson, sourcesName: `${root}/sources.json` });
+  if (!rebuilt.ok) throw new Error(`the world ${root} does not rebuild to itself: ${rebuilt.code}: ${rebuilt.message}`);
   const signer = generateKeyPairSync('ed25519');
   const approver = generateKeyPairSync('ed25519');
   rmSync(store, { recursive: true, force: true });
@@ -37,7 +40,8 @@ export async function publishWorld(store, root, files) {
   writeFileSync(join(dir, 'bundle.js'), bundle);
   writeFileSync(join(dir, 'manifest.json'), manifestJson);
   writeFileSync(join(dir, 'signature.json'), formatSignatureFile(signManifest(Buffer.from(manifestJson), signer.privateKey)));
-  writeFileSync(join(dir, 'approval.json'), formatSignatureFile(approveModule({ moduleHash: manifest.module_hash, world: manifest.world }, approver.privateKey)));
+  writeFileSync(join(dir, 'sources.json'), sourcesJson);
+  writeFileSync(join(dir, 'approval.json'), formatSignatureFile(approveModule({ moduleHash: manifest.module_hash, world: manifest.world, rebuiltBy: rebuilt.compiler }, approver.privateKey)));
   const trust = trustConfig({ signingKeys: [signer.publicKey], approvalKeys: [approver.publicKey] });
   const { org, domain, version } = manifest.world;
   return { trust, key: { org, domain, version, action: Object.keys(manifest.actions ?? {})[0] ?? null }, dir, bundleBytes: bundle.length };

@@ -16,7 +16,7 @@
  * decision is a fail-safe YELLOW, the host keeps serving, and the next decision is exact.
  */
 import { Script } from 'node:vm';
-import { decide, type Decision, type Isolation, type LoadedModule } from '@adec/runtime';
+import { decide, type Decision, type IsolationMode, type LoadedModule } from '@adec/runtime';
 import fc from 'fast-check';
 import { afterAll, describe, expect, test } from 'vitest';
 import { findBigIntLiteral } from '../../packages/runtime/src/sandbox/find-bigint-literal.js';
@@ -25,7 +25,7 @@ import { asTestBundle, buildFixture, injectIntoBundle, loadTestBundle } from '..
 const ACTION = 'add_dependent';
 /** Decided GREEN by `child_under_26`, the rule each hostile predicate below replaces. */
 const CONTEXT = { relationship: 'child', dependent_age: 12, documents: ['birth_certificate'] };
-const ISOLATIONS: readonly Isolation[] = ['in-process', 'process'];
+const ISOLATIONS: readonly IsolationMode[] = ['in-process', 'process'];
 
 /** Digit groups joined by numeric separators: `1_000`. */
 const digitGroups = (group: RegExp): fc.Arbitrary<string> => fc.array(fc.stringMatching(group), { minLength: 1, maxLength: 3 }).map((groups) => groups.join('_'));
@@ -128,7 +128,7 @@ afterAll(async () => {
   for (const module of modules) await module.evaluator.dispose();
 });
 
-async function withPredicate(condition: string, isolation: Isolation): Promise<LoadedModule> {
+async function withPredicate(condition: string, isolation: IsolationMode): Promise<LoadedModule> {
   const bundle = injectIntoBundle(asTestBundle(await buildFixture('examples/benefits')), `m._RULE_FUNCTIONS.child_under_26 = (ctx) => ({ matched: ${condition} });`);
   const module = await loadTestBundle(bundle, isolation);
   modules.push(module);
@@ -198,7 +198,7 @@ const HUGE_STRINGS: readonly (readonly [string, string])[] = [
  * In-process, the sandbox ends the call (timeout) or the isolate (memory); a sandbox process
  * may also be killed by its watchdog while the operation runs (crash).
  */
-const ENDINGS: Readonly<Record<Isolation, readonly string[]>> = { 'in-process': ['timeout', 'memory'], process: ['timeout', 'memory', 'crash'] };
+const ENDINGS: Readonly<Record<IsolationMode, readonly string[]>> = { 'in-process': ['timeout', 'memory'], process: ['timeout', 'memory', 'crash'] };
 
 describe('a huge string never yields an answer, and the host keeps serving', () => {
   describe.each(ISOLATIONS)('%s', (isolation) => {

@@ -6,7 +6,7 @@
 import { createHash, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildWorld, type BuildArtifacts } from '@adec/compiler';
+import { buildWorld, COMPILER_VERSION, type BuildArtifacts } from '@adec/compiler';
 import { approveModule, formatSignatureFile, loadModule, signManifest, trustConfig, type Isolation, type LoadedModule, type TrustConfig } from '@adec/runtime';
 import { loadWorldFromDir } from './repo.js';
 
@@ -72,9 +72,10 @@ export function testKeys(): TestKeys {
 
 /**
  * Writes a bundle into a directory module store at `<root>/<org>/<domain>/<version>/`, signed
- * and (unless told otherwise) approved; returns the bundle directory.
+ * and (unless told otherwise) approved; returns the bundle directory. `rebuilt`: the approval
+ * says the operator rebuilt it identically (as `adec approve` does; here only stated).
  */
-export function publish(bundle: TestBundle, root: string, keys: TestKeys, options: { approve?: boolean } = {}): string {
+export function publish(bundle: TestBundle, root: string, keys: TestKeys, options: { approve?: boolean; rebuilt?: boolean } = {}): string {
   const world = bundle.manifest['world'] as Record<string, string>;
   const dir = join(root, world['org']!, world['domain']!, world['version']!);
   mkdirSync(dir, { recursive: true });
@@ -82,7 +83,8 @@ export function publish(bundle: TestBundle, root: string, keys: TestKeys, option
   writeFileSync(join(dir, 'manifest.json'), bundle.manifestJson);
   writeFileSync(join(dir, 'signature.json'), formatSignatureFile(signManifest(Buffer.from(bundle.manifestJson), keys.signer)));
   if (options.approve ?? true) {
-    const approval = approveModule({ moduleHash: String(bundle.manifest['module_hash']), world: { org: world['org']!, domain: world['domain']!, version: world['version']! } }, keys.approver);
+    const rebuilt = options.rebuilt === true && { rebuiltBy: { name: 'adec', version: COMPILER_VERSION } };
+    const approval = approveModule({ moduleHash: String(bundle.manifest['module_hash']), world: { org: world['org']!, domain: world['domain']!, version: world['version']! }, ...rebuilt }, keys.approver);
     writeFileSync(join(dir, 'approval.json'), formatSignatureFile(approval));
   }
   return dir;

@@ -10,7 +10,7 @@ import { describe, expect, it, test } from 'vitest';
 import { hostConfig } from '../../cli/src/serve/deployment.js';
 import { resolveServeSettings } from '../../cli/src/serve/serve-settings.js';
 import { RSS_CHECK_DECISIONS, SandboxProcessPool } from '../src/sandbox/sandbox-process-pool.js';
-import type { LoadedModule } from '@adec/runtime';
+import { comparedInReplay, type LoadedModule } from '@adec/runtime';
 import { buildFixture } from '../../../test/support/runtime.js';
 import { ACTION, benefitsLimitedTo, decided, loaderOn, UNHURRIED_LIMIT_MS } from '../../../test/security/hostile-benefits.js';
 import { requestFor, type ContextSchema } from '../../../test/security/schema-requests.js';
@@ -28,7 +28,8 @@ async function decideAcross(modules: readonly LoadedModule[], reference: LoadedM
         const i = next++;
         const context = contexts[i % contexts.length]!;
         const actual = await decided(modules[i % modules.length]!, context, i);
-        expect(actual, JSON.stringify(context)).toEqual(await decided(reference, context, i));
+        // The same decision as in process, but for where it was made.
+        expect(comparedInReplay(actual), JSON.stringify(context)).toEqual(comparedInReplay(await decided(reference, context, i)));
       }
     }),
   );
@@ -63,7 +64,7 @@ test('a recycle loads every module of the process on its replacement before any 
   // the module whose decision found the process due, loaded then).
   for (let i = 0; i < 2_000 && pool.stats().recycles === 0; i++) {
     const context = contexts[i % contexts.length]!;
-    expect(await decided(modules[i % modules.length]!, context, i)).toEqual(await decided(reference, context, i));
+    expect(comparedInReplay(await decided(modules[i % modules.length]!, context, i))).toEqual(comparedInReplay(await decided(reference, context, i)));
   }
   expect(pool.stats().recycles).toBe(1);
   const [replacement] = await pool.memory();
@@ -104,10 +105,10 @@ describe('adec serve settings for recycling', () => {
   it('is off unless set, and hands a flag, a variable or a config key to the sandbox host', () => {
     const unset = resolveServeSettings({ flags: REQUIRED, env: {}, cwd: '/' });
     if (!unset.ok) throw new Error(unset.problems.join('\n'));
-    expect(hostConfig(unset.settings, deployment).sandbox).toEqual({});
+    expect(hostConfig(unset.settings, deployment).sandbox).toEqual({ isolation: 'auto' });
     const set = resolveServeSettings({ flags: { ...REQUIRED, 'recycle-after-decisions': '100000' }, env: { ADEC_RECYCLE_ABOVE_RSS_MB: '512' }, cwd: '/' });
     if (!set.ok) throw new Error(set.problems.join('\n'));
-    expect(hostConfig(set.settings, deployment).sandbox).toEqual({ recycleAfterDecisions: 100_000, recycleAboveRssMb: 512 });
+    expect(hostConfig(set.settings, deployment).sandbox).toEqual({ isolation: 'auto', recycleAfterDecisions: 100_000, recycleAboveRssMb: 512 });
   });
 
   it('refuses a value that is not a positive count', () => {

@@ -4,7 +4,7 @@
  * decision, an adjudication or a selection.
  */
 import type { AuditRecord, AuditStore } from '@adec/audit';
-import { isMachineFault, replayDecision, type Decision, type ModuleLoader, type TakenAsRecorded } from '@adec/runtime';
+import { comparedInReplay, isMachineFault, replayDecision, type Decision, type ModuleLoader, type TakenAsRecorded } from '@adec/runtime';
 import { apiError } from './api-error.js';
 import type { Caller } from './auth/index.js';
 import { storedDecisionView, type AdjudicationPayload } from './decision-record.js';
@@ -106,7 +106,7 @@ export class DecisionService {
       if (!replayed.ok) return { ok: false, error: apiError(500, 'REPLAY_FAILED', replayed.error.message) };
       taken = replayed.takenAsRecorded;
       // The recorded response went through JSON: compare like with like.
-      differences = jsonDifferences(payload.response, JSON.parse(JSON.stringify(replayed.decision)));
+      differences = jsonDifferences(comparedInReplay(payload.response), JSON.parse(JSON.stringify(comparedInReplay(replayed.decision))));
       if (differences.length === 0 || !faultedOnlyInReplay(payload.response, replayed.decision)) break;
     }
     return { ok: true, value: { decision_id: decisionId, identical: differences.length === 0, module_hash: payload.module_hash, differences, taken_as_recorded: taken } };

@@ -7,6 +7,7 @@
  */
 
 import { RULE_OUTCOMES, SEVERITY_TIERS, WORK_FRAME_FIELDS, type WorkFrameFieldKind } from '@adec/abi';
+import { ISOLATION_MODES, ISOLATION_REASONS } from '@adec/runtime';
 import { decisionResponse, feedbackReceipt, storedSelection } from './openapi-selection.js';
 import { errorResponse, json, sharedRefusals } from './openapi-responses.js';
 import { DECIDE } from './operations/decide.js';
@@ -75,8 +76,24 @@ const decision = {
         request_time: { type: 'string', format: 'date-time' },
         module: {
           type: 'object',
-          required: ['org', 'domain', 'world', 'version', 'action', 'module_hash'],
-          properties: { org: { type: 'string' }, domain: { type: 'string' }, world: { type: 'string' }, version: { type: 'string' }, action: { type: 'string' }, module_hash: { type: 'string' } },
+          required: ['org', 'domain', 'world', 'version', 'action', 'module_hash', 'isolation'],
+          properties: {
+            org: { type: 'string' },
+            domain: { type: 'string' },
+            world: { type: 'string' },
+            version: { type: 'string' },
+            action: { type: 'string' },
+            module_hash: { type: 'string' },
+            isolation: {
+              type: 'object',
+              description: 'Where the predicates ran and why: in this process only for a module approved after a byte-identical rebuild whose code the host verified (REBUILT_AND_VERIFIED), or when the host is configured so (CONFIGURED); otherwise in a sandbox process. Not compared by a replay.',
+              required: ['mode', 'reason'],
+              properties: {
+                mode: { type: 'string', enum: ISOLATION_MODES },
+                reason: { type: 'string', enum: ISOLATION_REASONS },
+              },
+            },
+          },
         },
       },
     },

@@ -1,7 +1,7 @@
 /**
  * Prometheus metrics (`GET /metrics`, prom-client): decisions by status and their latency,
  * refusals by code, predicate faults by kind (timeouts, crashes, memory: what the sandbox
- * caught), module loads, the sandbox pool (with its processes' memory, recycles and restarts),
+ * caught), module loads and where modules run, the sandbox pool (with its processes' memory, recycles and restarts),
  * and the audit queue with its group commits. Gauges are read from the loader and the store
  * when scraped, so they cost nothing per decision.
  */
@@ -40,6 +40,16 @@ export class ServiceMetrics implements ServiceObserver {
     gauge('adec_sandbox_queued', 'Decisions queued or in flight on the sandbox processes', () => loader.stats().sandbox?.queued ?? 0);
     total('adec_sandbox_recycles_total', 'Sandbox processes replaced under the recycle policy', () => loader.stats().sandbox?.recycles ?? 0);
     total('adec_sandbox_restarts_total', 'Sandbox processes replaced because they died', () => loader.stats().sandbox?.restarts ?? 0);
+    new Gauge({
+      name: 'adec_modules',
+      help: 'Loaded worlds by where their predicates run (in-process, process) and why (REBUILT_AND_VERIFIED, NOT_REBUILT, CODE_REFUSED, VERIFYING, CONFIGURED)',
+      labelNames: ['isolation', 'reason'] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const { mode, reason, worlds } of loader.stats().isolation) this.set({ isolation: mode, reason }, worlds);
+      },
+    });
     // Each shared sandbox process's memory, by slot, asked of the processes at each scrape (a
     // frame each, answered behind the decisions already sent). The host's own is adec_process_*.
     const perProcess = (name: string, help: string, read: (memory: SandboxProcessMemory) => number) =>

@@ -285,6 +285,7 @@ describe('the audit trail and operations', () => {
     expect(metrics).toMatch(/adec_refusals_total\{code="TOKEN_EXPIRED"\} 1/);
     expect(metrics).toMatch(/adec_audit_commit_records_count [1-9]/);
     expect(metrics).toMatch(/adec_module_loads_total 1/);
+    expect(metrics).toMatch(/adec_modules\{isolation="process",reason="NOT_REBUILT"\} 1/);
     expect(metrics).toMatch(/adec_sandbox_resident_memory_bytes\{slot="\d+"\} [1-9]/);
     expect(metrics).toMatch(/adec_sandbox_isolate_heap_bytes\{slot="\d+"\} [1-9]/);
     expect(metrics).toMatch(/adec_sandbox_recycles_total 0/);

@@ -17,7 +17,8 @@ options:
   --request-time <RFC 3339>  the system request_time (default: now), to replay a decision
   --request-id <id>          the system request_id (default: a fresh UUID)
   --caller <id>              the system authenticated_caller
-  --isolation process|in-process   where the sandbox runs (default: process)
+  --isolation auto|process|in-process   where the sandbox runs (default: auto: in process for a
+                             bundle approved after a rebuild whose code verifies, given --trust)
 Exit 0 with a decision (whatever its status); 1 when the bundle, the context file or the
 action is wrong; 2 on usage errors.`;
 
@@ -28,11 +29,11 @@ export async function run(args: readonly string[], io: CliIo): Promise<ExitCode>
     context: { type: 'string' },
     trust: { type: 'string' },
     ...SYSTEM_VALUE_OPTIONS,
-    isolation: { type: 'string', default: 'process' },
+    isolation: { type: 'string', default: 'auto' },
   });
   const action = requiredOption(values, 'action', usage);
   const contextSource = requiredOption(values, 'context', usage);
-  const isolation = choiceOption<Isolation>(values, 'isolation', ['process', 'in-process'], usage);
+  const isolation = choiceOption<Isolation>(values, 'isolation', ['auto', 'process', 'in-process'], usage);
   const system = systemValues(values, usage);
   const local = { command: 'eval', bundleDir: dir, trustPath: typeof values['trust'] === 'string' ? values['trust'] : undefined, input: { source: contextSource, option: '--context', what: 'the context' }, isolation };
   return withLocalModule(local, io, async (module, context, fail) => {

@@ -21,7 +21,8 @@ options:
   --trace                    print the full trace (every stage's artifact) instead
   --decision-id <id>         the decision id (default: a fresh UUID), to replay a decision
   --timestamp <RFC 3339>     the decision's timestamp (default: now)
-  --isolation process|in-process   where the sandbox runs (default: process)
+  --isolation auto|process|in-process   where the sandbox runs (default: auto: in process for a
+                             bundle approved after a rebuild whose code verifies, given --trust)
 Exit 0 with a selection; when no candidate is eligible (or scoring failed) the trace is
 printed, the reason goes to standard error, and the exit code is 1; 2 on usage errors.`;
 
@@ -33,10 +34,10 @@ export async function run(args: readonly string[], io: CliIo): Promise<ExitCode>
     trace: { type: 'boolean' },
     'decision-id': { type: 'string' },
     timestamp: { type: 'string' },
-    isolation: { type: 'string', default: 'process' },
+    isolation: { type: 'string', default: 'auto' },
   });
   const source = requiredOption(values, 'request', usage);
-  const isolation = choiceOption<Isolation>(values, 'isolation', ['process', 'in-process'], usage);
+  const isolation = choiceOption<Isolation>(values, 'isolation', ['auto', 'process', 'in-process'], usage);
   const timestamp = parseTimestamp(values['timestamp']);
   const local = { command: 'select', bundleDir: dir, trustPath: typeof values['trust'] === 'string' ? values['trust'] : undefined, input: { source, option: '--request', what: 'the request' }, isolation, extensions: [SELECTION_EXTENSION] };
   return withLocalModule(local, io, async (module, request, fail) => {

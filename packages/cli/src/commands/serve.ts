@@ -66,6 +66,10 @@ environment, the environment over the file. Relative paths in the file are relat
   --recycle-after-decisions <n>  replace each sandbox process after this many decisions, the
                                replacement started first and the old one drained (default off)
   --recycle-above-rss-mb <n>   likewise once its resident set is above this many MiB (default off)
+  --isolation <where>          where modules run, default auto: a module approved after a
+                               byte-identical rebuild (adec approve) whose code this host
+                               verifies runs in this process, any other in a sandbox process;
+                               process or in-process: every module there
   --log-level <level>          fatal, error, warn, info (default), debug, trace, silent
 Logs are JSON lines on standard output. SIGTERM or SIGINT stops the service gracefully: it
 stops accepting, closes idle and half-sent connections at once, answers and records the

@@ -76,6 +76,7 @@ export function hostConfig(settings: ServeSettings, deployment: Extract<Deployme
       maxConnectionsPerAddress: settings.maxConnectionsPerAddress,
     },
     sandbox: {
+      isolation: settings.isolation,
       ...(settings.recycleAfterDecisions !== undefined && { recycleAfterDecisions: settings.recycleAfterDecisions }),
       ...(settings.recycleAboveRssMb !== undefined && { recycleAboveRssMb: settings.recycleAboveRssMb }),
     },

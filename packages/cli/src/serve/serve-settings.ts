@@ -5,6 +5,7 @@
  * from (`--port`, `ADEC_PORT` or `serve.json: port`), so a deployment is fixed in one go.
  */
 import { resolve } from 'node:path';
+import type { Isolation } from '@adec/runtime';
 import { DEFAULT_CONNECTION_LIMITS as CONNECTIONS, type ConnectionLimits } from '@adec/server';
 
 /**
@@ -48,10 +49,12 @@ export interface ServeSettings extends ConnectionLimits {
    */
   readonly recycleAfterDecisions?: number;
   readonly recycleAboveRssMb?: number;
+  /** Where modules run (packages/runtime/README.md "Isolation"): `auto`, `process` or `in-process`. */
+  readonly isolation: Isolation;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
 
-type Kind = 'path' | 'text' | 'location' | 'port' | 'positive' | 'count' | 'level';
+type Kind = 'path' | 'text' | 'location' | 'port' | 'positive' | 'count' | 'level' | 'isolation';
 
 interface SettingSpec {
   readonly name: keyof ServeSettings;
@@ -63,6 +66,7 @@ interface SettingSpec {
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const ISOLATIONS: readonly Isolation[] = ['auto', 'process', 'in-process'];
 
 /** Every setting: its flag (also its config file key), its kind, and its default if it has one. */
 export const SETTINGS: readonly SettingSpec[] = [
@@ -94,6 +98,7 @@ export const SETTINGS: readonly SettingSpec[] = [
   { name: 'anchorIntervalSeconds', flag: 'anchor-interval-seconds', kind: 'count', fallback: 300 },
   { name: 'recycleAfterDecisions', flag: 'recycle-after-decisions', kind: 'count', optional: true },
   { name: 'recycleAboveRssMb', flag: 'recycle-above-rss-mb', kind: 'count', optional: true },
+  { name: 'isolation', flag: 'isolation', kind: 'isolation', fallback: 'auto' },
   { name: 'logLevel', flag: 'log-level', kind: 'level', fallback: 'info' },
 ];
 
@@ -191,6 +196,8 @@ function checkValue(kind: Kind, value: unknown, baseDir: string): string | numbe
     }
     case 'level':
       return (LOG_LEVELS as readonly unknown[]).includes(value) ? (value as string) : { problem: `${shown} is not a log level (${LOG_LEVELS.join(', ')})` };
+    case 'isolation':
+      return (ISOLATIONS as readonly unknown[]).includes(value) ? (value as string) : { problem: `${shown} is not an isolation (${ISOLATIONS.join(', ')})` };
     case 'port':
     case 'positive':
     case 'count': {

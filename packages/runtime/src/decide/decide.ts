@@ -200,12 +200,18 @@ type Header = Pick<DecisionMetadata, 'request_id' | 'request_time' | 'module'>;
 
 const moduleReferences = new WeakMap<ActionSpec, ModuleReference>();
 
-/** The same for every decision of the action (a spec belongs to one module): built once, shared, frozen. */
+/**
+ * The same for every decision of the action where it runs now (a spec belongs to one module,
+ * which moves at most once, into this process: load/module-loader.ts): built once per place,
+ * shared, frozen.
+ */
 function moduleReference(module: LoadedModule, spec: ActionSpec): ModuleReference {
   let reference = moduleReferences.get(spec);
-  if (reference === undefined) {
+  const { mode, reason } = module.isolation;
+  if (reference?.isolation.mode !== mode || reference.isolation.reason !== reason) {
     const { org, domain, world, version } = module.metadata.world;
-    reference = Object.freeze({ org, domain, world, version, action: spec.name, abi_version: module.metadata.abiVersion, module_hash: module.moduleHash });
+    const isolation = Object.freeze({ mode, reason });
+    reference = Object.freeze({ org, domain, world, version, action: spec.name, abi_version: module.metadata.abiVersion, module_hash: module.moduleHash, isolation });
     moduleReferences.set(spec, reference);
   }
   return reference;

@@ -4,6 +4,7 @@
  */
 import type { DecisionBasis as RecordedBasis } from '@adec/abi';
 import type { BindingProblem } from '../context/context-binder.js';
+import type { IsolationMode, IsolationReason } from '../load/isolation-choice.js';
 import type { FailureKind } from '../sandbox/evaluate-action.js';
 import type { AggregationOutcome } from './aggregate.js';
 import type { Status, Tier } from './status.js';
@@ -92,4 +93,9 @@ export interface ModuleReference {
   readonly action: string;
   readonly abi_version: 1 | 2;
   readonly module_hash: string;
+  /**
+   * Where the module's predicates ran and why (load/isolation-choice.ts). A fact of the host, not
+   * of the decision: a replay elsewhere may run it elsewhere, and compares without it.
+   */
+  readonly isolation: { readonly mode: IsolationMode; readonly reason: IsolationReason };
 }

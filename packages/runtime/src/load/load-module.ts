@@ -14,6 +14,9 @@ import { IsolateSandbox } from '../sandbox/isolate-sandbox.js';
 import { InProcessEvaluator } from '../sandbox/in-process-evaluator.js';
 import { ProcessEvaluator } from '../sandbox/process-evaluator.js';
 import { defaultSandboxPool, type SandboxProcessPool } from '../sandbox/sandbox-process-pool.js';
+import type { ApprovalCompiler } from '../trust/messages.js';
+import { verifyGeneratedCode } from './generated-code/verify-generated-code.js';
+import { chooseIsolation, type Isolation, type IsolationChoice } from './isolation-choice.js';
 import type { ActionEvaluator, LoadedModule } from './loaded-module.js';
 
 /** What loading needs from a verified bundle (trust/verify-bundle.ts produces it). */
@@ -22,16 +25,21 @@ export interface BundleToLoad {
   readonly manifest: unknown;
   readonly moduleHash: string;
   readonly bundleSource: string;
+  /** The compiler that rebuilt the bundle for its approval, when the approval says so (verify-bundle.ts). */
+  readonly rebuiltBy?: ApprovalCompiler;
 }
 
 export interface SandboxOptions {
   /** Heap limit of each isolate in MiB. */
   readonly memoryLimitMb?: number;
   /**
-   * `process` (default): the isolate lives in a supervised sandbox process shared with other
-   * modules (sandbox-process-pool.ts), so not even a fatal V8 error can take the host down;
-   * costs one round trip on a pipe per decision.
-   * `in-process`: the isolate lives in this process; fastest, for hosts that accept that risk.
+   * `auto` (default): a module approved after a byte-identical rebuild whose code the verifier
+   * accepts runs in this process; any other in a sandbox process (isolation-choice.ts).
+   * `process`: every isolate lives in a supervised sandbox process shared with other modules
+   * (sandbox-process-pool.ts), so not even a fatal V8 error can take the host down; costs one
+   * round trip on a pipe per decision.
+   * `in-process`: every isolate lives in this process, whatever its code: for hosts that accept
+   * that risk for every bundle they are given.
    */
   readonly isolation?: Isolation;
   /** Limits on a request's context, checked before anything else (default DEFAULT_REQUEST_LIMITS). */
@@ -66,8 +74,6 @@ export interface SandboxOptions {
   readonly recycleAboveRssMb?: number;
 }
 
-export type Isolation = 'process' | 'in-process';
-
 export const DEFAULT_MEMORY_LIMIT_MB = 32;
 
 /** `HOST_AT_CAPACITY`: the sandbox pool's budget of modules or isolate memory had no room for it. */
@@ -76,8 +82,10 @@ export type LoadResult = { readonly ok: true; readonly module: LoadedModule } | 
 /**
  * Starts a sandbox holding the bundle and assembles the module around it. `processes` supplies
  * the sandbox processes in `process` isolation; without it the default pool (one process per core).
+ * `choice` is where it runs, when the caller made that choice (the loader, which verifies code on
+ * a thread); otherwise it is made here, verifying a rebuilt module's code first.
  */
-export async function loadModule(bundle: BundleToLoad, options: SandboxOptions = {}, processes?: SandboxProcessPool): Promise<LoadResult> {
+export async function loadModule(bundle: BundleToLoad, options: SandboxOptions = {}, processes?: SandboxProcessPool, choice?: IsolationChoice): Promise<LoadResult> {
   const bigInt = findBigIntLiteral(bundle.bundleSource);
   if (bigInt !== undefined) {
     const { line, column } = lineAndColumn(bundle.bundleSource, bigInt);
@@ -89,8 +97,9 @@ export async function loadModule(bundle: BundleToLoad, options: SandboxOptions =
     filename: `bundle-${bundle.moduleHash}.js`,
     extensions: options.extensions ?? [],
   };
+  const isolation = choice ?? chooseHere(bundle, options.isolation ?? 'auto');
   const started =
-    (options.isolation ?? 'process') === 'process'
+    isolation.mode === 'process'
       ? await ProcessEvaluator.start({ ...sandboxOptions, processes: processes ?? defaultSandboxPool(sandboxOptions.memoryLimitMb) })
       : startInProcess(sandboxOptions);
   if (!started.ok) return { ok: false, code: 'atCapacity' in started ? 'HOST_AT_CAPACITY' : 'MODULE_INVALID', message: started.message };
@@ -99,7 +108,13 @@ export async function loadModule(bundle: BundleToLoad, options: SandboxOptions =
     await started.evaluator.dispose();
     return { ok: false, code: 'MODULE_INVALID', message: assembled.message };
   }
-  return { ok: true, module: { ...assembled.parts, evaluator: started.evaluator } };
+  return { ok: true, module: { ...assembled.parts, evaluator: started.evaluator, isolation } };
+}
+
+function chooseHere(bundle: BundleToLoad, configured: Isolation): IsolationChoice {
+  const rebuiltBy = bundle.rebuiltBy;
+  const verdict = configured === 'auto' && rebuiltBy !== undefined ? verifyGeneratedCode(bundle.bundleSource) : undefined;
+  return chooseIsolation({ configured, rebuiltBy, verdict });
 }
 
 function lineAndColumn(text: string, offset: number): { line: number; column: number } {
@@ -115,7 +130,7 @@ function startInProcess(options: { source: string; memoryLimitMb: number; filena
   return created.ok ? { ok: true, evaluator: new InProcessEvaluator(created.sandbox), metadataJson: created.metadataJson } : created;
 }
 
-type ModuleParts = Omit<LoadedModule, 'evaluator'>;
+type ModuleParts = Omit<LoadedModule, 'evaluator' | 'isolation'>;
 
 /** Metadata + binders, after checking the module is the one its manifest describes. */
 function assembleModule(bundle: BundleToLoad, metadataJson: string, limits: RequestLimits): { ok: true; parts: ModuleParts } | { ok: false; message: string } {

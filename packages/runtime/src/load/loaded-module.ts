@@ -8,6 +8,7 @@ import type { RequestLimits } from '../context/request-limits.js';
 import type { ActionSpec, ModuleMetadata } from '../module/module-metadata.js';
 import type { ActionEvaluation, Unevaluated } from '../sandbox/evaluate-action.js';
 import type { CrossingResult } from '../sandbox/isolate-sandbox.js';
+import type { IsolationChoice } from './isolation-choice.js';
 
 /** Where predicates run: an isolate in this process, or one in a supervised worker process. */
 export interface ActionEvaluator {
@@ -31,4 +32,6 @@ export interface LoadedModule {
   readonly requestLimits: RequestLimits;
   readonly binders: ReadonlyMap<string, ContextBinder>;
   readonly evaluator: ActionEvaluator;
+  /** Where its predicates run (the evaluator's kind) and why. */
+  readonly isolation: IsolationChoice;
 }

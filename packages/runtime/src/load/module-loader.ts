@@ -10,6 +10,12 @@
  * a refused bundle is tried again after a backoff, so a fixed bundle is picked up without a
  * restart, and a store that could not be read now (store-read.ts) is read again by the next
  * request, after a few quick retries within the load.
+ *
+ * Where a module runs is chosen per module (isolation-choice.ts). In `auto` isolation a module
+ * approved after a rebuild starts in a sandbox process while a worker thread verifies its code
+ * (code-verifier.ts), so no load waits for the parse; once the code is verified it is loaded in
+ * process and takes over, as a replacement does, and the sandbox one is released after its
+ * decisions finish. A verdict is kept per module hash: a module loaded again starts where it ran.
  */
 import { isJsonObject } from '@adec/abi';
 import type { TrustConfig } from '../trust/trust-config.js';
@@ -18,6 +24,8 @@ import { verifyBundle } from '../trust/verify-bundle.js';
 import { LoadedApprovals } from '../trust/loaded-approvals.js';
 import type { SandboxProcessMemory } from '../sandbox/sandbox-memory.js';
 import { SandboxProcessPool, type SandboxPoolStats } from '../sandbox/sandbox-process-pool.js';
+import { CodeVerifier } from './code-verifier.js';
+import { chooseIsolation, type Isolation, type IsolationChoice, type IsolationMode, type IsolationReason } from './isolation-choice.js';
 import { DEFAULT_MEMORY_LIMIT_MB, loadModule, type SandboxOptions } from './load-module.js';
 import type { LoadedModule } from './loaded-module.js';
 import type { ModuleStore, WorldKey } from './module-store.js';
@@ -68,8 +76,10 @@ export interface ModuleLoaderStats {
   readonly failedLoads: number;
   /** Worlds loaded now. */
   readonly worlds: number;
-  /** The shared sandbox processes (process isolation), or null in-process. */
+  /** The shared sandbox processes, or null when every module runs in process. */
   readonly sandbox: SandboxPoolStats | null;
+  /** Loaded worlds by where they run and why. */
+  readonly isolation: readonly { readonly mode: IsolationMode; readonly reason: IsolationReason; readonly worlds: number }[];
 }
 
 export interface ModuleLoaderOptions {
@@ -110,11 +120,22 @@ export class ModuleLoader {
   /** Replaced modules waiting out their grace period before they are released. */
   readonly #retired = new Set<LoadedModule>();
 
+  /** Where each loaded world runs, for stats. */
+  readonly #isolations = new Map<string, IsolationChoice>();
+
+  /** `auto` isolation: verdicts on modules' code, verified on a thread. */
+  readonly #isolation: Isolation;
+  readonly #verifier: CodeVerifier | undefined;
+  /** Modules started in a sandbox process while their code is verified, with their bundle. */
+  readonly #verifying = new WeakMap<LoadedModule, VerifiedBundle>();
+
   #loads = 0;
   #failedLoads = 0;
 
   constructor(private readonly options: ModuleLoaderOptions) {
-    if ((options.sandbox?.isolation ?? 'process') === 'process') {
+    this.#isolation = options.sandbox?.isolation ?? 'auto';
+    this.#verifier = this.#isolation === 'auto' ? new CodeVerifier() : undefined;
+    if (this.#isolation !== 'in-process') {
       const { processes, spareProcesses: spares, queueLimit, moduleBudget, memoryBudgetMb, recycleAfterDecisions, recycleAboveRssMb, memoryLimitMb = DEFAULT_MEMORY_LIMIT_MB } = options.sandbox ?? {};
       this.#processes = new SandboxProcessPool({ processes, spares, queueLimit, moduleBudget, memoryBudgetMb, recycleAfterDecisions, recycleAboveRssMb, memoryLimitMb });
     }
@@ -173,24 +194,81 @@ export class ModuleLoader {
       // Refused bytes of another module change nothing; the loaded module's own bundle refused
       // now (its approval expired, its key revoked) or taken out of the store stops it.
       if (read.error.code !== 'MODULE_NOT_FOUND' && read.claimedHash !== loaded.moduleHash) return outcome('refused', { error: read.error });
-      if (this.#worlds.get(world) === load) this.#worlds.delete(world);
+      if (this.#worlds.get(world) === load) {
+        this.#worlds.delete(world);
+        this.#isolations.delete(world);
+      }
       await loaded.evaluator.dispose();
       return outcome('unloaded', { error: read.error });
     }
     const older = this.#approvals.admit(read.bundle);
     if (read.bundle.moduleHash === loaded.moduleHash) return outcome('unchanged');
     if (older !== undefined) return outcome('refused', { error: { code: older.code, message: `${describeWorld(key)} was refused: ${older.message}` } });
-    const replacement = await loadModule(read.bundle, this.options.sandbox, this.#processes);
+    const replacement = await this.#start(read.bundle);
     if (!replacement.ok) return outcome('refused', { error: { code: replacement.code, message: `${describeWorld(key)}: ${replacement.message}` } });
     if (this.#worlds.get(world) !== load) {
       // Unloaded while the replacement loaded: it is not wanted.
       await replacement.module.evaluator.dispose();
       return outcome('unloaded');
     }
-    this.#worlds.set(world, Promise.resolve({ ok: true, module: replacement.module }));
-    this.#retired.add(loaded);
-    setTimeout(() => void this.#retire(loaded), REPLACED_MODULE_GRACE_MS).unref();
+    this.#takeOver(world, loaded, replacement.module);
     return outcome('replaced', { moduleHash: replacement.module.moduleHash, replacedHash: loaded.moduleHash });
+  }
+
+  /** Loads a verified bundle where it is to run now (in a sandbox process while its code is verified). */
+  async #start(bundle: VerifiedBundle): Promise<Awaited<ReturnType<typeof loadModule>>> {
+    const verdict = this.#verifier?.known(bundle.moduleHash);
+    const choice = chooseIsolation({ configured: this.#isolation, rebuiltBy: bundle.rebuiltBy, verdict });
+    const loaded = await loadModule(bundle, this.options.sandbox, this.#processes, choice);
+    if (loaded.ok && choice.reason === 'VERIFYING') this.#verifying.set(loaded.module, bundle);
+    return loaded;
+  }
+
+  /** `next` serves `world` from now on; `previous` is released once its decisions had time to finish. */
+  #takeOver(world: string, previous: LoadedModule, next: LoadedModule): void {
+    this.#worlds.set(world, Promise.resolve({ ok: true, module: next }));
+    this.#serving(world, next);
+    this.#retired.add(previous);
+    setTimeout(() => void this.#retire(previous), REPLACED_MODULE_GRACE_MS).unref();
+  }
+
+  /** Records where `world`'s module runs, and starts verifying its code when it waits for that. */
+  #serving(world: string, module: LoadedModule): void {
+    this.#isolations.set(world, module.isolation);
+    const bundle = this.#verifying.get(module);
+    if (bundle !== undefined && this.#verifier !== undefined) void this.#moveWhenVerified(world, module, bundle, this.#verifier);
+  }
+
+  /**
+   * Once the code of `module` (serving `world` from a sandbox process) is verified: accepted, it
+   * is loaded in process and takes over; refused, it stays where it is, with the reason. Nothing
+   * changes if the world was replaced or unloaded meanwhile.
+   */
+  async #moveWhenVerified(world: string, module: LoadedModule, bundle: VerifiedBundle, verifier: CodeVerifier): Promise<void> {
+    this.#verifying.delete(module);
+    const verdict = await verifier.verify(bundle.moduleHash, bundle.bundleSource);
+    const current = this.#worlds.get(world);
+    if (current === undefined || !(await this.#serves(current, module))) return;
+    const choice = chooseIsolation({ configured: this.#isolation, rebuiltBy: bundle.rebuiltBy, verdict });
+    if (choice.mode === 'process') {
+      // Refused (or the thread was lost, which is not remembered: the next load asks again).
+      const settled: LoadedModule = { ...module, isolation: choice.reason === 'VERIFYING' ? module.isolation : choice };
+      this.#worlds.set(world, Promise.resolve({ ok: true, module: settled }));
+      this.#isolations.set(world, settled.isolation);
+      return;
+    }
+    const moved = await loadModule(bundle, this.options.sandbox, this.#processes, choice);
+    if (!moved.ok) return;
+    if (this.#worlds.get(world) !== current) {
+      await moved.module.evaluator.dispose();
+      return;
+    }
+    this.#takeOver(world, module, moved.module);
+  }
+
+  async #serves(load: Promise<ModuleLookup>, module: LoadedModule): Promise<boolean> {
+    const lookup = await load;
+    return lookup.ok && lookup.module === module;
   }
 
   async #retire(module: LoadedModule): Promise<void> {
@@ -218,6 +296,7 @@ export class ModuleLoader {
     const load = this.#worlds.get(world);
     if (load === undefined) return false;
     this.#worlds.delete(world);
+    this.#isolations.delete(world);
     const lookup = await load;
     if (lookup.ok) await lookup.module.evaluator.dispose();
     return true;
@@ -230,12 +309,20 @@ export class ModuleLoader {
 
   stats(): ModuleLoaderStats {
     const worlds = this.#worlds.size;
-    return { loads: this.#loads, failedLoads: this.#failedLoads, worlds, sandbox: this.#processes?.stats() ?? null };
+    const counts = new Map<string, { mode: IsolationMode; reason: IsolationReason; worlds: number }>();
+    for (const { mode, reason } of this.#isolations.values()) {
+      const key = `${mode} ${reason}`;
+      const count = counts.get(key) ?? { mode, reason, worlds: 0 };
+      counts.set(key, { ...count, worlds: count.worlds + 1 });
+    }
+    return { loads: this.#loads, failedLoads: this.#failedLoads, worlds, sandbox: this.#processes?.stats() ?? null, isolation: [...counts.values()] };
   }
 
   /** Unloads everything and stops the spare sandbox processes. */
   async close(): Promise<void> {
     this.#processes?.close();
+    await this.#verifier?.close();
+    this.#isolations.clear();
     const worlds = [...this.#worlds.values()];
     this.#worlds.clear();
     await Promise.all([...this.#retired].map((module) => this.#retire(module)));
@@ -249,6 +336,7 @@ export class ModuleLoader {
     if (lookup.ok) {
       this.#loads += 1;
       this.#failures.delete(world);
+      if (this.#worlds.get(world) === load) this.#serving(world, lookup.module);
       return;
     }
     this.#failedLoads += 1;
@@ -265,7 +353,7 @@ export class ModuleLoader {
     if (!read.ok) return read;
     const older = this.#approvals.admit(read.bundle);
     if (older !== undefined) return { ok: false, error: { code: older.code, message: `${describeWorld(key)} was refused: ${older.message}` } };
-    const loaded = await loadModule(read.bundle, this.options.sandbox, this.#processes);
+    const loaded = await this.#start(read.bundle);
     return loaded.ok ? { ok: true, module: loaded.module } : { ok: false, error: { code: loaded.code, message: `${describeWorld(key)}: ${loaded.message}` } };
   }
 
