@@ -60,6 +60,12 @@ describe.each(['examples/benefits', 'examples/fitness'])('%s', (world) => {
     expect(await build(world)).toEqual(reference);
   });
 
+  it('builds the same bytes from its files given in any order', async () => {
+    const sources = loadWorldFromDir(world);
+    const result = await buildWorld({ root: sources.root, files: [...sources.files].reverse() });
+    expect(result.artifacts === undefined ? undefined : filesOf(result.artifacts)).toEqual(reference);
+  });
+
   it('builds the same bytes through adec build in another time zone, locale, directory, file order and umask', () => {
     const root = mkdtempSync(join(tmpdir(), 'adec-determinism-'));
     const target = join(root, 'deeper', 'Ünïcode dir', 'renamed-world');

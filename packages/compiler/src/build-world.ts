@@ -5,9 +5,9 @@ import type { ModuleGenerator } from './generate/generate-and-verify.js';
 import { generateLazily } from './generate/generate-lazily.js';
 import { buildManifest, generateContextTypes, serializeManifest, sha256Hex, type Manifest } from './manifest/index.js';
 import type { CheckedWorld } from './model/index.js';
-import { worldRelativePath } from './sources/load-world.js';
+import { compareSourcePaths, worldRelativePath } from './sources/load-world.js';
 import { serializeSourcesFile, sourcesFile } from './sources/sources-file.js';
-import type { WorldSources } from './sources/world-sources.js';
+import type { WorldSource, WorldSources } from './sources/world-sources.js';
 import { COMPILER_VERSION } from './version.js';
 
 /** Everything `adec build` writes: the artifacts of one reproducible build. */
@@ -50,9 +50,11 @@ export interface BuildOptions {
 /**
  * check → generate (ts-morph) → static and type checks of the generated module →
  * bundle (esbuild) → hash → manifest. Pure: reads nothing but `sources`, writes nothing;
- * the same sources and compiler version give byte-identical artifacts.
+ * the same sources and compiler version give byte-identical artifacts, in whatever order the
+ * files are given (they are read in the order `loadWorld` lists them, which sources.json keeps).
  */
-export async function buildWorld(sources: WorldSources, options: BuildOptions = {}): Promise<BuildResult> {
+export async function buildWorld(given: WorldSources, options: BuildOptions = {}): Promise<BuildResult> {
+  const sources = inBuildOrder(given);
   const phase = options.onPhase ?? (() => {});
   const generate = options.generator ?? generateLazily;
   phase('check');
@@ -100,6 +102,11 @@ export async function buildWorld(sources: WorldSources, options: BuildOptions = 
       sourcesJson: serializeSourcesFile(carried),
     },
   };
+}
+
+function inBuildOrder(sources: WorldSources): WorldSources {
+  const relative = (file: WorldSource) => worldRelativePath(sources, file.path);
+  return { root: sources.root, files: [...sources.files].sort((a, b) => compareSourcePaths(relative(a), relative(b))) };
 }
 
 function internalError(span: Span, problems: readonly string[]): Diagnostic {

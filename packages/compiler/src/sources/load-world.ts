@@ -35,7 +35,12 @@ async function listAdecFiles(dir: string): Promise<string[]> {
   return entries
     .filter((entry) => entry.isFile() && entry.name.endsWith('.adec'))
     .map((entry) => relative(dir, join(entry.parentPath, entry.name)).split(sep).join('/'))
-    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    .sort(compareSourcePaths);
+}
+
+/** The order a build reads a world's files in: by relative path, compared as strings. */
+export function compareSourcePaths(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function toDisplayPath(dir: string): string {

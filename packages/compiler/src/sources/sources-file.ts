@@ -6,6 +6,7 @@
  * signature; the runtime never reads this file.
  */
 import { sourceHash } from '../manifest/hash.js';
+import { compareSourcePaths } from './load-world.js';
 import type { WorldSources } from './world-sources.js';
 
 export const SOURCES_FORMAT = 'adec.sources.v1';
@@ -77,7 +78,7 @@ function entryProblem(entry: unknown, previous: SourcesFileEntry | undefined): s
   if (!path.endsWith('.adec') || segments.some((segment) => segment === '' || segment === '.' || segment === '..') || path.includes('\\')) {
     return `has path ${JSON.stringify(path)}: expected a relative path of a .adec file, \`/\` between names, no \`.\` or \`..\``;
   }
-  if (previous !== undefined && !(previous.path < path)) return `has path ${JSON.stringify(path)}, not after ${JSON.stringify(previous.path)}: paths are unique and sorted`;
+  if (previous !== undefined && compareSourcePaths(previous.path, path) >= 0) return `has path ${JSON.stringify(path)}, not after ${JSON.stringify(previous.path)}: paths are unique and sorted`;
   return undefined;
 }
 
