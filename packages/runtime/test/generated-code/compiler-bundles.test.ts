@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { verifyGeneratedCode } from '@adec/runtime';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { everythingNamed, namesWorld } from '../../../../test/property/prototype-names.js';
 import { validSelectionWorld } from '../../../../test/property/valid-selection-world-generator.js';
 import { validWorld } from '../../../../test/property/valid-world-generator.js';
 import { loadWorldFromDir, repoPath } from '../../../../test/support/repo.js';
@@ -51,6 +52,13 @@ describe('the verifier accepts what the compiler builds', () => {
     // Most fixtures are invalid on purpose; those with warnings only, and every fix, build.
     expect(built).toBeGreaterThan(50);
   }, 300_000);
+
+  // Keys only: the language reserves these names for what generated code reads (attributes, fields).
+  test.each(Object.getOwnPropertyNames(Object.prototype))('a world whose action, rule, skill, scenario, … are all named `%s`', async (name) => {
+    const bundle = await bundleOf(namesWorld(everythingNamed(name)));
+    expect(bundle).toBeDefined();
+    expect(describeVerdict(bundle!)).toBe('accepted');
+  });
 
   test('a chain long enough to be cut into blocks and groups of blocks', async () => {
     // 25 links a block, 20 blocks a group (compiler generate/emit-expr.ts): 1,200 operands make groups.
