@@ -2,7 +2,8 @@
  * The static tables a generated module exports, as the host copies them out of the isolate
  * once at load (`__adec_metadata`, packages/runtime/src/sandbox/isolate-prelude.ts) and
  * validates them (packages/runtime/src/module/module-metadata.ts). The generated module
- * declares the same shapes in TypeScript (packages/compiler/src/generate/module-types.ts).
+ * declares the same shapes in TypeScript (module-declarations.ts, checked against these by
+ * module-declarations-agree.ts).
  */
 import { childPath, pathText, type AbiProblems } from './abi-problem.js';
 import {

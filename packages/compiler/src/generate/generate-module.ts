@@ -12,7 +12,8 @@ import { emitActionSections, SHARED_RULE_RESULTS } from './emit-actions.js';
 import { ExprEmitter } from './emit-expr.js';
 import { emitScenarios } from './emit-scenarios.js';
 import { emitSkillSections } from './emit-skills.js';
-import { abiTypes, actionContextInterface, assignTypeNames, scenarioTypes, skillTypes } from './module-types.js';
+import { MODULE_ABI_TYPES } from './module-abi-types.generated.js';
+import { actionContextInterface, assignTypeNames, scenarioTypes, skillTypes } from './module-types.js';
 import { lineCommentText, stringLiteral } from './naming.js';
 import { helperSources } from './runtime-helpers.js';
 import { IndentationText, NewLineKind, Project, QuoteKind, StructureKind } from './ts-morph.js';
@@ -54,10 +55,7 @@ export function generateModule(world: CheckedWorld, provenance: ModuleProvenance
   const scenarios = emitScenarios(world, names, emitter);
   const skills = emitSkillSections(world, names, emitter, sources);
 
-  const statements: (string | StatementStructures)[] = [
-    [...generatedHeader(world, provenance), '', MODULE_DOC].join('\n'),
-    ...abiTypes(),
-  ];
+  const statements: (string | StatementStructures)[] = [[...generatedHeader(world, provenance), '', MODULE_DOC].join('\n'), MODULE_ABI_TYPES];
   for (const action of world.actions) {
     statements.push(actionContextInterface(action, names.actionContext.get(action.name) ?? action.name));
   }

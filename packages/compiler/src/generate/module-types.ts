@@ -1,10 +1,12 @@
 /**
- * The type declarations of a generated module: the ABI's own types and one interface per
- * evaluation environment (action context, scenario signals/state/action, skill input), so
- * every generated function has typed parameters and the module checks under `--strict`.
+ * The type declarations of a generated module: one interface per evaluation environment
+ * (action context, scenario signals/state/action, skill input), so every generated function has
+ * typed parameters and the module checks under `--strict`. They follow the ABI's own types,
+ * which @adec/abi declares (module-abi-types.generated.ts) and whose names they never take.
  */
 import type { InterfaceDeclarationStructure, OptionalKind, PropertySignatureStructure, TypeAliasDeclarationStructure } from 'ts-morph';
 import { formatType, type CheckedAction, type CheckedScenario, type CheckedSkill, type CheckedWorld, type RecordField, type Type } from '../model/index.js';
+import { MODULE_ABI_TYPE_NAMES } from './module-abi-types.generated.js';
 import { docCommentText, pascalCase, propertyKey, stringLiteral, TypeNamer } from './naming.js';
 import { StructureKind } from './ts-morph.js';
 import { tsType } from './ts-type.js';
@@ -31,10 +33,8 @@ export interface SkillTypeNames {
   readonly renderInput: string;
 }
 
-const ABI_TYPE_NAMES = ['RuleOutcome', 'SeverityTier', 'RuleResult', 'RulePredicate', 'RuleFilter', 'Derivation', 'WorkFrameTemplate', 'DurationShape', 'ActionEntry'];
-
 export function assignTypeNames(world: CheckedWorld): ModuleTypeNames {
-  const namer = new TypeNamer(ABI_TYPE_NAMES);
+  const namer = new TypeNamer(MODULE_ABI_TYPE_NAMES);
   const actionContext = new Map<string, string>();
   for (const action of world.actions) actionContext.set(action.name, namer.name(`${pascalCase(action.name)}Context`));
   const scenario = new Map<string, ScenarioTypeNames>();
@@ -59,79 +59,6 @@ export function assignTypeNames(world: CheckedWorld): ModuleTypeNames {
     });
   }
   return { actionContext, scenario, skill };
-}
-
-/**
- * The ABI's own types. The registries are annotated with them: besides documenting the ABI,
- * an annotated object literal is far cheaper for the type checker than inferring the type of
- * a literal with thousands of members (measured: about 40% of the module's check time).
- * `(ctx: never) => …` accepts every action's predicate, whatever its context type.
- */
-export function abiTypes(): (TypeAliasDeclarationStructure | InterfaceDeclarationStructure)[] {
-  return [
-    typeAlias('RuleOutcome', '"GREEN" | "GREEN-SKIP" | "YELLOW" | "RED"', 'The status a rule contributes when it matches (docs/spec/adjudication.md section 3).'),
-    typeAlias('SeverityTier', '"t1" | "t2" | "t3"', 'Orders matched rules; a matched t1 wins outright (docs/spec/adjudication.md section 4).'),
-    {
-      kind: StructureKind.Interface,
-      name: 'RuleResult',
-      isExported: true,
-      docs: ['What a predicate reports: match-only; the outcome is static metadata (`_RULE_OUTCOME`), the attributes it read are listed in `_RULE_READS`.'],
-      properties: [
-        { name: 'matched', type: 'boolean', isReadonly: true },
-        { name: 'reason', type: 'string', isReadonly: true, hasQuestionToken: true, docs: ['Rendered from the rule\'s template, only when matched.'] },
-      ],
-    },
-    typeAlias('RulePredicate', '(ctx: never) => RuleResult', 'A rule predicate over its action\'s context.'),
-    typeAlias('RuleFilter', '(ctx: never) => boolean', 'An `applies_when` filter over its action\'s context.'),
-    typeAlias('Derivation', '(ctx: never) => unknown', 'The derivation of a computed context attribute.'),
-    {
-      kind: StructureKind.Interface,
-      name: 'WorkFrameTemplate',
-      isExported: true,
-      docs: ['The work_frame fields an action sets for one status; the runtime fills in defaults.'],
-      properties: [
-        { name: 'mode', type: 'string', isReadonly: true, hasQuestionToken: true },
-        { name: 'next_action', type: 'string', isReadonly: true, hasQuestionToken: true },
-        { name: 'allowed_actions', type: 'readonly string[]', isReadonly: true, hasQuestionToken: true },
-        { name: 'forbidden_actions', type: 'readonly string[]', isReadonly: true, hasQuestionToken: true },
-        { name: 'required_output', type: 'readonly string[]', isReadonly: true, hasQuestionToken: true },
-        { name: 'next_human_owner', type: 'string', isReadonly: true, hasQuestionToken: true },
-      ],
-    },
-    typeAlias(
-      'DurationShape',
-      'true | { readonly items: DurationShape; } | { readonly fields: Readonly<Record<string, DurationShape>>; }',
-      'Where a value holds durations: itself, its list\'s elements, or some of its record\'s fields.',
-    ),
-    {
-      kind: StructureKind.Interface,
-      name: 'ActionEntry',
-      isExported: true,
-      docs: ['One action of `_ACTIONS`.'],
-      properties: [
-        { name: 'rules', type: 'readonly string[]', isReadonly: true, docs: ['Rule ids in evaluation order: t1, t2, t3, declaration order within a tier.'] },
-        {
-          name: 'aggregation',
-          type: '{ readonly mode: "winner_takes_all" | "vote_of_n" | "weighted_sum_threshold"; readonly n?: number; readonly threshold?: number; readonly weights?: Readonly<Record<string, number>>; }',
-          isReadonly: true,
-        },
-        { name: 'work_frames', type: 'Readonly<Partial<Record<RuleOutcome, WorkFrameTemplate>>>', isReadonly: true },
-        { name: 'computed', type: 'readonly string[]', isReadonly: true, docs: ['Computed attributes, in derivation order.'] },
-        { name: 'supplied', type: 'readonly string[]', isReadonly: true },
-        { name: 'system', type: 'readonly string[]', isReadonly: true },
-        { name: 'reads', type: 'readonly string[]', isReadonly: true, docs: ['Attributes the rules and derivations read: all that crosses into the sandbox.'] },
-        {
-          name: 'durations',
-          type: 'Readonly<Record<string, DurationShape>>',
-          isReadonly: true,
-          hasQuestionToken: true,
-          docs: ['The attributes that hold durations, which traces show as ISO 8601 durations; absent when none does.'],
-        },
-        { name: 'predicate_timeout_ms', type: 'number', isReadonly: true },
-        { name: 'rule_timeout_ms', type: 'Readonly<Record<string, number>>', isReadonly: true },
-      ],
-    },
-  ];
 }
 
 export function actionContextInterface(action: CheckedAction, name: string): InterfaceDeclarationStructure {
