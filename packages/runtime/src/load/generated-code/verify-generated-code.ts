@@ -14,6 +14,15 @@
  *
  * Pure and synchronous; never throws: a syntax error, a nesting too deep to walk, even a bug of
  * the verifier is a refusal. Line and column (both from 1) are computed for the refusal only.
+ *
+ * The known forms (the helper library's hashes, esbuild's prelude) are @adec/abi's
+ * bundle-forms.generated.ts: after a change to the helper library or esbuild, run
+ * `npm run build && node scripts/generate-bundle-forms.mjs` (a test fails until then).
+ *
+ * Cost, on the 1,000-rule synthetic world's bundle (465 KB, 2 shared cores at load 6-7): the
+ * first call in a fresh process 740 ms (median of 5; acorn's parse alone 570 ms), warm 120 ms
+ * (the parse alone 95 ms). Almost all of it is acorn's: run it off a decision's path, once per
+ * module hash.
  */
 import { getLineInfo, parse, type Program } from 'acorn';
 import { isWrittenPlainly } from './member-names.js';
