@@ -136,7 +136,7 @@ const MODES: readonly ExecutionMode[] = EXECUTION_MODES;
 function normalizeMode(override: unknown, problems: RequestProblem[]): ExecutionMode | undefined {
   if (override === undefined || override === null) return undefined;
   if (MODES.includes(override as ExecutionMode)) return override as ExecutionMode;
-  problems.push({ path: 'execution_mode_override', message: `expected deterministic_only, skill_enhanced or null, found ${describe(override)}` });
+  problems.push({ path: 'execution_mode_override', message: `expected ${[...MODES, 'null'].join(', ').replace(/, (?=[^,]*$)/, ' or ')}, found ${describe(override)}` });
   return undefined;
 }
 

@@ -398,7 +398,7 @@ describe('stage 9: response, trace and replay', () => {
 
   test('an invalid request is an error with no trace (docs/spec/selection.md §6: 400)', async () => {
     const result = await runCycle(lab, { ...LAB_REQUEST, execution_mode_override: 'fast' as never }, { decisionId: 'x', timestamp: TIMESTAMP });
-    expect(result).toMatchObject({ ok: false, error: { code: 'INVALID_REQUEST', problems: [{ path: 'execution_mode_override' }] } });
+    expect(result).toMatchObject({ ok: false, error: { code: 'INVALID_REQUEST', problems: [{ path: 'execution_mode_override', message: 'expected deterministic_only, skill_enhanced or null, found string "fast"' }] } });
   });
 });
 
