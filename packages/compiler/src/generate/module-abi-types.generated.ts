@@ -1,5 +1,5 @@
 // Generated from packages/abi/src/module-declarations.ts by packages/compiler/test/generate/module-abi-types.test.ts: do not edit.
-// Regenerate with `ADEC_UPDATE_GENERATED=1 npx vitest run packages/compiler/test/generate/module-abi-types.test.ts`
+// Regenerate with `npm run generate:abi-types`
 // (the test fails when this file is out of date).
 
 /** The ABI's own types, as every generated module declares them, before its own. */

@@ -4,7 +4,7 @@
  * host reads). The compiler holds their text in module-abi-types.generated.ts; this test keeps it
  * in step with abi's file and, with ADEC_UPDATE_GENERATED=1, rewrites it:
  *
- *   ADEC_UPDATE_GENERATED=1 npx vitest run packages/compiler/test/generate/module-abi-types.test.ts
+ *   npm run generate:abi-types
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import ts from 'typescript';
@@ -30,7 +30,7 @@ function generatedFile(): string {
   });
   return [
     `// Generated from ${SOURCE} by packages/compiler/test/generate/module-abi-types.test.ts: do not edit.`,
-    '// Regenerate with `ADEC_UPDATE_GENERATED=1 npx vitest run packages/compiler/test/generate/module-abi-types.test.ts`',
+    '// Regenerate with `npm run generate:abi-types`',
     '// (the test fails when this file is out of date).',
     '',
     "/** The ABI's own types, as every generated module declares them, before its own. */",
