@@ -19,9 +19,10 @@
  * bundle-forms.generated.ts: after a change to the helper library or esbuild, run
  * `npm run build && node scripts/generate-bundle-forms.mjs` (a test fails until then).
  *
- * Cost, on the 1,000-rule synthetic world's bundle (465 KB, 2 shared cores at load 6-7): the
- * first call in a fresh process 740 ms (median of 5; acorn's parse alone 570 ms), warm 120 ms
- * (the parse alone 95 ms). Almost all of it is acorn's: run it off a decision's path, once per
+ * Cost, on the 1,000-rule synthetic world's bundle (465 KB; 2 shared cores at load 4, medians of
+ * 5 fresh processes): the first call 400 ms (acorn's parse alone 380 ms), warm 75 ms (the parse
+ * alone 57 ms), importing this module 75 ms (acorn alone 16 ms; the rest is @adec/abi, which a
+ * host has loaded already). Almost all of it is acorn's: run it off a decision's path, once per
  * module hash.
  */
 import { getLineInfo, parse, type Program } from 'acorn';
