@@ -17,6 +17,7 @@
  * spread, `this`, function other than a chain block, or any other global.
  */
 import type { ArrowFunctionExpression, CallExpression, Expression, Identifier, Literal, MemberExpression, SpreadElement, Super, TemplateLiteral } from 'acorn';
+import { CHAIN_VALUE, VALUE_PARAMETERS } from './generated-parameters.js';
 import { isRefusedMemberName, isWrittenPlainly } from './member-names.js';
 import { notGenerated, refusal, type Refusal } from './refusal.js';
 
@@ -48,9 +49,6 @@ export const MATH_FUNCTIONS: ReadonlyMap<string, number> = new Map([
 
 /** The string methods the built-ins lower to (`lower`, `upper`), called without arguments. */
 export const TEXT_METHODS: ReadonlySet<string> = new Set(['toLowerCase', 'toUpperCase']);
-
-/** The parameter a chain block adds: the chain's value so far. */
-const CHAIN_VALUE = 'left';
 
 const ARITHMETIC_AND_COMPARISON: ReadonlySet<string> = new Set(['+', '-', '*', '/', '%', '===', '!==', '<', '<=', '>', '>=']);
 const LOGICAL: ReadonlySet<string> = new Set(['&&', '||', '??']);
@@ -277,11 +275,8 @@ function readsOf(node: Expression, name: string): number {
   }
 }
 
-/** The names generated functions give their value parameters (compiler generate/emit-*.ts), and a chain block's `left`. */
-const PARAMETER_NAMES: ReadonlySet<string> = new Set(['ctx', 'signals', 'state', 'env', 'action', 'input', CHAIN_VALUE]);
-
 /** `ctx` for `ctx` or esbuild's `ctx2`; undefined for a name no generated parameter has. */
 function generatedParameterName(name: string): string | undefined {
   const base = name.replace(/[1-9][0-9]*$/, '');
-  return PARAMETER_NAMES.has(base) ? base : undefined;
+  return VALUE_PARAMETERS.has(base) ? base : undefined;
 }

@@ -13,6 +13,7 @@
 import type { Expression, ObjectExpression, Property, SpreadElement } from 'acorn';
 import { dataKeyName } from './data-keys.js';
 import { checkExpression, checkTemplate, type FunctionScope, type ModuleNames } from './expression-grammar.js';
+import { FUNCTION_PARAMETERS } from './generated-parameters.js';
 import { isWrittenPlainly } from './member-names.js';
 import { notGenerated, refusal, type Refusal } from './refusal.js';
 
@@ -28,9 +29,6 @@ export interface FunctionForm {
 /** The shared results a rule function returns (compiler generate/emit-actions.ts). */
 export const NOT_MATCHED = 'NOT_MATCHED';
 export const MATCHED = 'MATCHED';
-
-/** Parameters that hold functions rather than values: an invariant's `fold`. */
-const FUNCTION_PARAMETERS: ReadonlySet<string> = new Set(['fold']);
 
 export function functionForm(parameters: readonly string[], body: FunctionBody): FunctionForm {
   const values = new Set(parameters.filter((name) => !FUNCTION_PARAMETERS.has(name)));

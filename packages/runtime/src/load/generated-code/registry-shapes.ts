@@ -7,6 +7,7 @@
  * generator fixes (`derive`, `when`, `check`, …) are `fields`.
  */
 import { functionForm, type FunctionForm } from './generated-functions.js';
+import { ACTION_CONTEXT, ENV, ENV_AND_ACTION, INPUT, INPUT_AND_FOLD, SIGNALS_AND_STATE } from './generated-parameters.js';
 
 export type RegistryShape =
   | { readonly kind: 'data' }
@@ -23,13 +24,6 @@ const fn = (parameters: readonly string[], body: FunctionForm['body'] = 'express
 const entries = (of: RegistryShape): RegistryShape => ({ kind: 'entries', of });
 const list = (of: RegistryShape): RegistryShape => ({ kind: 'list', of });
 const fields = (shapes: Readonly<Record<string, RegistryShape>>): RegistryShape => ({ kind: 'fields', fields: new Map(Object.entries(shapes)) });
-
-const ACTION_CONTEXT = ['ctx'];
-const SIGNALS_AND_STATE = ['signals', 'state'];
-const ENV = ['env'];
-const ENV_AND_ACTION = ['env', 'action'];
-const INPUT = ['input'];
-const INPUT_AND_FOLD = ['input', 'fold'];
 
 /** Each registry the module declares, and its shape. */
 export const REGISTRY_SHAPES: ReadonlyMap<string, RegistryShape> = new Map([
