@@ -38,28 +38,42 @@ const REGEX_FLAGS = /^i?m?s?$/;
 
 /** The IIFE's body, statement by statement; `end` is where the IIFE's body closes (for a refusal of what is missing). */
 export function checkModuleStatements(statements: readonly Statement[], end: number, source: string): Refusal | undefined {
-  let index = 0;
-  const at = (): Statement | undefined => statements[index];
-
-  // 1. esbuild's prelude.
-  const preludeEnd = statements.findIndex((statement) => statement.type === 'VariableDeclaration' && declaredName(statement) === 'module_exports');
-  const first = statements[0];
-  if (first === undefined) return refusal(end, 'the module is empty');
-  if (preludeEnd < 0 || source.slice(first.start, statements[preludeEnd]!.end) !== ESBUILD_PRELUDE) {
-    return refusal(first.start + firstDifference(source, first.start, ESBUILD_PRELUDE), "the module does not start with esbuild's prelude as every bundle has it");
-  }
-  index = preludeEnd + 1;
-
-  // 2. The exports.
-  const exports = at();
+  const prelude = checkPrelude(statements, end, source);
+  if (typeof prelude !== 'number') return prelude;
+  const exports = statements[prelude];
   const exportProblem = exports === undefined ? refusal(end, 'the module does not export its registries') : checkExportCall(exports);
   if (exportProblem !== undefined) return exportProblem;
-  index++;
+  const helpers = checkHelpers(statements, prelude + 1, source);
+  if ('problem' in helpers) return helpers;
+  const regexes = checkRegexConstants(statements, helpers.next);
+  if ('problem' in regexes) return regexes;
+  const module: ModuleNames = { helpers: helpers.names, regexes: regexes.names };
+  let index = regexes.next;
+  for (const name of DECLARATIONS) {
+    const statement = statements[index++];
+    const problem = statement === undefined ? refusal(end, `the module does not declare \`${name}\``) : checkDeclaration(statement, name, module, source);
+    if (problem !== undefined) return problem;
+  }
+  return checkReturn(statements, index, end, source);
+}
 
-  // 3. The helpers.
-  const helpers = new Map<string, number>();
+/** esbuild's prelude, through `var module_exports = {};`, as text; the index after it. */
+function checkPrelude(statements: readonly Statement[], end: number, source: string): number | Refusal {
+  const last = statements.findIndex((statement) => statement.type === 'VariableDeclaration' && declaredName(statement) === 'module_exports');
+  const first = statements[0];
+  if (first === undefined) return refusal(end, 'the module is empty');
+  if (last < 0 || source.slice(first.start, statements[last]!.end) !== ESBUILD_PRELUDE) {
+    return refusal(first.start + firstDifference(source, first.start, ESBUILD_PRELUDE), "the module does not start with esbuild's prelude as every bundle has it");
+  }
+  return last + 1;
+}
+
+/** The helpers from `from` on: the library's, in its order, each by hash; with their number of parameters. */
+function checkHelpers(statements: readonly Statement[], from: number, source: string): { readonly next: number; readonly names: ReadonlyMap<string, number> } | Refusal {
+  const names = new Map<string, number>();
   let lastOrder = -1;
-  for (let statement = at(); statement?.type === 'FunctionDeclaration'; statement = at()) {
+  let index = from;
+  for (let statement = statements[index]; statement?.type === 'FunctionDeclaration'; statement = statements[++index]) {
     const name = statement.id.name;
     const helper = libraryHelper(name);
     if (helper === undefined) return refusal(statement.id, `\`${name}\` is not a function of the helper library`);
@@ -67,32 +81,27 @@ export function checkModuleStatements(statements: readonly Statement[], end: num
     const problem = checkHelper(statement, helper, source);
     if (problem !== undefined) return problem;
     lastOrder = helper.order;
-    helpers.set(name, statement.params.length);
-    index++;
+    names.set(name, statement.params.length);
   }
+  return { next: index, names };
+}
 
-  // 4. The regex constants.
-  const regexes = new Set<string>();
-  for (let statement = at(); statement !== undefined && isRegexDeclaration(statement, regexes.size); statement = at()) {
+/** `var RE_0 = /…/flags;`, `var RE_1 = …` from `from` on. */
+function checkRegexConstants(statements: readonly Statement[], from: number): { readonly next: number; readonly names: ReadonlySet<string> } | Refusal {
+  const names = new Set<string>();
+  let index = from;
+  for (let statement = statements[index]; statement !== undefined && isRegexDeclaration(statement, names.size); statement = statements[++index]) {
     const literal = declaredValue(statement);
     if (literal.type !== 'Literal' || literal.regex === undefined) return refusal(literal, 'a regex constant holds a regex literal');
     if (!REGEX_FLAGS.test(literal.regex.flags)) return refusal(literal, `the regex flags \`${literal.regex.flags}\` are not generated (only \`i\`, \`m\`, \`s\`, in that order)`);
-    regexes.add(`RE_${regexes.size}`);
-    index++;
+    names.add(`RE_${names.size}`);
   }
+  return { next: index, names };
+}
 
-  // 5. The registries and the shared results.
-  const module: ModuleNames = { helpers, regexes };
-  for (const name of DECLARATIONS) {
-    const statement = at();
-    if (statement === undefined) return refusal(end, `the module does not declare \`${name}\``);
-    const problem = checkDeclaration(statement, name, module, source);
-    if (problem !== undefined) return problem;
-    index++;
-  }
-
-  // 6. The return.
-  const last = at();
+/** `return __toCommonJS(module_exports);` at `index`, and nothing after it. */
+function checkReturn(statements: readonly Statement[], index: number, end: number, source: string): Refusal | undefined {
+  const last = statements[index];
   if (last === undefined) return refusal(end, `the module does not end with \`${RETURN}\``);
   if (source.slice(last.start, last.end) !== RETURN) return last.type === 'ReturnStatement' ? refusal(last, `the module ends with \`${RETURN}\``) : notGenerated(last, 'in the module');
   const extra = statements[index + 1];
