@@ -40,7 +40,7 @@ export interface CheckWorldOptions {
 }
 
 export function checkWorld(files: readonly SourceFile[], options: CheckWorldOptions = {}): CheckWorldResult {
-  const sink = new DiagnosticSink(options.recorder);
+  const sink = new DiagnosticSink(options.recorder, options.analyze === false);
   const declarations = files.flatMap((f) => f.declarations);
   const used = new Set<DeclaredAttribute>();
   const onUse = (attribute: DeclaredAttribute) => void used.add(attribute);

@@ -8,14 +8,28 @@
  * parameter, and a plain check carries none.
  */
 import { diagnostic, type Diagnostic, type DiagnosticCode, type DiagnosticExtras, type MessageArgs, type Span } from '@adec/diagnostics';
+import { ERROR_TYPE_TEXT } from '../model/index.js';
 import type { BindingRecorder } from './name-bindings.js';
 
 export class DiagnosticSink {
   private readonly reported: Diagnostic[] = [];
 
-  constructor(readonly recorder?: BindingRecorder) {}
+  /** `afterSyntaxErrors`: the parser already reported an error in these files. */
+  constructor(
+    readonly recorder?: BindingRecorder,
+    private readonly afterSyntaxErrors = false,
+  ) {}
 
+  /**
+   * Records a problem, unless its message would describe a type that did not resolve: that
+   * poison type exists only where a problem was reported already (an unknown type, a syntax
+   * error), so the message is a follow-on, and it would show the author `<error>`. Dropped only
+   * once the run has an error, so no world ever loses its only one (a world's own text may
+   * quote `<error>`).
+   */
   report(code: DiagnosticCode, span: Span, args: MessageArgs = {}, extras: DiagnosticExtras = {}): void {
+    const followOn = Object.values(args).some((value) => typeof value === 'string' && value.includes(ERROR_TYPE_TEXT));
+    if (followOn && (this.afterSyntaxErrors || this.hasErrors)) return;
     this.reported.push(diagnostic(code, span, args, extras));
   }
 

@@ -18,7 +18,7 @@ import type { Span } from '@adec/diagnostics';
 import { formatType, type CheckedSkillTemplate, type CheckedTemplate, type NumericRange, type RecordField, type Type } from '../model/index.js';
 import type { DiagnosticSink } from './checker-context.js';
 import { reportIfNotMember } from './enum-literals.js';
-import { charLength } from './literal-values.js';
+import { charLength } from './char-length.js';
 import { unwrapOptional } from './type-relations.js';
 
 /** The shortest and longest text a template can render, in characters; `max` may be Infinity. */

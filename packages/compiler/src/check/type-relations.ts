@@ -3,7 +3,7 @@
  * items of a list, and the small predicates the operator rules are written with.
  */
 import { BOOL, DURATION, ERROR, FLOAT, INT, NULL, STRING, TIMESTAMP, type NumericRange, type Type } from '../model/index.js';
-import { charLength } from './literal-values.js';
+import { charLength } from './char-length.js';
 
 /**
  * Whether a type is, or holds, the poison type of a mistake already reported (`list<…>` of an

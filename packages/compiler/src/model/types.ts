@@ -39,6 +39,12 @@ export const DURATION: Type = { kind: 'duration' };
 export const NULL: Type = { kind: 'null' };
 export const ERROR: Type = { kind: 'error' };
 
+/**
+ * How `formatType` writes the poison type of something that did not resolve. It never reaches
+ * an author: the checker drops a message that would show it (checker-context.ts).
+ */
+export const ERROR_TYPE_TEXT = '<error>';
+
 /** Renders a type as the author would write it: `list<string>`, `"a" | "b"`, `bool?`. */
 export function formatType(type: Type): string {
   switch (type.kind) {
@@ -59,7 +65,7 @@ export function formatType(type: Type): string {
     case 'null':
       return 'null';
     case 'error':
-      return '<error>';
+      return ERROR_TYPE_TEXT;
     default:
       return type.kind;
   }

@@ -1,6 +1,7 @@
 /** World header, context, actions, rules, suppressions and work frames. */
 import { describe, expect, it } from 'vitest';
-import { HEADER, checkFiles, expectDiagnostics } from './helpers.js';
+import { checkSources } from '../../src/index.js';
+import { HEADER, check, checkFiles, expectDiagnostics } from './helpers.js';
 
 const rule = (body: string, id = 'r') => `  rule ${id} {\n${body}\n  }\n`;
 const RULE_OK = '    outcome RED\n    severity t2\n    when x > 1';
@@ -142,5 +143,36 @@ describe('actions and rules', () => {
       ['ADEC3001', 10, 46, 'expected list<string>, found string', undefined],
       ['ADEC4009', 11, 6, '`on YELLOW` appears more than once in action `a`', undefined],
     ]);
+  });
+});
+
+describe('a type with an unknown part', () => {
+  it.each([
+    ['a default of a context attribute', `${HEADER}context { supplied r: { v: xx, w: int } = 0 }\naction a { rule q { outcome RED severity t2 when r IS NULL reason "r" } }\n`],
+    ['a default of a scenario signal', `${HEADER}scenario s {\n  version "1.0.0"\n  signals { visits: { v: xx, isits: int } = 0 }\n  objective e weight 1 = 1\n  action_type t { n: string }\n}\n`],
+    ['a list of it', `${HEADER}context { supplied r: list<{ v: xx }> = 0 }\naction a { rule q { outcome RED severity t2 when r IS NULL reason "r" } }\n`],
+  ])('in %s is reported once, as the unknown type, never as a mismatch naming `<error>`', (_, source) => {
+    const diagnostics = check(source).diagnostics.filter((d) => d.severity === 'error');
+    expect(diagnostics.map((d) => d.code)).toEqual(['ADEC2009']);
+    expect(diagnostics.map((d) => d.message).join('\n')).not.toContain('<error>');
+  });
+});
+
+describe('a skill\'s action_metadata with a type that did not parse', () => {
+  it('is reported where it is written, and the action type using the skill is not told about `<error>`', () => {
+    const source = `${HEADER}scenario s {\n  version "1.0.0"\n  action_type review {\n    title: string(..60)\n    skill note\n  }\n  objective o weight 1 = 1\n}\nskill note {\n  version "1.0.0"\n  type deterministic\n  description "d"\n  action_metadata {\n    title: {action_metadata.cards}\n  }\n  output { note: string(..100) }\n  template default { note: "x" }\n}\n`;
+    const diagnostics = checkSources({ root: 'w', files: [{ path: 'w/world.adec', text: source }] }).diagnostics;
+    expect(diagnostics.map((d) => d.code)).not.toContain('ADEC4018');
+    expect(diagnostics.map((d) => d.message).join('\n')).not.toContain('<error>');
+    expect(diagnostics.map((d) => d.code)).toContain('ADEC1003');
+  });
+});
+
+describe('a world whose own text says `<error>`', () => {
+  it('keeps its only error, though follow-ons that would show `<error>` are dropped', () => {
+    const source = `${HEADER}action refund {\n  context { supplied amount: int }\n  rule large_refund {\n    outcome  YELLOW\n    severity t2\n    when     amount > 500\n    reason   "A refund of {amount} needs a second look"\n  }\n}\ntest "t" {\n  action  refund\n  context { amount: 900 }\n  expect  YELLOW by large_refund\n  expect  reason "<error>"\n}\n`;
+    const result = checkSources({ root: 'w', files: [{ path: 'w/world.adec', text: source }] });
+    expect(result.world).toBeUndefined();
+    expect(result.diagnostics.map((d) => [d.code, d.message])).toEqual([['ADEC4026', 'test `t` expects reason "<error>", which rule `large_refund` never gives']]);
   });
 });
