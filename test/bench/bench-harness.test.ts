@@ -16,7 +16,7 @@ describe('the decide bench\'s engines', () => {
     const sizes = await checkDecideAgreement();
     expect(sizes.map((size) => size.rules)).toEqual([10, 50, 500]);
     for (const size of sizes) {
-      expect(size.engines).toHaveLength(7);
+      expect(size.engines).toHaveLength(8);
       for (const peer of PEERS) expect(size.engines).toContain(peer);
     }
   }, 120_000);

@@ -48,7 +48,7 @@ function weightedWorld(threshold: number, rules: readonly (readonly [string, num
 }
 
 describe('weighted_sum_threshold reach (ADEC4011)', () => {
-  const weights = fc.array(fc.tuple(fc.constantFrom('t1', 't2', 't3'), fc.option(fc.integer({ min: 0, max: 100 }).map((w) => w / 100), { nil: undefined })), { maxLength: 8 });
+  const weights = fc.array(fc.tuple(fc.constantFrom('t1', 't2', 't3'), fc.option(fc.integer({ min: 1, max: 100 }).map((w) => w / 100), { nil: undefined })), { maxLength: 8 });
 
   it('is refused exactly when the threshold is above what every voter together weighs (generated actions)', () => {
     fc.assert(

@@ -201,6 +201,16 @@ function divides(expr: CheckedExpr): boolean {
   return (expr.kind === 'arithmetic' && (expr.operator === '/' || expr.operator === '%')) || childExpressions(expr).some(divides);
 }
 
+/**
+ * A value with every -0 written as 0: the language has one zero (JSON and `==` cannot tell them
+ * apart, and a division by either is unknown to the analyses), and which one a chain of
+ * `min`, `*` and `Math.round` ends on is not part of its semantics.
+ */
+function oneZero(value: unknown): unknown {
+  if (Object.is(value, -0)) return 0;
+  return Array.isArray(value) ? value.map(oneZero) : value;
+}
+
 describe('the generated code, the interpreter and its compiled form agree', () => {
   it('on generated expressions over every built-in and operator', () => {
     let decided = 0;
@@ -209,13 +219,13 @@ describe('the generated code, the interpreter and its compiled form agree', () =
       fc.property(expression, values, (expr, ctx) => {
         runs++;
         const interpreted = runInterpreter(expr, ctx);
-        expect(runCompiled(expr, ctx)).toEqual(interpreted);
+        expect(oneZero(runCompiled(expr, ctx))).toEqual(oneZero(interpreted));
         if (interpreted === UNKNOWN) {
           expect(divides(expr), 'only a division by zero is unknown on known input').toBe(true);
           return;
         }
         decided++;
-        expect(runGenerated(expr, ctx)).toEqual(interpreted);
+        expect(oneZero(runGenerated(expr, ctx))).toEqual(oneZero(interpreted));
       }),
       { numRuns: 600 },
     );
