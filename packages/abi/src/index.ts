@@ -64,5 +64,6 @@ export {
   type SkillType,
 } from './selection-registries.js';
 export { DECISION_BASES, type DecisionBasis } from './decision-basis.js';
+export { OBJECT_PROTOTYPE_NAMES } from './prototype-names.js';
 export { HELPER_LIBRARY, HELPER_NAMES, type HelperDefinition, type HelperName } from './helper-library.js';
 export { ESBUILD_PRELUDE, HELPER_BUNDLE_SHA256 } from './bundle-forms.generated.js';

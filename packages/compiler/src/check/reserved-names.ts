@@ -1,27 +1,14 @@
+import { OBJECT_PROTOTYPE_NAMES } from '@adec/abi';
 import type { Identifier } from '@adec/grammar';
 import type { DiagnosticSink } from './checker-context.js';
 
 /**
- * Names every JavaScript object already answers to (`Object.prototype`'s own properties).
- * An attribute or field with one of these names would read the inherited value whenever the
- * input omits it (`ctx.constructor` is `Object`, not null), so the checker refuses them
- * instead of letting a decision depend on the host's object model. Listed explicitly so the
- * language does not change with the JavaScript engine.
+ * Names every JavaScript object already answers to (@adec/abi's OBJECT_PROTOTYPE_NAMES). An
+ * attribute or field with one of these names would read the inherited value whenever the input
+ * omits it (`ctx.constructor` is `Object`, not null), so the checker refuses them instead of
+ * letting a decision depend on the host's object model.
  */
-const RESERVED_NAMES: ReadonlySet<string> = new Set([
-  '__defineGetter__',
-  '__defineSetter__',
-  '__lookupGetter__',
-  '__lookupSetter__',
-  '__proto__',
-  'constructor',
-  'hasOwnProperty',
-  'isPrototypeOf',
-  'propertyIsEnumerable',
-  'toLocaleString',
-  'toString',
-  'valueOf',
-]);
+const RESERVED_NAMES: ReadonlySet<string> = new Set(OBJECT_PROTOTYPE_NAMES);
 
 /** Reports ADEC2015 when `name` is reserved; returns whether it was. */
 export function reportReservedName(name: Identifier, kind: string, sink: DiagnosticSink): boolean {

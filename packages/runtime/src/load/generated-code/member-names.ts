@@ -5,22 +5,12 @@
  * literal's key only defines a property (a plain `__proto__` key is refused by data-literal.ts).
  * A bundle that reads one of these is not proven, and the host runs it in a sandbox process.
  */
+import { OBJECT_PROTOTYPE_NAMES } from '@adec/abi';
 import type { Identifier } from 'acorn';
 
 const REFUSED_MEMBER_NAMES: ReadonlySet<string> = new Set([
   // Every property of Object.prototype: each is a function, the prototype or its accessors.
-  '__proto__',
-  '__defineGetter__',
-  '__defineSetter__',
-  '__lookupGetter__',
-  '__lookupSetter__',
-  'constructor',
-  'hasOwnProperty',
-  'isPrototypeOf',
-  'propertyIsEnumerable',
-  'toLocaleString',
-  'toString',
-  'valueOf',
+  ...OBJECT_PROTOTYPE_NAMES,
   // What a function reaches: its prototype, its caller and arguments, itself rebound.
   'prototype',
   'caller',
