@@ -13,7 +13,7 @@
  */
 import { decide, loadModule, type Decision, type Isolation, type LoadedModule } from '@adec/runtime';
 import { afterAll, describe, expect, test } from 'vitest';
-import { asTestBundle, buildFixture, injectIntoBundle, type TestBundle } from '../support/runtime.js';
+import { anywhere, asTestBundle, buildFixture, injectIntoBundle, type TestBundle } from '../support/runtime.js';
 
 const ACTION = 'add_dependent';
 const CONTEXT = { relationship: 'child', dependent_age: 12, documents: ['birth_certificate'] };
@@ -55,7 +55,7 @@ async function load(bundle: TestBundle, isolation: Isolation): Promise<LoadedMod
 async function decided(module: LoadedModule): Promise<Decision> {
   const result = await decide(module, { action: ACTION, context: CONTEXT }, ENTRY);
   if (!result.ok) throw new Error(result.error.message);
-  return result.decision;
+  return anywhere(result.decision);
 }
 
 describe('hostile predicates cannot make identical requests decide differently', () => {

@@ -8,7 +8,7 @@ import { buildWorld } from '@adec/compiler';
 import { decide, loadModule, type Decision, type Isolation, type LoadedModule, type SandboxOptions, type SandboxProcessPool } from '@adec/runtime';
 import { afterAll } from 'vitest';
 import { loadWorldFromDir } from '../support/repo.js';
-import { asTestBundle, injectIntoBundle, type TestBundle } from '../support/runtime.js';
+import { anywhere, asTestBundle, injectIntoBundle, type TestBundle } from '../support/runtime.js';
 
 export const ACTION = 'add_dependent';
 export const CULPRIT_RULE = 'student_extension';
@@ -75,5 +75,5 @@ export function loaderOn(pool: SandboxProcessPool, options: SandboxOptions = {})
 export async function decided(module: LoadedModule, context: Record<string, unknown>, index: number): Promise<Decision> {
   const result = await decide(module, { action: ACTION, context }, { requestId: `r-${index}`, requestTime: Date.parse('2026-03-01T09:00:00Z') + index });
   if (!result.ok) throw new Error(result.error.message);
-  return result.decision;
+  return anywhere(result.decision);
 }

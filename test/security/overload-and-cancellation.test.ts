@@ -8,7 +8,7 @@
 import { decide, loadModule, SandboxProcessPool, type DecideControl, type DecideResult, type Decision, type LoadedModule } from '@adec/runtime';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { buildFixture, type TestBundle } from '../support/runtime.js';
+import { anywhere, buildFixture, type TestBundle } from '../support/runtime.js';
 import { ACTION, benefitsLimitedTo, LOOPING, loopingBenefits, UNHURRIED_LIMIT_MS } from './hostile-benefits.js';
 import { requestFor, type ContextSchema } from './schema-requests.js';
 
@@ -37,7 +37,7 @@ function decideAt(module: LoadedModule, context: Record<string, unknown>, index:
 async function decided(module: LoadedModule, context: Record<string, unknown>, index: number, control?: DecideControl): Promise<Decision> {
   const result = await decideAt(module, context, index, control);
   if (!result.ok) throw new Error(result.error.message);
-  return result.decision;
+  return anywhere(result.decision);
 }
 
 const basisOf = (decision: Decision): string => decision.decision_metadata.aggregation_outcome.basis;

@@ -12,7 +12,7 @@ import { decide, loadModule, type LoadedModule } from '@adec/runtime';
 import fc from 'fast-check';
 import { afterAll, describe, expect, test } from 'vitest';
 import { CRASH_LOOP_LIMIT } from '../../packages/runtime/src/sandbox/process-evaluator.js';
-import { buildFixture, injectIntoBundle, type TestBundle } from '../support/runtime.js';
+import { anywhere, buildFixture, injectIntoBundle, type TestBundle } from '../support/runtime.js';
 import { requestFor, type ContextSchema } from './schema-requests.js';
 import { benefitsLimitedTo, UNHURRIED_LIMIT_MS } from './hostile-benefits.js';
 
@@ -92,7 +92,7 @@ describe('a crash at every position is attributed, and the module comes back exa
       const entry = { requestId: `after-${index}`, requestTime: Date.parse('2026-03-01T09:00:00Z') + index };
       const expected = await decide(reference, { action: ACTION, context }, entry);
       const actual = await decide(sandboxed, { action: ACTION, context }, entry);
-      expect(actual, JSON.stringify(context)).toEqual(expected);
+      expect(anywhere(actual), JSON.stringify(context)).toEqual(anywhere(expected));
     }
   });
 });

@@ -7,7 +7,7 @@ import { createHash, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildWorld, COMPILER_VERSION, type BuildArtifacts } from '@adec/compiler';
-import { approveModule, formatSignatureFile, loadModule, signManifest, trustConfig, type Isolation, type LoadedModule, type TrustConfig } from '@adec/runtime';
+import { approveModule, comparedInReplay, formatSignatureFile, loadModule, signManifest, trustConfig, type DecideResult, type Decision, type Isolation, type LoadedModule, type TrustConfig } from '@adec/runtime';
 import { loadWorldFromDir } from './repo.js';
 
 export interface TestBundle {
@@ -88,4 +88,14 @@ export function publish(bundle: TestBundle, root: string, keys: TestKeys, option
     writeFileSync(join(dir, 'approval.json'), formatSignatureFile(approval));
   }
   return dir;
+}
+
+/**
+ * A decision, or a decide() result, without where it was made (`decision_metadata.module.isolation`):
+ * what tests compare when they hold two isolations, or a module before and after it moved, to
+ * the same answer.
+ */
+export function anywhere<T extends Decision | DecideResult>(value: T): T {
+  if ('status' in value) return comparedInReplay(value) as T;
+  return (value.ok ? { ...value, decision: comparedInReplay(value.decision) } : value) as T;
 }
