@@ -97,5 +97,5 @@ export function publish(bundle: TestBundle, root: string, keys: TestKeys, option
  */
 export function anywhere<T extends Decision | DecideResult>(value: T): T {
   if ('status' in value) return comparedInReplay(value) as T;
-  return (value.ok ? { ...value, decision: comparedInReplay(value.decision) } : value);
+  return value.ok ? { ...value, decision: comparedInReplay(value.decision) } : value;
 }
