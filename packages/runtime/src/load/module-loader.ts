@@ -206,13 +206,27 @@ export class ModuleLoader {
     if (older !== undefined) return outcome('refused', { error: { code: older.code, message: `${describeWorld(key)} was refused: ${older.message}` } });
     const replacement = await this.#start(read.bundle);
     if (!replacement.ok) return outcome('refused', { error: { code: replacement.code, message: `${describeWorld(key)}: ${replacement.message}` } });
-    if (this.#worlds.get(world) !== load) {
+    const serving = await this.#servingNow(world, load, loaded);
+    if (serving === undefined) {
       // Unloaded while the replacement loaded: it is not wanted.
       await replacement.module.evaluator.dispose();
       return outcome('unloaded');
     }
-    this.#takeOver(world, loaded, replacement.module);
+    this.#takeOver(world, serving, replacement.module);
     return outcome('replaced', { moduleHash: replacement.module.moduleHash, replacedHash: loaded.moduleHash });
+  }
+
+  /**
+   * The module serving `world` now that a replacement for `loaded` is ready: `loaded` itself, or
+   * the same module moved in process meanwhile (its code verified); undefined once the world was
+   * unloaded or replaced by another module.
+   */
+  async #servingNow(world: string, load: Promise<ModuleLookup>, loaded: LoadedModule): Promise<LoadedModule | undefined> {
+    const current = this.#worlds.get(world);
+    if (current === load) return loaded;
+    const lookup = current === undefined ? undefined : await current;
+    if (this.#worlds.get(world) !== current || lookup?.ok !== true || lookup.module.moduleHash !== loaded.moduleHash) return undefined;
+    return lookup.module;
   }
 
   /** Loads a verified bundle where it is to run now (in a sandbox process while its code is verified). */
