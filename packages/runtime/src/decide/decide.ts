@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { BindingProblem } from '../context/context-binder.js';
 import { checkValueLimits, type LimitProblem } from '../context/request-limits.js';
 import { isoTimestamp } from '../context/wire-values.js';
+import type { IsolationChoice } from '../load/isolation-choice.js';
 import type { LoadedModule } from '../load/loaded-module.js';
 import type { ActionSpec, RuleSpec } from '../module/module-metadata.js';
 import { abandonedBy, DEADLINE_PASSED, type ActionEvaluation, type Unevaluated } from '../sandbox/evaluate-action.js';
@@ -198,22 +199,20 @@ function controlSignal({ signal, deadline }: DecideControl): AbortSignal | undef
 // Copied field by field into each decision: an object spread here costs more than all the traces.
 type Header = Pick<DecisionMetadata, 'request_id' | 'request_time' | 'module'>;
 
-const moduleReferences = new WeakMap<ActionSpec, ModuleReference>();
+const moduleReferences = new WeakMap<ActionSpec, { readonly isolation: IsolationChoice; readonly reference: ModuleReference }>();
 
 /**
- * The same for every decision of the action where it runs now (a spec belongs to one module,
- * which moves at most once, into this process: load/module-loader.ts): built once per place,
- * shared, frozen.
+ * The same for every decision of the action while its module runs where it does (a spec
+ * belongs to one module; the loader gives a module whose code its verifier refused a new
+ * isolation choice, load/module-loader.ts): built once per choice, shared, frozen.
  */
 function moduleReference(module: LoadedModule, spec: ActionSpec): ModuleReference {
-  let reference = moduleReferences.get(spec);
-  const { mode, reason } = module.isolation;
-  if (reference?.isolation.mode !== mode || reference.isolation.reason !== reason) {
-    const { org, domain, world, version } = module.metadata.world;
-    const isolation = Object.freeze({ mode, reason });
-    reference = Object.freeze({ org, domain, world, version, action: spec.name, abi_version: module.metadata.abiVersion, module_hash: module.moduleHash, isolation });
-    moduleReferences.set(spec, reference);
-  }
+  const cached = moduleReferences.get(spec);
+  if (cached?.isolation === module.isolation) return cached.reference;
+  const { org, domain, world, version } = module.metadata.world;
+  const isolation = Object.freeze({ mode: module.isolation.mode, reason: module.isolation.reason });
+  const reference = Object.freeze({ org, domain, world, version, action: spec.name, abi_version: module.metadata.abiVersion, module_hash: module.moduleHash, isolation });
+  moduleReferences.set(spec, { isolation: module.isolation, reference });
   return reference;
 }
 
