@@ -37,32 +37,39 @@ interface Answer {
   readonly final: boolean;
 }
 
+/** One module hash's verification: under way, then settled. */
+interface Verification {
+  readonly verdict: Promise<GeneratedCodeVerdict>;
+  settled?: GeneratedCodeVerdict;
+}
+
 export class CodeVerifier {
-  readonly #verdicts = new Map<string, Promise<GeneratedCodeVerdict>>();
-  readonly #settled = new Map<string, GeneratedCodeVerdict>();
+  /** By module hash, oldest first. */
+  readonly #verifications = new Map<string, Verification>();
   readonly #pending = new Map<number, (answer: Answer) => void>();
   #worker: Worker | undefined;
   #nextId = 0;
 
   /** The verdict on a module's code, when it is known already. */
   known(moduleHash: string): GeneratedCodeVerdict | undefined {
-    return this.#settled.get(moduleHash);
+    return this.#verifications.get(moduleHash)?.settled;
   }
 
   /** The verdict on `source`, whose hash is `moduleHash`: verified once, on the thread. */
   verify(moduleHash: string, source: string): Promise<GeneratedCodeVerdict> {
-    let verdict = this.#verdicts.get(moduleHash);
-    if (verdict === undefined) {
-      verdict = this.#request(source).then(({ verdict: settled, final }) => {
+    const known = this.#verifications.get(moduleHash);
+    if (known !== undefined) return known.verdict;
+    const verification: Verification = {
+      verdict: this.#request(source).then(({ verdict, final }) => {
         // A thread lost mid-verification says nothing about this code: the next load asks again.
-        if (final) this.#settled.set(moduleHash, settled);
-        else this.#verdicts.delete(moduleHash);
-        return settled;
-      });
-      this.#verdicts.set(moduleHash, verdict);
-      this.#forgetOldest();
-    }
-    return verdict;
+        if (final) verification.settled = verdict;
+        else this.#verifications.delete(moduleHash);
+        return verdict;
+      }),
+    };
+    this.#verifications.set(moduleHash, verification);
+    this.#forgetOldest();
+    return verification.verdict;
   }
 
   /** Stops the thread; verifications under way are refused. */
@@ -112,10 +119,9 @@ export class CodeVerifier {
   }
 
   #forgetOldest(): void {
-    for (const hash of this.#verdicts.keys()) {
-      if (this.#verdicts.size <= REMEMBERED_VERDICTS) return;
-      this.#verdicts.delete(hash);
-      this.#settled.delete(hash);
+    for (const hash of this.#verifications.keys()) {
+      if (this.#verifications.size <= REMEMBERED_VERDICTS) return;
+      this.#verifications.delete(hash);
     }
   }
 }

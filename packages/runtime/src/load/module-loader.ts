@@ -206,27 +206,23 @@ export class ModuleLoader {
     if (older !== undefined) return outcome('refused', { error: { code: older.code, message: `${describeWorld(key)} was refused: ${older.message}` } });
     const replacement = await this.#start(read.bundle);
     if (!replacement.ok) return outcome('refused', { error: { code: replacement.code, message: `${describeWorld(key)}: ${replacement.message}` } });
-    const serving = await this.#servingNow(world, load, loaded);
-    if (serving === undefined) {
-      // Unloaded while the replacement loaded: it is not wanted.
+    // `loaded`, or the same module moved in process meanwhile (its code verified), is replaced;
+    // unloaded or replaced by another module while the replacement loaded, it is not wanted.
+    const serving = await this.#serving(world);
+    if (serving?.module.moduleHash !== loaded.moduleHash) {
       await replacement.module.evaluator.dispose();
       return outcome('unloaded');
     }
-    this.#takeOver(world, serving, replacement.module);
+    this.#takeOver(world, serving.module, replacement.module);
     return outcome('replaced', { moduleHash: replacement.module.moduleHash, replacedHash: loaded.moduleHash });
   }
 
-  /**
-   * The module serving `world` now that a replacement for `loaded` is ready: `loaded` itself, or
-   * the same module moved in process meanwhile (its code verified); undefined once the world was
-   * unloaded or replaced by another module.
-   */
-  async #servingNow(world: string, load: Promise<ModuleLookup>, loaded: LoadedModule): Promise<LoadedModule | undefined> {
-    const current = this.#worlds.get(world);
-    if (current === load) return loaded;
-    const lookup = current === undefined ? undefined : await current;
-    if (this.#worlds.get(world) !== current || lookup?.ok !== true || lookup.module.moduleHash !== loaded.moduleHash) return undefined;
-    return lookup.module;
+  /** The module serving `world` now, and its entry in #worlds (to see later that nothing replaced it). */
+  async #serving(world: string): Promise<{ readonly entry: Promise<ModuleLookup>; readonly module: LoadedModule } | undefined> {
+    const entry = this.#worlds.get(world);
+    if (entry === undefined) return undefined;
+    const lookup = await entry;
+    return lookup.ok && this.#worlds.get(world) === entry ? { entry, module: lookup.module } : undefined;
   }
 
   /** Loads a verified bundle where it is to run now (in a sandbox process while its code is verified). */
@@ -241,13 +237,13 @@ export class ModuleLoader {
   /** `next` serves `world` from now on; `previous` is released once its decisions had time to finish. */
   #takeOver(world: string, previous: LoadedModule, next: LoadedModule): void {
     this.#worlds.set(world, Promise.resolve({ ok: true, module: next }));
-    this.#serving(world, next);
+    this.#served(world, next);
     this.#retired.add(previous);
     setTimeout(() => void this.#retire(previous), REPLACED_MODULE_GRACE_MS).unref();
   }
 
   /** Records where `world`'s module runs, and starts verifying its code when it waits for that. */
-  #serving(world: string, module: LoadedModule): void {
+  #served(world: string, module: LoadedModule): void {
     this.#isolations.set(world, module.isolation);
     const bundle = this.#verifying.get(module);
     if (bundle !== undefined && this.#verifier !== undefined) void this.#moveWhenVerified(world, module, bundle, this.#verifier);
@@ -261,28 +257,22 @@ export class ModuleLoader {
   async #moveWhenVerified(world: string, module: LoadedModule, bundle: VerifiedBundle, verifier: CodeVerifier): Promise<void> {
     this.#verifying.delete(module);
     const verdict = await verifier.verify(bundle.moduleHash, bundle.bundleSource);
-    const current = this.#worlds.get(world);
-    if (current === undefined || !(await this.#serves(current, module))) return;
+    const serving = await this.#serving(world);
+    if (serving?.module !== module) return;
     const choice = chooseIsolation({ configured: this.#isolation, rebuiltBy: bundle.rebuiltBy, verdict });
     if (choice.mode === 'process') {
-      // Refused (or the thread was lost, which is not remembered: the next load asks again).
-      const settled: LoadedModule = { ...module, isolation: choice.reason === 'VERIFYING' ? module.isolation : choice };
-      this.#worlds.set(world, Promise.resolve({ ok: true, module: settled }));
-      this.#isolations.set(world, settled.isolation);
+      // Refused (or the thread was lost, which the verifier does not remember: the next load asks again).
+      this.#worlds.set(world, Promise.resolve({ ok: true, module: { ...module, isolation: choice } }));
+      this.#isolations.set(world, choice);
       return;
     }
     const moved = await loadModule(bundle, this.options.sandbox, this.#processes, choice);
     if (!moved.ok) return;
-    if (this.#worlds.get(world) !== current) {
+    if (this.#worlds.get(world) !== serving.entry) {
       await moved.module.evaluator.dispose();
       return;
     }
     this.#takeOver(world, module, moved.module);
-  }
-
-  async #serves(load: Promise<ModuleLookup>, module: LoadedModule): Promise<boolean> {
-    const lookup = await load;
-    return lookup.ok && lookup.module === module;
   }
 
   async #retire(module: LoadedModule): Promise<void> {
@@ -325,9 +315,9 @@ export class ModuleLoader {
     const worlds = this.#worlds.size;
     const counts = new Map<string, { mode: IsolationMode; reason: IsolationReason; worlds: number }>();
     for (const { mode, reason } of this.#isolations.values()) {
-      const key = `${mode} ${reason}`;
-      const count = counts.get(key) ?? { mode, reason, worlds: 0 };
-      counts.set(key, { ...count, worlds: count.worlds + 1 });
+      const count = counts.get(`${mode} ${reason}`);
+      if (count === undefined) counts.set(`${mode} ${reason}`, { mode, reason, worlds: 1 });
+      else count.worlds += 1;
     }
     return { loads: this.#loads, failedLoads: this.#failedLoads, worlds, sandbox: this.#processes?.stats() ?? null, isolation: [...counts.values()] };
   }
@@ -350,7 +340,7 @@ export class ModuleLoader {
     if (lookup.ok) {
       this.#loads += 1;
       this.#failures.delete(world);
-      if (this.#worlds.get(world) === load) this.#serving(world, lookup.module);
+      if (this.#worlds.get(world) === load) this.#served(world, lookup.module);
       return;
     }
     this.#failedLoads += 1;
