@@ -21,6 +21,7 @@ export {
 export { checkManifestAbi1, type ManifestAbi1, type ManifestRuleAbi1, type WorldIdentityAbi1 } from './manifest-abi1.js';
 export { isCurrentManifest, readManifest, READABLE_ABI_VERSIONS, type AnyManifest } from './read-manifest.js';
 export {
+  BUNDLE_GLOBAL_NAME,
   checkActionEntry,
   checkDurationShapeEntry,
   checkModuleMetadataJson,

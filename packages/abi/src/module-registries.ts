@@ -25,6 +25,9 @@ import { checkWorkFrameTemplates, type WorkFrameTemplates } from './work-frame-t
 /** The longest time limit a predicate (or a derivation) may have, in ms: the compiler refuses more, the runtime too. */
 export const MAX_PREDICATE_TIMEOUT_MS = 1_000;
 
+/** The global a bundle defines (`var __adec_module = (() => { … })();`); a host reads the module's registries from it. */
+export const BUNDLE_GLOBAL_NAME = '__adec_module';
+
 /** The module ABIs a host runs: ABI 1 modules are brought to ABI 2 in the isolate first. */
 export const MODULE_ABI_VERSIONS = [1, 2] as const;
 

@@ -5,16 +5,11 @@
  */
 import { childPath, pathText, type AbiProblems } from './abi-problem.js';
 import { checkString, checkStrings, optional, shape, type Check, type JsonObject } from './checks.js';
+import type { WorkFrameTemplate } from './module-declarations.js';
 import { RULE_OUTCOMES, type RuleOutcome } from './rule-classes.js';
 
-export interface WorkFrameTemplate {
-  readonly mode?: string;
-  readonly next_action?: string;
-  readonly allowed_actions?: readonly string[];
-  readonly forbidden_actions?: readonly string[];
-  readonly required_output?: readonly string[];
-  readonly next_human_owner?: string;
-}
+/** Declared once, as every generated module declares it (module-declarations.ts). */
+export type { WorkFrameTemplate };
 
 /** The template's fields that hold one text. */
 export const WORK_FRAME_TEXT_FIELDS = ['mode', 'next_action', 'next_human_owner'] as const;

@@ -13,13 +13,13 @@
  * on the host and in the sandbox process, takes a third of the time (bench/RESULTS.md).
  */
 import { createRequire } from 'node:module';
+import { BUNDLE_GLOBAL_NAME } from '@adec/abi';
 
 // Required, not imported: importing a CommonJS package from an ES module makes Node scan its
 // source for export names, time every `adec` process paid (see generate/ts-morph.ts).
 const { build } = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
 
-/** The global the bundle defines; the runtime reads the ABI exports from it. */
-export const BUNDLE_GLOBAL_NAME = '__adec_module';
+export { BUNDLE_GLOBAL_NAME };
 
 export async function bundleModule(source: string): Promise<string> {
   const banner = leadingLineComments(source);

@@ -25,6 +25,7 @@
  * host has loaded already). Almost all of it is acorn's: run it off a decision's path, once per
  * module hash.
  */
+import { BUNDLE_GLOBAL_NAME } from '@adec/abi';
 import { getLineInfo, parse, type Program } from 'acorn';
 import { isWrittenPlainly } from './member-names.js';
 import { checkModuleStatements } from './module-statements.js';
@@ -41,9 +42,6 @@ export type GeneratedCodeVerdict =
     };
 
 const ACCEPTED: GeneratedCodeVerdict = Object.freeze({ ok: true });
-
-/** The global the bundle defines (compiler bundle/bundle-module.ts BUNDLE_GLOBAL_NAME). */
-const BUNDLE_GLOBAL_NAME = '__adec_module';
 
 /** The first character a bundle never holds: anything but printable ASCII and `\n`. */
 const UNGENERATED_CHARACTER = /[^\n\x20-\x7e]/;
