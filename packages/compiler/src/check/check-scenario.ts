@@ -254,8 +254,6 @@ function checkActionTypeSkill(decl: ActionTypeDecl, fields: readonly RecordField
   sink.recorder?.refer(ref.span, declarationAt(skill.idSpan));
   for (const wanted of skill.actionMetadata) {
     const field = fields.find((f) => f.name === wanted.name);
-    // A type with an unknown or unparsed part was reported where it is written.
-    if (isError(wanted.type) || (field !== undefined && isError(field.type))) continue;
     const problem =
       field === undefined
         ? wanted.type.kind === 'optional'

@@ -10,7 +10,6 @@ import type { DiagnosticSink } from './checker-context.js';
 import { reportIfNotMember } from './enum-literals.js';
 import { didYouMeanName } from './suggestions.js';
 import { charLength } from './char-length.js';
-import { isError } from './type-relations.js';
 
 /** Literal data, whichever syntax it was written in. */
 export type LiteralNode =
@@ -76,9 +75,8 @@ export type LiteralCheckOptions = { readonly defaultOf: string } | { readonly te
  * (ADEC3001 wrong kind, ADEC3006 not an enum member, ADEC4021 out of range).
  */
 export function checkLiteral(node: LiteralNode, type: Type, sink: DiagnosticSink, options: LiteralCheckOptions): JsonValue | undefined {
-  // A value nested deeper than the limit was reported by the parser (ADEC1010); a type with an
-  // unknown part anywhere (ADEC2009) gives no mismatch to report, only one naming `<error>`.
-  if (isError(type) || (node.kind === 'scalar' && node.tooDeep)) return undefined;
+  // A value nested deeper than the limit was reported by the parser (ADEC1010).
+  if (type.kind === 'error' || (node.kind === 'scalar' && node.tooDeep)) return undefined;
   if (type.kind === 'optional') {
     return node.kind === 'scalar' && node.value === null ? null : checkLiteral(node, type.inner, sink, options);
   }
