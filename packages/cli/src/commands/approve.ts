@@ -5,7 +5,7 @@ import { bundleLabel, parseBundleCommand, requiredOption } from '../bundle-comma
 import { EXIT, type CliIo, type ExitCode } from '../io.js';
 import { writeJson } from '../report.js';
 import { UsageError } from '../usage-error.js';
-import { prepareToSign, writeSignatureFile } from './sign.js';
+import { prepareToSign, writeSignatureFile, type SignableBundle } from './sign.js';
 
 export const usage = `usage: adec approve <bundle> --key <operator private key> [--expires <when>] [--without-rebuild] [--format text|json]
 
@@ -44,7 +44,7 @@ export async function run(args: readonly string[], io: CliIo): Promise<ExitCode>
 
   let rebuiltBy: ApprovalCompiler | undefined;
   if (values['without-rebuild'] !== true) {
-    const rebuilt = await rebuildFromSources(dir, prepared.files, io);
+    const rebuilt = await rebuildFromSources(dir, prepared, io);
     if (!rebuilt.ok) {
       io.stderr.write(`adec approve: refusing to approve \`${dir}\`: ${rebuilt.code}: ${rebuilt.message}\n`);
       return EXIT.inputErrors;
@@ -65,17 +65,13 @@ export async function run(args: readonly string[], io: CliIo): Promise<ExitCode>
 }
 
 /** Rebuilds the bundle in `dir` from its sources.json (at most as large as bundle.js may be) and compares. */
-async function rebuildFromSources(dir: string, files: { readonly manifest: Uint8Array; readonly bundle: Uint8Array }, io: CliIo): Promise<RebuildResult> {
+async function rebuildFromSources(dir: string, { files, module }: SignableBundle, io: CliIo): Promise<RebuildResult> {
   const sourcesName = join(dir, BUILD_FILES.sources);
   const read = await readRegularFile(resolve(io.cwd, sourcesName), { maxBytes: DEFAULT_BUNDLE_FILE_LIMITS.bundle, followSymlinks: false });
   if (!read.ok && read.code !== 'FILE_MISSING') return { ok: false, code: 'SOURCES_INVALID', message: `\`${sourcesName}\` ${read.problem}` };
   const text = (bytes: Uint8Array): string => Buffer.from(bytes).toString('utf8');
-  return rebuildBundle({
-    manifest: text(files.manifest),
-    bundle: text(files.bundle),
-    sources: read.ok ? text(read.bytes) : undefined,
-    sourcesName,
-  });
+  // bundle.js was decoded, strictly, when its hash was checked against the manifest.
+  return rebuildBundle({ manifest: text(files.manifest), bundle: module.bundleSource, sources: read.ok ? text(read.bytes) : undefined, sourcesName });
 }
 
 const UNIT_MS: Readonly<Record<string, number>> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
