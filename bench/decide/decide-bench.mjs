@@ -17,6 +17,7 @@ import { prepareJsonRulesEngine } from '../peers/json-rules-engine.mjs';
 import { evaluationOrder, winnerTakesAll } from '../peers/winner-takes-all.mjs';
 import { prepareZen } from '../peers/zen.mjs';
 import { profileDecide } from './adec-profile.mjs';
+import { movedInProcess } from '../lib/moved-in-process.mjs';
 import { publishSynthetic } from '../lib/publish-synthetic.mjs';
 import { syntheticContexts, syntheticRules } from '../lib/synthetic-rules.mjs';
 import { syntheticActionName } from '../lib/synthetic-world.mjs';
@@ -48,7 +49,7 @@ async function adecEngines(ruleCount, closers) {
   for (const isolation of ISOLATIONS) {
     const loader = new ModuleLoader({ store: new DirectoryModuleStore(store), trust: published.trust, sandbox: { isolation } });
     closers.push(() => loader.close());
-    const lookup = isolation === 'auto' ? await movedInProcess(loader, published.key) : await loader.get(published.key);
+    const lookup = isolation === 'auto' ? { ok: true, module: await movedInProcess(loader, published.key) } : await loader.get(published.key);
     if (!lookup.ok) throw new Error(lookup.error.message);
     const { action } = published.key;
     engines.push({
@@ -75,20 +76,6 @@ async function adecEngines(ruleCount, closers) {
 }
 
 const SETTLE_ATTEMPTS = 3;
-
-/**
- * The default host's module once the loader moved it in process: it starts in a sandbox process
- * while a thread verifies its code (runtime README "Isolation"); what is timed is the steady state.
- */
-async function movedInProcess(loader, key) {
-  for (let waited = 0; waited < 60_000; waited += 20) {
-    const lookup = await loader.get(key);
-    if (!lookup.ok || lookup.module.isolation.mode === 'in-process') return lookup;
-    if (lookup.module.isolation.reason !== 'VERIFYING') throw new Error(`the default host runs the bench module in a sandbox process: ${lookup.module.isolation.reason} ${lookup.module.isolation.detail ?? ''}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error('the default host did not move the bench module in process within 60 s');
-}
 
 /** Whether `fn` is an `async` function: such engines are timed awaiting each call. */
 const isAsync = (fn) => fn.constructor.name === 'AsyncFunction';

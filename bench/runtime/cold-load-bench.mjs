@@ -8,6 +8,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { DirectoryModuleStore, ModuleLoader } from '../../packages/runtime/dist/index.js';
+import { movedInProcess } from '../lib/moved-in-process.mjs';
 import { publishSynthetic } from '../lib/publish-synthetic.mjs';
 import { summarize } from '../lib/stats.mjs';
 
@@ -33,17 +34,6 @@ const SCENARIOS = [
   { name: 'process, the instant the host starts', isolation: 'process', hostStarted: false, againstTarget: false },
 ];
 
-/** Loads `key` and waits until the loader has moved it in process (its code verified), then unloads it. */
-async function verifyOnce(loader, key) {
-  for (let waited = 0; waited < 60_000; waited += 20) {
-    const lookup = await loader.get(key);
-    if (!lookup.ok) throw new Error(lookup.error.message);
-    if (lookup.module.isolation.mode === 'in-process') break;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  await loader.unload(key);
-}
-
 async function timedGet(loader, key) {
   const started = process.hrtime.bigint();
   const lookup = await loader.get(key);
@@ -68,7 +58,10 @@ async function coldLoad(published, quick) {
       }
     } else if (scenario.hostStarted) {
       const loader = newLoader();
-      if (scenario.verifiedBefore) await verifyOnce(loader, published.key);
+      if (scenario.verifiedBefore) {
+        await movedInProcess(loader, published.key, { pollMs: 20 });
+        await loader.unload(published.key);
+      }
       for (let run = 0; run < runs; run++) {
         await loader.ready();
         await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Bench } from 'tinybench';
 import { decide, DirectoryModuleStore, ModuleLoader } from '../../packages/runtime/dist/index.js';
+import { movedInProcess } from '../lib/moved-in-process.mjs';
 import { publishSynthetic } from '../lib/publish-synthetic.mjs';
 import { summarize } from '../lib/stats.mjs';
 import { syntheticContexts } from '../lib/synthetic-rules.mjs';
@@ -26,18 +27,6 @@ const VERIFIER = fileURLToPath(new URL('../../packages/runtime/dist/load/generat
 const ms = (value) => (value >= 100 ? value.toFixed(0) : value.toFixed(1));
 const us = (value) => (value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2));
 
-/** Until the loader serves `key` from this process (the default host, after verifying its code). */
-async function inProcess(loader, key) {
-  for (let waited = 0; waited < 60_000; waited += 5) {
-    const lookup = await loader.get(key);
-    if (!lookup.ok) throw new Error(lookup.error.message);
-    if (lookup.module.isolation.mode === 'in-process') return lookup.module;
-    if (lookup.module.isolation.reason !== 'VERIFYING') throw new Error(`not moved in process: ${lookup.module.isolation.reason} ${lookup.module.isolation.detail ?? ''}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  throw new Error('not moved in process within 60 s');
-}
-
 async function decideRows() {
   const published = await publishSynthetic(join(WORK, 'store-50'), 50, { rulesPerAction: 50 });
   const contexts = syntheticContexts(256);
@@ -47,7 +36,7 @@ async function decideRows() {
     const loader = new ModuleLoader({ store: new DirectoryModuleStore(join(WORK, 'store-50')), trust: published.trust, sandbox: { isolation } });
     loaders.push(loader);
     await loader.ready();
-    const module = isolation === 'auto' ? await inProcess(loader, published.key) : (await loader.get(published.key)).module;
+    const module = isolation === 'auto' ? await movedInProcess(loader, published.key) : (await loader.get(published.key)).module;
     let i = 0;
     bench.add(name, async () => {
       const result = await decide(module, { action: published.key.action, context: contexts[i++ % contexts.length] });
@@ -118,7 +107,7 @@ async function moveTimes() {
     const first = await loader.get(published.key);
     load.push(Number(process.hrtime.bigint() - started) / 1e6);
     if (!first.ok || first.module.isolation.reason !== 'VERIFYING') throw new Error('the first load was not answered from a sandbox process while verifying');
-    await inProcess(loader, published.key);
+    await movedInProcess(loader, published.key);
     moved.push(Number(process.hrtime.bigint() - started) / 1e6);
     await loader.close();
   }
