@@ -415,7 +415,6 @@ class IndexBuilder {
     const scope = this.scopeOfChecker('scenario', decl.id.span);
     if (id !== '' && !this.scenarios.has(id)) this.scenarios.set(id, { symbol, scope, signals, actionTypes, actionTypeFields, candidateFields });
 
-
     for (const m of decl.members) {
       if (m.kind !== 'ObjectiveDecl') continue;
       this.declare({
