@@ -63,7 +63,8 @@ export function startServeProcess(args: readonly string[], options: { readonly l
   const logs: Record<string, unknown>[] = [];
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  // 'close', not 'exit': only then has every line the process logged been read from its stdout.
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
   return new Promise((resolve, reject) => {
     let buffered = '';
     child.stdout.on('data', (chunk: Buffer) => {
