@@ -61,7 +61,7 @@ export function parseSourcesFile(text: string): SourcesRead {
     entries.push(entry as SourcesFileEntry);
   }
   const stated = value['source_hash'];
-  const actual = sourcesFile(entries).source_hash;
+  const actual = `sha256:${sourceHash(entries)}`;
   if (stated !== actual) return { ok: false, problem: `has \`source_hash\` ${JSON.stringify(stated)}, but its files hash to \`${actual}\`` };
   return { ok: true, sourceHash: actual, files: entries };
 }
