@@ -21,7 +21,9 @@ import { createApp } from './http/create-app.js';
 import { connectionLimits, type ConnectionLimits } from './http/connection-limits.js';
 import { DEFAULT_MODULE_SCAN_MS, watchModules } from './module-watch.js';
 import { ServiceMetrics } from './service-metrics.js';
-import type { RateLimit } from './tenant-rate-limits.js';
+import { LeasedRateLimits } from './leased-rate-limits.js';
+import { TenantRateLimits, type RateLimit } from './tenant-rate-limits.js';
+import type { WorkerLink } from './workers/worker-link.js';
 
 export interface DecisionHostConfig {
   /** Where bundles live: `<modules>/<org>/<domain>/<version>/`. */
@@ -59,6 +61,12 @@ export interface DecisionHostConfig {
   /** Audit records older than this are purged at start and then daily (default 90). */
   readonly retentionDays?: number;
   readonly logger?: FastifyServerOptions['logger'];
+  /**
+   * A worker process of `adec serve --workers N` (packages/server/README.md "Worker processes"):
+   * rate limits are leased from the supervisor's buckets, /metrics adds up every worker's, and
+   * only the worker in slot 0 purges old records.
+   */
+  readonly worker?: WorkerLink;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -86,7 +94,7 @@ export interface DecisionHost {
 export type StartedHost = { readonly ok: true; readonly host: DecisionHost } | { readonly ok: false; readonly code: string; readonly message: string };
 
 export async function startDecisionHost(config: DecisionHostConfig): Promise<StartedHost> {
-  const metrics = new ServiceMetrics();
+  const metrics = new ServiceMetrics(config.worker?.slot);
   // Undefined until the app exists, which needs the services these callbacks are given first.
   let log: FastifyInstance['log'] | undefined = undefined;
   // Rows inserted past a chain's head outside adec are set aside and the decision recorded after the true head (packages/audit/README.md).
@@ -98,7 +106,8 @@ export async function startDecisionHost(config: DecisionHostConfig): Promise<Sta
   // Every module can select as well as decide: the engine's stages run inside its isolate.
   const loader = new ModuleLoader({ store: modules, trust: config.trust, sandbox: { ...config.sandbox, extensions: [...(config.sandbox?.extensions ?? []), SELECTION_EXTENSION] } });
   metrics.watch(loader, store);
-  const admission = new Admission(config.rateLimit ?? DEFAULT_RATE_LIMIT, config.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
+  const rateLimit = config.rateLimit ?? DEFAULT_RATE_LIMIT;
+  const admission = new Admission(config.worker === undefined ? new TenantRateLimits(rateLimit) : new LeasedRateLimits(rateLimit, config.worker.leases), config.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
   const selections = new SelectionService({
     loader,
     store,
@@ -114,7 +123,8 @@ export async function startDecisionHost(config: DecisionHostConfig): Promise<Sta
   const service = new DecisionService({ loader, store, admission, selections, observer: metrics, decisionTimeoutMs: config.decisionTimeoutMs ?? DEFAULT_DECISION_TIMEOUT_MS });
   let ready = false;
   const feedback = new FeedbackService({ loader, store, admission, onRefused: (code) => metrics.refused(code) });
-  const app = createApp({ service, selections, feedback, verifier: new TokenVerifier(config.auth), metrics, requestLimits: config.requestLimits ?? DEFAULT_REQUEST_LIMITS, connectionLimits: connectionLimits(config.connectionLimits), isReady: () => ready, logger: config.logger });
+  const metricsText = config.worker?.serveMetrics(metrics.registry) ?? (async () => ({ text: await metrics.registry.metrics(), contentType: metrics.registry.contentType }));
+  const app = createApp({ service, selections, feedback, verifier: new TokenVerifier(config.auth), metrics, metricsText, requestLimits: config.requestLimits ?? DEFAULT_REQUEST_LIMITS, connectionLimits: connectionLimits(config.connectionLimits), isReady: () => ready, logger: config.logger });
   log = app.log;
   try {
     await loader.ready();
@@ -122,7 +132,8 @@ export async function startDecisionHost(config: DecisionHostConfig): Promise<Sta
     await watch.scan();
     const url = config.listen === false ? null : await app.listen({ host: config.host ?? '127.0.0.1', port: config.port ?? 0 });
     ready = true;
-    const retention = retainFor(app, store, (config.retentionDays ?? DEFAULT_RETENTION_DAYS) * DAY_MS);
+    // One purge for the service: with worker processes, slot 0's.
+    const retention = config.worker === undefined || config.worker.slot === 0 ? retainFor(app, store, (config.retentionDays ?? DEFAULT_RETENTION_DAYS) * DAY_MS) : undefined;
     let closing: Promise<void> | undefined;
     const close = () => (closing ??= (async () => {
       ready = false;

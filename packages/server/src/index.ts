@@ -15,3 +15,6 @@ export type { RateLimit } from './tenant-rate-limits.js';
 export { OPENAPI_DOCUMENT } from './openapi.js';
 export { serveDecideToolOverStdio, tokenCaller, type StdioTool, type StdioToolOptions } from './mcp/mcp-stdio.js';
 export * from './auth/index.js';
+export { superviseWorkers, WORKER_SLOT_VARIABLE, type Supervisor, type SupervisorOptions, type SupervisorStart, type WorkersEnded } from './workers/supervisor.js';
+export { workerLink, type WorkerLink } from './workers/worker-link.js';
+export { supervisorLogger } from './workers/supervisor-log.js';

@@ -23,7 +23,11 @@ export class ServiceMetrics implements ServiceObserver {
   readonly #commitLatency = new Histogram({ name: 'adec_audit_commit_duration_seconds', help: 'Group commit latency', buckets: LATENCY_BUCKETS, registers: [this.registry] });
   readonly #commitSize = new Histogram({ name: 'adec_audit_commit_records', help: 'Records per group commit', buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512], registers: [this.registry] });
 
-  constructor() {
+  /**
+   * `worker`: this process's slot among `adec serve --workers N`, whose metrics the supervisor
+   * adds up (workers/supervisor.ts): it tells apart the sandbox processes of different workers.
+   */
+  constructor(private readonly worker?: number) {
     collectDefaultMetrics({ register: this.registry, prefix: 'adec_process_' });
   }
 
@@ -36,7 +40,8 @@ export class ServiceMetrics implements ServiceObserver {
     total('adec_module_loads_total', 'Module loads that succeeded', () => loader.stats().loads);
     total('adec_module_load_failures_total', 'Module loads that failed (refused, missing, unavailable)', () => loader.stats().failedLoads);
     total('adec_module_evictions_total', 'Modules unloaded to keep within the host budget', () => loader.stats().sandbox?.evictions ?? 0);
-    gauge('adec_modules_resident', 'Modules loaded in the sandbox processes', () => loader.stats().sandbox?.resident ?? loader.stats().worlds);
+    // Every worker loads the same modules: added up over workers, a module would count N times.
+    new Gauge({ name: 'adec_modules_resident', help: 'Modules loaded (in the worker with the most)', aggregator: 'max', registers: [this.registry], collect() { this.set(loader.stats().sandbox?.resident ?? loader.stats().worlds); } });
     gauge('adec_sandbox_queued', 'Decisions queued or in flight on the sandbox processes', () => loader.stats().sandbox?.queued ?? 0);
     total('adec_sandbox_recycles_total', 'Sandbox processes replaced under the recycle policy', () => loader.stats().sandbox?.recycles ?? 0);
     total('adec_sandbox_restarts_total', 'Sandbox processes replaced because they died', () => loader.stats().sandbox?.restarts ?? 0);
@@ -44,6 +49,7 @@ export class ServiceMetrics implements ServiceObserver {
       name: 'adec_modules',
       help: 'Loaded worlds by where their predicates run (in-process, process) and why (REBUILT_AND_VERIFIED, NOT_REBUILT, CODE_REFUSED, VERIFYING, CONFIGURED)',
       labelNames: ['isolation', 'reason'] as const,
+      aggregator: 'max',
       registers: [this.registry],
       collect() {
         this.reset();
@@ -52,6 +58,7 @@ export class ServiceMetrics implements ServiceObserver {
     });
     // Each shared sandbox process's memory, by slot, asked of the processes at each scrape (a
     // frame each, answered behind the decisions already sent). The host's own is adec_process_*.
+    const slotLabel = (slot: number) => (this.worker === undefined ? String(slot) : `${this.worker}.${slot}`);
     const perProcess = (name: string, help: string, read: (memory: SandboxProcessMemory) => number) =>
       new Gauge({
         name,
@@ -60,7 +67,7 @@ export class ServiceMetrics implements ServiceObserver {
         registers: [this.registry],
         async collect() {
           this.reset();
-          for (const [slot, memory] of (await loader.sandboxMemory()).entries()) if (memory !== undefined) this.set({ slot: String(slot) }, read(memory));
+          for (const [slot, memory] of (await loader.sandboxMemory()).entries()) if (memory !== undefined) this.set({ slot: slotLabel(slot) }, read(memory));
         },
       });
     perProcess('adec_sandbox_resident_memory_bytes', 'Resident set of each shared sandbox process', (memory) => memory.rssBytes);

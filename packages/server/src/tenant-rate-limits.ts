@@ -21,22 +21,37 @@ interface Bucket {
 
 export type RateDecision = { readonly allowed: true } | { readonly allowed: false; readonly retryAfterSeconds: number };
 
-export class TenantRateLimits {
+/** What admission asks of a rate limiter: this process's buckets, or a lease of the supervisor's (leased-rate-limits.ts). */
+export interface RateLimiter {
+  readonly limit: RateLimit;
+  take(tenant: string, now: number): RateDecision | Promise<RateDecision>;
+}
+
+/** Tokens taken at once: `granted` of those wanted, and when none, the milliseconds until one is there. */
+export interface Lease {
+  readonly granted: number;
+  readonly retryAfterMs: number;
+}
+
+export class TenantRateLimits implements RateLimiter {
   readonly #buckets = new Map<string, Bucket>();
 
   constructor(
-    private readonly limit: RateLimit,
+    readonly limit: RateLimit,
     private readonly maxTenants = 100_000,
   ) {}
 
   take(tenant: string, now: number): RateDecision {
+    const { granted, retryAfterMs } = this.lease(tenant, 1, now);
+    return granted === 1 ? { allowed: true } : { allowed: false, retryAfterSeconds: retryAfterSeconds(retryAfterMs) };
+  }
+
+  /** Takes up to `wanted` whole tokens at once (a worker process's lease: leased-rate-limits.ts). */
+  lease(tenant: string, wanted: number, now: number): Lease {
     const bucket = this.#refilled(tenant, now);
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
-      return { allowed: true };
-    }
-    const waitSeconds = (1 - bucket.tokens) / this.limit.perSecond;
-    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(waitSeconds)) };
+    const granted = Math.min(wanted, Math.floor(bucket.tokens));
+    bucket.tokens -= granted;
+    return { granted, retryAfterMs: granted > 0 ? 0 : ((1 - bucket.tokens) / this.limit.perSecond) * 1000 };
   }
 
   #refilled(tenant: string, now: number): Bucket {
@@ -58,4 +73,9 @@ export class TenantRateLimits {
       if (bucket.tokens + ((now - bucket.updatedAt) / 1000) * this.limit.perSecond >= this.limit.burst) this.#buckets.delete(tenant);
     }
   }
+}
+
+/** A Retry-After header's whole seconds, at least 1. */
+export function retryAfterSeconds(milliseconds: number): number {
+  return Math.max(1, Math.ceil(milliseconds / 1000));
 }

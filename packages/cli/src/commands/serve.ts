@@ -1,8 +1,12 @@
-import { startDecisionHost } from '@adec/server';
+import cluster from 'node:cluster';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { startDecisionHost, superviseWorkers, supervisorLogger, workerLink, WORKER_SLOT_VARIABLE } from '@adec/server';
 import { parseOptions } from '../bundle-command.js';
 import { EXIT, type CliIo, type ExitCode } from '../io.js';
 import { hostConfig, loadDeployment, readServeSettings, settingOptions, shownLocation } from '../serve/deployment.js';
-import { anchorEvery, readAnchorSigner } from '../serve/anchor-schedule.js';
+import { anchorEvery, readAnchorSigner, type ServiceLog } from '../serve/anchor-schedule.js';
+import type { ServeSettings } from '../serve/serve-settings.js';
 
 export const usage = `usage: adec serve [--config <file.json>] [options]
 
@@ -70,12 +74,18 @@ environment, the environment over the file. Relative paths in the file are relat
                                byte-identical rebuild (adec approve) whose code this host
                                verifies runs in this process, any other in a sandbox process;
                                process or in-process: every module there
+  --workers <n>                worker processes, each a whole service on the shared port, under
+                               a supervisor that replaces one that dies (default ${availableParallelism()}, one per
+                               core here; 1: the service runs in this one process). Rate limits are the
+                               service's; the caps on connections and decisions in flight are
+                               shared out among the workers
   --log-level <level>          fatal, error, warn, info (default), debug, trace, silent
 Logs are JSON lines on standard output. SIGTERM or SIGINT stops the service gracefully: it
 stops accepting, closes idle and half-sent connections at once, answers and records the
 decisions in flight, flushes and closes the audit store, and exits 0. Past --shutdown-grace-ms,
 or at a second SIGTERM or SIGINT, it ends at once, killed by that signal: every decision
-answered is already recorded (a decision is answered only once its record is committed).`;
+answered is already recorded (a decision is answered only once its record is committed).
+SIGHUP makes every worker scan the bundle directory at once.`;
 
 /**
  * Ends the process at once (the grace period is over or a second signal came), by `signal`'s
@@ -90,6 +100,9 @@ function dieBy(signal: NodeJS.Signals): void {
   process.kill(process.pid, signal);
 }
 
+/** The `adec` launcher, which every worker process runs as `adec serve` with the supervisor's arguments. */
+const LAUNCHER = fileURLToPath(new URL('../../bin/adec.js', import.meta.url));
+
 /** `adec serve`: the decision service, until a signal stops it. */
 export async function run(args: readonly string[], io: CliIo, signals: NodeJS.EventEmitter = process, forceExit: ForceExit = dieBy): Promise<ExitCode> {
   const { values } = parseOptions(args, usage, settingOptions(), []);
@@ -98,40 +111,116 @@ export async function run(args: readonly string[], io: CliIo, signals: NodeJS.Ev
   if (!deployment.ok) return fail(io, deployment.message);
   const anchorSigner = settings.anchorKey === undefined ? undefined : await readAnchorSigner(settings.anchorKey, io.cwd);
   if (anchorSigner !== undefined && !anchorSigner.ok) return fail(io, anchorSigner.message);
-  const started = await startDecisionHost({ ...hostConfig(settings, deployment), logger: { level: settings.logLevel } });
+  if (cluster.isPrimary && settings.workers > 1) return supervise(args, settings, io, signals, forceExit);
+  const worker = cluster.isWorker ? workerLink(Number(process.env[WORKER_SLOT_VARIABLE])) : undefined;
+  const started = await startDecisionHost({ ...hostConfig(settings, deployment, worker === undefined ? 1 : settings.workers), logger: { level: settings.logLevel }, ...(worker !== undefined && { worker }) });
   if (!started.ok) return fail(io, `${started.code}: ${started.message}`);
   const { host } = started;
-  host.app.log.info({ url: host.url, modules: settings.modules, audit: shownLocation(settings.audit) }, 'adec serve is ready');
-  const anchoring = anchorSigner === undefined || settings.anchors === undefined ? undefined : anchorEvery(host.store, anchorSigner.signer, settings.anchors, settings.anchorIntervalSeconds, host.app.log);
-  await new Promise<void>((stopped) => {
-    let first: { readonly signal: NodeJS.Signals; readonly at: number } | undefined;
-    let deadline: NodeJS.Timeout | undefined;
-    const force = (signal: NodeJS.Signals, reason: string) => {
-      host.app.log.warn({ reason }, 'adec serve is exiting before every decision in flight was answered: each decision answered was recorded first');
+  const log = host.app.log;
+  if (worker === undefined) log.info({ url: host.url, modules: settings.modules, audit: shownLocation(settings.audit) }, 'adec serve is ready');
+  else log.info({ url: host.url, slot: worker.slot }, 'adec serve worker is ready');
+  // One schedule for the service: with worker processes, slot 0's.
+  const anchoring = anchorSigner === undefined || settings.anchors === undefined || (worker !== undefined && worker.slot !== 0) ? undefined : anchorEvery(host.store, anchorSigner.signer, settings.anchors, settings.anchorIntervalSeconds, log);
+  signals.on('SIGHUP', () => void host.scanModules());
+  worker?.onScan(() => void host.scanModules());
+  const stopping = untilStopped(signals, settings.shutdownGraceMs, log, {
+    stop: () => (anchoring?.stop() ?? Promise.resolve()).then(() => host.close()),
+    force: (signal, reason) => {
+      log.warn({ reason }, 'adec serve is exiting before every decision in flight was answered: each decision answered was recorded first');
       forceExit(signal);
-    };
-    const stop = (signal: NodeJS.Signals) => {
-      if (first !== undefined) {
-        // Ctrl-C reaches both the launcher and this process, and the launcher passes it on (so
-        // does a supervisor that signals the whole process group): the copy that arrives with
-        // the first signal is the same request to stop, not a second one.
-        if (Date.now() - first.at >= SAME_SIGNAL_MS) force(signal, `a second ${signal}`);
-        return;
-      }
-      first = { signal, at: Date.now() };
-      host.app.log.info({ signal, graceMs: settings.shutdownGraceMs }, 'adec serve is stopping: draining decisions in flight and flushing the audit store');
-      deadline = setTimeout(() => force(signal, `${settings.shutdownGraceMs} ms grace period over`), settings.shutdownGraceMs);
-      void (anchoring?.stop() ?? Promise.resolve())
-        .then(() => host.close())
-        .then(() => {
-          clearTimeout(deadline);
-          stopped();
-        });
-    };
-    signals.on('SIGTERM', () => stop('SIGTERM'));
-    signals.on('SIGINT', () => stop('SIGINT'));
+    },
   });
+  worker?.onStop((signal, force, reason) => stopping.request(signal, force ? reason : undefined));
+  // Only now that it handles every signal and message: a worker ready before that would die of a Ctrl-C.
+  worker?.ready(host.url!);
+  await stopping.stopped;
   return EXIT.ok;
+}
+
+/**
+ * `--workers N` above 1: this process supervises N worker processes (packages/server/README.md
+ * "Worker processes") and passes every signal on to them; it ends once they have, as they did:
+ * 0 when every worker stopped gracefully, by the stopping signal when any was forced to end.
+ */
+async function supervise(args: readonly string[], settings: ServeSettings, io: CliIo, signals: NodeJS.EventEmitter, forceExit: ForceExit): Promise<ExitCode> {
+  const log = supervisorLogger(settings.logLevel);
+  const supervisor = superviseWorkers({ workers: settings.workers, exec: LAUNCHER, args: ['serve', ...args], execArgv: ['--no-node-snapshot'], cwd: io.cwd, rateLimit: { perSecond: settings.ratePerSecond, burst: settings.burst }, log });
+  signals.on('SIGHUP', () => supervisor.scan());
+  const stopping = untilStopped(
+    signals,
+    settings.shutdownGraceMs,
+    log,
+    {
+      stop: async (signal) => {
+        const ended = await supervisor.stop(signal);
+        if (ended.signal !== null) forceExit(signal);
+        return ended;
+      },
+      // A second signal is passed on; the workers end themselves when their grace period is
+      // over, and past that and a margin, one that has not is killed.
+      force: (signal, reason) => (reason === GRACE_OVER ? supervisor.kill() : supervisor.force(signal, reason)),
+    },
+    SUPERVISOR_MARGIN_MS,
+  );
+  const start = await Promise.race([supervisor.started, stopping.stopped.then(() => undefined)]);
+  // A signal before every worker was ready: stopped all the same.
+  if (start === undefined) return EXIT.ok;
+  if (!start.ok) {
+    await supervisor.stop('SIGTERM');
+    return fail(io, start.message);
+  }
+  log.info({ url: start.url, workers: settings.workers, pids: supervisor.pids(), modules: settings.modules, audit: shownLocation(settings.audit) }, 'adec serve is ready');
+  const ended = await stopping.stopped;
+  return ended.failed ? EXIT.inputErrors : EXIT.ok;
+}
+
+/** Past its workers' grace period, the supervisor waits this much longer before it kills one. */
+const SUPERVISOR_MARGIN_MS = 2_000;
+
+interface Stopping<T> {
+  /** Stops gracefully; resolves once stopped. */
+  readonly stop: (signal: NodeJS.Signals) => Promise<T>;
+  /** Ends at once: a second signal came (`reason` names it), or the grace period is over (GRACE_OVER). */
+  readonly force: (signal: NodeJS.Signals, reason: string) => void;
+}
+
+const GRACE_OVER = 'grace period over';
+
+/**
+ * Stops the service at its first SIGTERM or SIGINT, or when `request`ed (a worker told by its
+ * supervisor); `stopped` resolves with what `stop` resolved with. A second signal, a request
+ * with a reason, or the end of `graceMs` (and `marginMs`) forces the end.
+ */
+function untilStopped<T>(signals: NodeJS.EventEmitter, graceMs: number, log: ServiceLog, stopping: Stopping<T>, marginMs = 0) {
+  let stopped!: (result: T) => void;
+  const result = new Promise<T>((resolve) => (stopped = resolve));
+  let first: { readonly signal: NodeJS.Signals; readonly at: number } | undefined;
+  const begin = (signal: NodeJS.Signals) => {
+    first = { signal, at: Date.now() };
+    log.info({ signal, graceMs }, 'adec serve is stopping: draining decisions in flight and flushing the audit store');
+    const deadline = setTimeout(() => stopping.force(signal, GRACE_OVER), graceMs + marginMs);
+    void stopping.stop(signal).then((value) => {
+      clearTimeout(deadline);
+      stopped(value);
+    });
+  };
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (first === undefined) begin(signal);
+    // Ctrl-C reaches both the launcher and this process, and the launcher passes it on (so
+    // does a supervisor that signals the whole process group): the copy that arrives with
+    // the first signal is the same request to stop, not a second one.
+    else if (Date.now() - first.at >= SAME_SIGNAL_MS) stopping.force(signal, `a second ${signal}`);
+  };
+  signals.on('SIGTERM', () => onSignal('SIGTERM'));
+  signals.on('SIGINT', () => onSignal('SIGINT'));
+  return {
+    stopped: result,
+    /** Stops gracefully (once), or with a `forcedBy` reason at once. */
+    request(signal: NodeJS.Signals, forcedBy?: string): void {
+      if (forcedBy !== undefined) stopping.force(signal, forcedBy);
+      else if (first === undefined) begin(signal);
+    },
+  };
 }
 
 /** Signals this close together are one request to stop. */

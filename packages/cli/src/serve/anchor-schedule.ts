@@ -11,7 +11,7 @@ import { readPrivateKeyFile } from '@adec/runtime';
 import type { DecisionHost } from '@adec/server';
 
 /** The service's logger (JSON lines on standard output). */
-type ServiceLog = DecisionHost['app']['log'];
+export type ServiceLog = DecisionHost['app']['log'];
 
 /** The key anchors are signed with, read (and checked: Ed25519, not weak) as `adec sign` reads its key. */
 export async function readAnchorSigner(path: string, cwd: string): Promise<{ readonly ok: true; readonly signer: AnchorSigner } | { readonly ok: false; readonly message: string }> {

@@ -52,8 +52,13 @@ export async function loadDeployment(settings: ServeSettings, io: CliIo): Promis
   return { ok: true, trust: trust.trust, auth: { issuer: settings.issuer, audience: settings.audience, keys: jwks.keys } };
 }
 
-/** The host configuration of a deployment (without how it listens and logs). */
-export function hostConfig(settings: ServeSettings, deployment: Extract<Deployment, { ok: true }>): DecisionHostConfig {
+/**
+ * The host configuration of a deployment (without how it listens and logs). A worker process
+ * (`share` of the service's `--workers`) holds its share of the caps on connections and on
+ * decisions in flight, so the service's caps are what the settings say whatever N is.
+ */
+export function hostConfig(settings: ServeSettings, deployment: Extract<Deployment, { ok: true }>, share = 1): DecisionHostConfig {
+  const shareOf = (cap: number) => Math.ceil(cap / share);
   return {
     modules: settings.modules,
     trust: deployment.trust,
@@ -62,7 +67,7 @@ export function hostConfig(settings: ServeSettings, deployment: Extract<Deployme
     host: settings.host,
     port: settings.port,
     rateLimit: { perSecond: settings.ratePerSecond, burst: settings.burst },
-    maxInFlight: settings.maxInFlight,
+    maxInFlight: shareOf(settings.maxInFlight),
     decisionTimeoutMs: settings.decisionTimeoutMs,
     retentionDays: settings.retentionDays,
     connectionLimits: {
@@ -72,8 +77,8 @@ export function hostConfig(settings: ServeSettings, deployment: Extract<Deployme
       idleTimeoutMs: settings.idleTimeoutMs,
       keepAliveTimeoutMs: settings.keepAliveTimeoutMs,
       maxRequestsPerConnection: settings.maxRequestsPerConnection,
-      maxConnections: settings.maxConnections,
-      maxConnectionsPerAddress: settings.maxConnectionsPerAddress,
+      maxConnections: shareOf(settings.maxConnections),
+      maxConnectionsPerAddress: shareOf(settings.maxConnectionsPerAddress),
     },
     sandbox: {
       isolation: settings.isolation,

@@ -4,6 +4,7 @@
  * value is checked, and every problem is reported together, each naming where the value came
  * from (`--port`, `ADEC_PORT` or `serve.json: port`), so a deployment is fixed in one go.
  */
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import type { Isolation } from '@adec/runtime';
 import { DEFAULT_CONNECTION_LIMITS as CONNECTIONS, type ConnectionLimits } from '@adec/server';
@@ -51,6 +52,11 @@ export interface ServeSettings extends ConnectionLimits {
   readonly recycleAboveRssMb?: number;
   /** Where modules run (packages/runtime/README.md "Isolation"): `auto`, `process` or `in-process`. */
   readonly isolation: Isolation;
+  /**
+   * Worker processes, each a whole service on the shared port, under a supervisor
+   * (packages/server/README.md "Worker processes"); 1 runs the service in this one process.
+   */
+  readonly workers: number;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
 
@@ -99,6 +105,7 @@ export const SETTINGS: readonly SettingSpec[] = [
   { name: 'recycleAfterDecisions', flag: 'recycle-after-decisions', kind: 'count', optional: true },
   { name: 'recycleAboveRssMb', flag: 'recycle-above-rss-mb', kind: 'count', optional: true },
   { name: 'isolation', flag: 'isolation', kind: 'isolation', fallback: 'auto' },
+  { name: 'workers', flag: 'workers', kind: 'count', fallback: availableParallelism() },
   { name: 'logLevel', flag: 'log-level', kind: 'level', fallback: 'info' },
 ];
 

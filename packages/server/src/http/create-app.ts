@@ -16,6 +16,7 @@ import { FEEDBACK } from '../operations/feedback.js';
 import { SELECT } from '../operations/select.js';
 import { served } from '../pipeline/served-operation.js';
 import type { ServiceMetrics } from '../service-metrics.js';
+import type { MetricsText } from './operations-routes.js';
 import { authenticate } from './authenticate.js';
 import { enforceBodyDeadline } from './body-deadline.js';
 import { answerClientError } from './client-errors.js';
@@ -34,6 +35,8 @@ export interface AppOptions {
   readonly feedback: FeedbackService;
   readonly verifier: TokenVerifier;
   readonly metrics: ServiceMetrics;
+  /** What /metrics answers: this process's metrics, or with worker processes every worker's added up. */
+  readonly metricsText: MetricsText;
   readonly requestLimits: RequestLimits;
   readonly connectionLimits: ConnectionLimits;
   readonly isReady: () => boolean;
@@ -69,7 +72,7 @@ export function createApp(options: AppOptions): FastifyInstance {
   enforceBodyDeadline(app, limits.bodyTimeoutMs, (code) => options.metrics.refused(code));
   app.removeAllContentTypeParsers();
   acceptStrictJson(app, options.requestLimits);
-  operationsRoutes(app, options.metrics, options.isReady);
+  operationsRoutes(app, options.metricsText, options.isReady);
   void app.register(async (v1) => {
     v1.addHook('onRequest', authenticate(options.verifier, (code) => options.metrics.refused(code)));
     const decide = (caller: Caller, body: unknown) => options.service.decide(caller, body);

@@ -42,7 +42,7 @@ export async function runOperation<Request, Work, Outcome, Query>(
     return { ok: false, error };
   };
   const settled = (result: ServiceResult<Outcome>): ServiceResult<Outcome> => (result.ok ? result : refuse(result.error));
-  const admitted = options.admission.admit(caller.tenant, receivedAt);
+  const admitted = await options.admission.admit(caller.tenant, receivedAt);
   if (!admitted.ok) return refuse(admitted.error);
   try {
     const read = readBody(operation.schema, body);
