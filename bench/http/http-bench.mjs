@@ -4,6 +4,9 @@
  * around Cedar evaluating the same 50 rules with no audit and no authentication, all loaded in
  * the same run by autocannon with the same 256 decide bodies (decide-requests.mjs).
  *
+ * The SQLite service is also run as a deployment runs it, `adec serve --workers 1` and
+ * `--workers 2` (adec-workers-server.mjs; workers-bench.mjs compares them alone).
+ *
  * Each server runs in a process of its own (adec-server.mjs, cedar-server.mjs), one at a time,
  * so the load generator, here, never shares an event loop with it; on a 2-core machine they do
  * share the cores, as a client on the same host would.
@@ -38,6 +41,9 @@ export const ADEC_POSTGRES = 'adec (PostgreSQL)';
 /** The same service and audit, its answer asked for without the per-rule traces (the record keeps them). */
 export const ADEC_SQLITE_NO_TRACES = 'adec (SQLite), answer without traces';
 export const CEDAR = 'Fastify + Cedar (no audit, no auth)';
+/** The same service as `adec serve --workers N` runs it: N worker processes on one port (adec-workers-server.mjs). */
+export const adecSqliteWorkers = (workers) => `adec (SQLite), --workers ${workers}`;
+export const WORKER_COUNTS = [1, 2];
 /** The issue's targets on a 2-core machine. */
 export const HTTP_TARGETS = { sqlitePerSecond: 5_000, sqliteP99Ms: 10, overCedar: 1 };
 
@@ -103,14 +109,14 @@ export async function defaultServers(scratch) {
    * `audit` resolves to `{ audit: location, pid?, stop? }` (`pid`: a database server's, counted
    * in its CPU) or `{ skipped: reason }`; `options.entry` is the server file (for the profile's
    * variants), `options.isolation` the sandbox's, `options.nodeArgs` the server's Node flags,
-   * `options.path` the decide route with its query.
+   * `options.path` the decide route with its query, `options.workers` adec-workers-server.mjs's.
    */
   const adec = (name, audit, options = {}) => ({
     name,
     async start() {
       const location = await audit();
       if (location.skipped !== undefined) return location;
-      const config = { store: join(scratch, `store-${name.replace(/\W+/g, '-')}`), audit: location.audit, auth: issuer.auth, isolation: options.isolation };
+      const config = { store: join(scratch, `store-${name.replace(/\W+/g, '-')}`), audit: location.audit, auth: issuer.auth, isolation: options.isolation, workers: options.workers };
       try {
         const { ready, stop } = await startServer(options.entry ?? 'adec-server.mjs', [JSON.stringify(config)], options);
         if (JSON.stringify(ready.routing) !== JSON.stringify(SYNTHETIC_ROUTING)) throw new Error(`adec-server serves ${JSON.stringify(ready.routing)}, the requests name ${JSON.stringify(SYNTHETIC_ROUTING)}`);
@@ -145,6 +151,7 @@ export async function defaultServers(scratch) {
       adec(ADEC_SQLITE, async () => ({ audit: join(scratch, 'audit.db') })),
       adec(ADEC_SQLITE_NO_TRACES, async () => ({ audit: join(scratch, 'audit-no-traces.db') }), { path: '/v1/decide?traces=false' }),
       adec(ADEC_POSTGRES, postgresAudit),
+      ...WORKER_COUNTS.map((workers) => adec(adecSqliteWorkers(workers), async () => ({ audit: join(scratch, `audit-workers-${workers}.db`) }), { entry: 'adec-workers-server.mjs', workers })),
       {
         name: CEDAR,
         async start() {
@@ -183,26 +190,29 @@ export async function answers(server, bodies) {
 export const metricValue = (text, name) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
 
 /** The group-commit histograms' sums and count from `GET /metrics`. */
-async function commitTotals(server) {
+export async function commitTotals(server) {
   const text = await (await fetch(`${server.url}/metrics`)).text();
   const read = (name) => metricValue(text, name);
   return { records: read('adec_audit_commit_records_sum'), commits: read('adec_audit_commit_records_count'), seconds: read('adec_audit_commit_duration_seconds_sum') };
 }
 
-function percentile(sorted, q) {
+export function percentile(sorted, q) {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 }
 
 /**
  * One autocannon run. Latencies are taken from every response's own time (autocannon's
- * histogram keeps whole milliseconds only).
+ * histogram keeps whole milliseconds only). `overallRate`: at most that many requests/s over
+ * all connections (each connection still waits for its answer), instead of as many as the
+ * server answers.
  */
-async function load(server, bodies, connections, seconds) {
+export async function load(server, bodies, connections, seconds, { overallRate } = {}) {
   const latencies = [];
   const instance = autocannon({
     url: `${server.url}${server.path}`,
     connections,
     duration: seconds,
+    ...(overallRate !== undefined && { overallRate }),
     requests: bodies.map((body) => ({ method: 'POST', path: server.path, headers: server.headers, body })),
   });
   instance.on('response', (_client, _status, _bytes, responseTime) => latencies.push(responseTime));
