@@ -14,14 +14,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDatabase } from '../../../test/support/postgres-server.js';
 import { repoPath } from '../../../test/support/repo.js';
 import { addDependent } from './service-fixture.js';
+import { decideLoad, expectStored, LOAD_CONTEXTS } from './decide-load.js';
 import { prepareDeployment, startServeProcess, type Deployment } from './serve-process.js';
-
-const CONTEXTS = [
-  { relationship: 'child', dependent_age: 10, documents: ['birth_certificate'] },
-  { relationship: 'child', dependent_age: 27, full_time_student: true, documents: ['birth_certificate'] },
-  { relationship: 'stepchild', dependent_age: 8 },
-  { relationship: 'child', dependent_age: 27, documents: ['birth_certificate'] },
-];
 
 let dir: string;
 let deployment: Deployment;
@@ -33,47 +27,6 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-interface Answered {
-  readonly id: string;
-  readonly body: string;
-}
-
-/** `workers` loops deciding until `stop()`; the decisions answered 200, and how many requests failed. */
-function load(url: string, workers: number, prefix: string) {
-  const answered: Answered[] = [];
-  let failed = 0;
-  let stopped = false;
-  let sequence = 0;
-  const loops = Array.from({ length: workers }, async () => {
-    while (!stopped) {
-      const id = `${prefix}-${sequence++}`;
-      try {
-        const response = await fetch(`${url}/v1/decide`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-          body: JSON.stringify(addDependent(CONTEXTS[sequence % CONTEXTS.length]!, { request_id: id })),
-        });
-        const body = await response.text();
-        if (response.status === 200) answered.push({ id, body });
-        else failed += 1;
-      } catch {
-        failed += 1;
-        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set by the crash below while this loop awaits, which TypeScript's narrowing does not see
-        if (stopped) return;
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
-    }
-  });
-  return {
-    answered,
-    failures: () => failed,
-    stop: async () => {
-      stopped = true;
-      await Promise.all(loops);
-    },
-  };
-}
-
 function auditVerify(audit: string) {
   return spawnSync(process.execPath, [repoPath('packages/cli/bin/adec.js'), 'audit', 'verify', '--audit', audit], { encoding: 'utf8' });
 }
@@ -83,19 +36,11 @@ const STORES: [string, (name: string) => Promise<string>][] = [
   ['PostgreSQL', (name) => createDatabase(inject('postgresUrl'), name)],
 ];
 
-async function expectStored(url: string, answered: readonly Answered[]) {
-  for (const { id, body } of answered) {
-    const stored = await fetch(`${url}/v1/decisions/${id}`, { headers: { authorization: `Bearer ${token}` } });
-    expect(stored.status, id).toBe(200);
-    expect(((await stored.json()) as { response: unknown }).response).toEqual(JSON.parse(body));
-  }
-}
-
 describe.each(STORES)('adec serve on %s', (_name, auditStore) => {
   it('keeps every answered decision across a SIGKILL under load, and every chain verifies', async () => {
     const audit = await auditStore('crash');
     const first = await startServeProcess([...deployment.args, '--audit', audit, '--log-level', 'info']);
-    const running = load(first.url, 32, 'crash');
+    const running = decideLoad(first.url, token, 32, 'crash');
     while (running.answered.length < 400) await new Promise((resolve) => setTimeout(resolve, 20));
     first.child.kill('SIGKILL');
     expect((await first.exited).signal).toBe('SIGKILL');
@@ -105,9 +50,9 @@ describe.each(STORES)('adec serve on %s', (_name, auditStore) => {
 
     const second = await startServeProcess([...deployment.args, '--audit', audit, '--log-level', 'info']);
     try {
-      await expectStored(second.url, answered);
+      await expectStored(second.url, token, answered);
       // The chain goes on after the crash.
-      const after = await fetch(`${second.url}/v1/decide`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(addDependent(CONTEXTS[0]!)) });
+      const after = await fetch(`${second.url}/v1/decide`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(addDependent(LOAD_CONTEXTS[0]!)) });
       expect(after.status).toBe(200);
     } finally {
       second.child.kill('SIGTERM');
@@ -122,7 +67,7 @@ describe.each(STORES)('adec serve on %s', (_name, auditStore) => {
   it('stops on SIGTERM after answering and recording every decision in flight, and exits 0', async () => {
     const audit = await auditStore('graceful');
     const serve = await startServeProcess([...deployment.args, '--audit', audit, '--log-level', 'info']);
-    const running = load(serve.url, 16, 'graceful');
+    const running = decideLoad(serve.url, token, 16, 'graceful');
     while (running.answered.length < 200) await new Promise((resolve) => setTimeout(resolve, 20));
     serve.child.kill('SIGTERM');
     expect(await serve.exited).toEqual({ code: 0, signal: null });
@@ -142,12 +87,12 @@ describe('two adec serve replicas on one PostgreSQL database', () => {
     const audit = await createDatabase(inject('postgresUrl'), 'replicas');
     const replicas = await Promise.all([0, 1].map(() => startServeProcess([...deployment.args, '--audit', audit, '--log-level', 'info'])));
     try {
-      const runs = replicas.map((replica, i) => load(replica.url, 16, `replica${i}`));
+      const runs = replicas.map((replica, i) => decideLoad(replica.url, token, 16, `replica${i}`));
       while (runs.some((run) => run.answered.length < 300)) await new Promise((resolve) => setTimeout(resolve, 20));
       await Promise.all(runs.map((run) => run.stop()));
       // A decision answered by one replica is found by the other.
-      await expectStored(replicas[1]!.url, runs[0]!.answered);
-      await expectStored(replicas[0]!.url, runs[1]!.answered);
+      await expectStored(replicas[1]!.url, token, runs[0]!.answered);
+      await expectStored(replicas[0]!.url, token, runs[1]!.answered);
     } finally {
       for (const replica of replicas) replica.child.kill('SIGTERM');
       await Promise.all(replicas.map((replica) => replica.exited));

@@ -8,19 +8,24 @@ import { createPublicKey } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoPath } from '../../../test/support/repo.js';
-import { asTestBundle, buildFixture, publish, testKeys } from '../../../test/support/runtime.js';
+import { asTestBundle, buildFixture, publish, testKeys, type TestBundle, type TestKeys } from '../../../test/support/runtime.js';
 import { AUDIENCE, ISSUER, tokenIssuer, type TokenIssuer } from './service-fixture.js';
 
 export interface Deployment {
   /** The serve flags naming the deployment's files (without --audit). */
   readonly args: readonly string[];
   readonly issuer: TokenIssuer;
+  /** The bundle published, and the keys it was signed and approved with (to publish another). */
+  readonly bundle: TestBundle;
+  readonly keys: TestKeys;
+  readonly modules: string;
 }
 
 /** Writes a deployment of the benefits world into `dir`. */
 export async function prepareDeployment(dir: string): Promise<Deployment> {
   const keys = testKeys();
-  publish(asTestBundle(await buildFixture('examples/benefits')), join(dir, 'modules'), keys);
+  const bundle = asTestBundle(await buildFixture('examples/benefits'));
+  publish(bundle, join(dir, 'modules'), keys);
   mkdirSync(join(dir, 'keys'), { recursive: true });
   const pem = (key: typeof keys.signer) => createPublicKey(key).export({ type: 'spki', format: 'pem' }).toString();
   writeFileSync(join(dir, 'keys/ci.pub.pem'), pem(keys.signer));
@@ -30,6 +35,9 @@ export async function prepareDeployment(dir: string): Promise<Deployment> {
   writeFileSync(join(dir, 'jwks.json'), JSON.stringify({ keys: [issuer.jwk] }));
   return {
     issuer,
+    bundle,
+    keys,
+    modules: join(dir, 'modules'),
     args: ['--modules', join(dir, 'modules'), '--trust', join(dir, 'trust.json'), '--jwks', join(dir, 'jwks.json'), '--issuer', ISSUER, '--audience', AUDIENCE, '--port', '0'],
   };
 }

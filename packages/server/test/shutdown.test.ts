@@ -45,9 +45,12 @@ const IN_FLIGHT = 100;
 const HALF_SENT = 100;
 const GRACE_MS = 10_000;
 
-function serve(audit: string, graceMs = GRACE_MS): Promise<ServeProcess> {
+/** Every test runs in one process and with worker processes under a supervisor (packages/server/README.md "Worker processes"). */
+const WORKER_COUNTS = [1, 2];
+
+function serve(audit: string, workers: number, graceMs = GRACE_MS): Promise<ServeProcess> {
   // The per-address cap is above the test's 200 connections from 127.0.0.1.
-  return startServeProcess([...deployment.args, '--audit', audit, '--shutdown-grace-ms', String(graceMs), '--log-level', 'info'], { launcher: true });
+  return startServeProcess([...deployment.args, '--audit', audit, '--workers', String(workers), '--shutdown-grace-ms', String(graceMs), '--log-level', 'info'], { launcher: true });
 }
 
 /** Holds SQLite's write lock on `audit` until released: every commit of the service waits for it (its busy timeout is 5 s). */
@@ -155,10 +158,10 @@ function answeredOk(connections: readonly RawConnection[]): number {
   return connections.filter((connection) => finalAnswer(connection)?.status === 200).length;
 }
 
-describe('adec serve stops on SIGTERM', () => {
+describe.each(WORKER_COUNTS)('adec serve --workers %i stops on SIGTERM', (workers) => {
   it(`with ${HALF_SENT} half-sent and ${IN_FLIGHT} in-flight requests: closes the half-sent at once, answers and records the in-flight, exits 0 within the grace period`, async () => {
-    const audit = join(dir, 'graceful.db');
-    const service = await serve(audit);
+    const audit = join(dir, `graceful-${workers}.db`);
+    const service = await serve(audit, workers);
     const lock = holdWriteLock(audit);
     const inFlight = await sendInFlight(service.url, Array.from({ length: IN_FLIGHT }, (_, i) => `flight-${i}`));
     const halfSent = await openAll(service.url, Array.from({ length: HALF_SENT }, (_, i) => halfSentRequest(i)));
@@ -188,8 +191,8 @@ describe('adec serve stops on SIGTERM', () => {
   });
 
   it('exits at once at a second SIGTERM, with nothing answered that is not recorded', async () => {
-    const audit = join(dir, 'second.db');
-    const service = await serve(audit);
+    const audit = join(dir, `second-${workers}.db`);
+    const service = await serve(audit, workers);
     const lock = holdWriteLock(audit);
     try {
       const inFlight = await sendInFlight(service.url, Array.from({ length: 10 }, (_, i) => `second-${i}`));
@@ -212,8 +215,8 @@ describe('adec serve stops on SIGTERM', () => {
   });
 
   it('exits at the end of the grace period, with nothing answered that is not recorded', async () => {
-    const audit = join(dir, 'deadline.db');
-    const service = await serve(audit, 1_500);
+    const audit = join(dir, `deadline-${workers}.db`);
+    const service = await serve(audit, workers, 1_500);
     const lock = holdWriteLock(audit);
     try {
       const inFlight = await sendInFlight(service.url, Array.from({ length: 10 }, (_, i) => `deadline-${i}`));
@@ -231,10 +234,10 @@ describe('adec serve stops on SIGTERM', () => {
   });
 });
 
-describe('the launcher and the server live and die together', () => {
+describe.each(WORKER_COUNTS)('adec serve --workers %i: the launcher and the server live and die together', (workers) => {
   it('Ctrl-C (SIGINT to the launcher and the server together, and passed on by the launcher) stops the server once, gracefully', async () => {
-    const audit = join(dir, 'ctrl-c.db');
-    const service = await startServeProcess([...deployment.args, '--audit', audit, '--log-level', 'info'], { launcher: true, ownGroup: true });
+    const audit = join(dir, `ctrl-c-${workers}.db`);
+    const service = await startServeProcess([...deployment.args, '--audit', audit, '--workers', String(workers), '--log-level', 'info'], { launcher: true, ownGroup: true });
     const lock = holdWriteLock(audit);
     const inFlight = await sendInFlight(service.url, ['ctrl-c']);
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -250,7 +253,7 @@ describe('the launcher and the server live and die together', () => {
 
 
   it('SIGKILL of the launcher stops the server, and the port is free', async () => {
-    const service = await serve(join(dir, 'orphan.db'));
+    const service = await serve(join(dir, `orphan-${workers}.db`), workers);
     const server = serverPid(service.child.pid!);
     const port = Number(new URL(service.url).port);
     try {
