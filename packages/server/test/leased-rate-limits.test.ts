@@ -73,7 +73,13 @@ async function admittedTimes(c: Case): Promise<number[]> {
   for (const { worker, at } of c.arrivals) {
     await deliverUntil(at);
     const decision = workers[worker]!.take('acme', now);
-    if (decision instanceof Promise) waiting.push(decision.then((settled) => void (settled.allowed && admitted.push(now))));
+    if (decision instanceof Promise) {
+      waiting.push(
+        decision.then((settled) => {
+          if (settled.allowed) admitted.push(now);
+        }),
+      );
+    }
     else if (decision.allowed) admitted.push(now);
   }
   // The leases still due, on the clock: a decision waiting for one is admitted when it comes.
