@@ -117,6 +117,32 @@ describe('translatePattern', () => {
   });
 });
 
+describe('POSIX classes in a pattern', () => {
+  // Generated: every POSIX class name, negated or not, first or later in a class, in a class that
+  // is itself negated or not, before and after other pattern text.
+  const names = ['alpha', 'digit', 'alnum', 'upper', 'lower', 'space', 'word', 'xdigit', 'punct', 'cntrl', 'print', 'graph', 'blank'];
+  const cases = names.flatMap((name) =>
+    ['', '^'].flatMap((negated) =>
+      [
+        ['[', ']'],
+        ['[^', ']'],
+        ['[a-z', '_]'],
+        ['[', '0-9]'],
+      ].flatMap(([open, close]) => ['', '(?i)\\d+ '].map((prefix) => ({ name, written: `[:${negated}${name}:]`, pattern: `${prefix}${open}[:${negated}${name}:]${close}+$`, index: prefix.length + open!.length }))),
+    ),
+  );
+  it.each(cases)('refuses $pattern at the class, with what to write instead', ({ name, written, pattern, index }) => {
+    const translated = translatePattern(pattern);
+    expect(translated).toMatchObject({ problem: expect.stringContaining(`\`${written}\``), at: { index, length: written.length } });
+    const known = ['alpha', 'digit', 'alnum', 'upper', 'lower', 'space', 'word', 'xdigit'].includes(name);
+    expect((translated as { problem: string }).problem).toMatch(known ? /is a POSIX class, .* write `\^?[^`]+` in its place$/ : /looks like a POSIX class, .* list the characters instead/);
+  });
+
+  it('keeps a class that only contains `[` or `:` as JavaScript reads it', () => {
+    for (const pattern of ['[[]x]', '[:a]', '[[:]', 'a[:]b', '[x:y:]']) expect(translatePattern(pattern), pattern).toMatchObject({ source: expect.any(String) });
+  });
+});
+
 describe('backtrackingRisk', () => {
   it.each([
     // nested quantifiers

@@ -101,6 +101,8 @@ function translateBody(body: string): { source: string } | { problem: string; at
       continue;
     }
     if (inClass) {
+      const posix = /^\[:(\^?)([A-Za-z]+):\]/.exec(rest);
+      if (posix !== null) return problem(posixClassProblem(posix[0], posix[2]!, posix[1] === '^'), pos, posix[0].length);
       if (char === ']') inClass = false;
     } else if (char === '[') {
       // `]` right after `[` or `[^` is a literal in Python; JavaScript reads `[]` as empty.
@@ -162,6 +164,29 @@ function translateBody(body: string): { source: string } | { problem: string; at
     pos++;
   }
   return { source };
+}
+
+/** What each POSIX class matches, written as a class's contents both dialects read alike. */
+const POSIX_CLASSES: Readonly<Record<string, string>> = {
+  alpha: 'A-Za-z',
+  digit: '0-9',
+  alnum: 'A-Za-z0-9',
+  upper: 'A-Z',
+  lower: 'a-z',
+  space: '\\s',
+  word: '\\w',
+  xdigit: '0-9A-Fa-f',
+};
+
+/**
+ * `[[:alpha:]]` is a POSIX bracket expression, which neither JavaScript nor Python's `re` knows:
+ * both read `[[:alpha:]` as a class of the characters `[`, `:`, `a`, `l`, `p`, `h` followed by
+ * a literal `]`, so the pattern quietly matches something else.
+ */
+function posixClassProblem(written: string, name: string, negated: boolean): string {
+  const contents = POSIX_CLASSES[name.toLowerCase()];
+  const instead = contents === undefined ? 'list the characters instead, e.g. `A-Za-z`' : `write \`${negated ? '^' : ''}${contents}\` in its place`;
+  return `\`${written}\` ${contents === undefined ? 'looks like' : 'is'} a POSIX class, which JavaScript (like Python) does not know: inside \`[…]\` it is read as the characters \`[:${negated ? '^' : ''}${name}:\` and the class ends early; ${instead}`;
 }
 
 /**
