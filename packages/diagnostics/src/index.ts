@@ -9,5 +9,6 @@ export type { Diagnostic, DiagnosticExtras, MessageArgs } from './diagnostic.js'
 export { diagnosticToJson, renderDiagnostic, renderDiagnostics, summarize } from './render.js';
 export type { DiagnosticJson, SourceLookup } from './render.js';
 export { compareSpans, joinSpans } from './span.js';
+export { counted } from './counted.js';
 export type { Span } from './span.js';
 export { closeMatches, closestMatch, editDistance } from './suggest.js';

@@ -1,3 +1,4 @@
+import { counted } from './counted.js';
 import type { Diagnostic } from './diagnostic.js';
 
 /** Looks up the text of a source file by the path diagnostics name it with. */
@@ -44,8 +45,7 @@ export function renderDiagnostics(diagnostics: readonly Diagnostic[], sources: S
 export function summarize(diagnostics: readonly Diagnostic[]): string {
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
   const warnings = diagnostics.length - errors;
-  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-  return `${plural(errors, 'error')}, ${plural(warnings, 'warning')}`;
+  return `${counted(errors, 'error')}, ${counted(warnings, 'warning')}`;
 }
 
 /** The machine-readable form of `--format json`. */

@@ -4,7 +4,7 @@
  * Both become the JSON value the runtime receives: timestamps as ISO text, durations in ms.
  */
 import { durationMilliseconds, type Expr, type Value } from '@adec/grammar';
-import type { Span } from '@adec/diagnostics';
+import { counted, type Span } from '@adec/diagnostics';
 import { formatType, type JsonValue, type NumericRange, type Type } from '../model/index.js';
 import type { DiagnosticSink } from './checker-context.js';
 import { reportIfNotMember } from './enum-literals.js';
@@ -164,7 +164,7 @@ function withinRange(measure: number, range: NumericRange | undefined, verb: str
   if ('defaultOf' in options) {
     sink.report('ADEC4021', node.span, { name: options.defaultOf, problem: `${verb} ${bound}` });
   } else {
-    const value = type.kind === 'string' ? `${measure} characters long` : `${measure}`;
+    const value = type.kind === 'string' ? `${counted(measure, 'character')} long` : `${measure}`;
     sink.report('ADEC4026', node.span, { test: options.test, problem: `gives a value outside its type ${formatType(type)}: it is ${value}, ${bound}` }, { label: `this is ${value}` });
   }
   return false;

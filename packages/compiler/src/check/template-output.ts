@@ -14,7 +14,7 @@
  *   chosen (ADEC5008).
  */
 import { formatExpr, type SkillTemplateDecl, type TemplateString } from '@adec/grammar';
-import type { Span } from '@adec/diagnostics';
+import { counted, type Span } from '@adec/diagnostics';
 import { formatType, type CheckedSkillTemplate, type CheckedTemplate, type NumericRange, type RecordField, type Type } from '../model/index.js';
 import type { DiagnosticSink } from './checker-context.js';
 import { reportIfNotMember } from './enum-literals.js';
@@ -74,10 +74,10 @@ function checkField(templateName: string, field: string, type: Type, written: Te
         if (rendered.unbounded !== undefined) {
           report(`may render \`${field}\` longer than its maximum of ${bounds.max} characters: \`${rendered.unbounded}\` is a string with no maximum length`, 'declare a maximum length for it in the skill\'s input, e.g. `string(..60)`');
         } else {
-          report(`${renders(rendered)} \`${field}\` in ${rendered.min === rendered.max ? '' : 'up to '}${rendered.max} characters, more than its maximum of ${bounds.max}`);
+          report(`${renders(rendered)} \`${field}\` in ${rendered.min === rendered.max ? '' : 'up to '}${counted(rendered.max, 'character')}, more than its maximum of ${bounds.max}`);
         }
       } else if (bounds?.min !== undefined && rendered.min < bounds.min) {
-        report(`${renders(rendered)} \`${field}\` in ${rendered.min} characters, fewer than its minimum of ${bounds.min}`);
+        report(`${renders(rendered)} \`${field}\` in ${counted(rendered.min, 'character')}, fewer than its minimum of ${bounds.min}`);
       }
       return;
     }

@@ -28,6 +28,7 @@ describe('test values outside their type (ADEC4026)', () => {
     ['supplied x: string(2..2)', 'x: "FRA"', 'string(2..2): it is 3 characters long, above the maximum 2'],
     ['supplied x: string(1..)', 'x: ""', 'string(1..): it is 0 characters long, below the minimum 1'],
     ['supplied x: string(..3)', 'x: "👍👍👍👍"', 'string(..3): it is 4 characters long, above the maximum 3'],
+    ['supplied x: string(2..2)', 'x: "F"', 'string(2..2): it is 1 character long, below the minimum 2'],
     ['supplied x: list<int(0..9)>', 'x: [1, 10]', 'int(0..9): it is 10, above the maximum 9'],
     ['supplied x: { zip: string(5..5) }', 'x: { zip: "123" }', 'string(5..5): it is 3 characters long, below the minimum 5'],
     ['supplied x: int(1..)?', 'x: 0', 'int(1..): it is 0, below the minimum 1'],
