@@ -135,7 +135,9 @@ function formatNumber(value: number): string {
 /** `filtered`: only the tests --filter selected ran, so coverage counts only the actions and scenarios they decide. */
 function renderCoverage(coverage: Coverage, filtered: boolean): string[] {
   const { rules, guardrails } = coverage;
-  const lines = [filtered ? 'coverage (of the actions and scenarios --filter selected)' : 'coverage', `  rule coverage: ${rules.covered}/${rules.total} (${rules.percent}%)`];
+  // A world of scenarios only has no rules: "0/0 (100%)" would claim coverage of nothing.
+  const ruleLine = rules.total === 0 ? `  rule coverage: no rules${filtered ? ' in what --filter selected' : ' in the world'}` : `  rule coverage: ${rules.covered}/${rules.total} (${rules.percent}%)`;
+  const lines = [filtered ? 'coverage (of the actions and scenarios --filter selected)' : 'coverage', ruleLine];
   lines.push(...section('uncovered rules', rules.uncovered.map((u) => `${DETAIL}${u.action}: ${u.rules.join(', ')}`), undefined, '  '));
   if (guardrails.total > 0) lines.push(`  guardrails fired: ${guardrails.covered}/${guardrails.total} (${guardrails.percent}%)`);
   lines.push(...section('guardrails that never fired (information)', guardrails.never_fired.map((n) => `${DETAIL}${n.scenario}: ${n.guardrails.join(', ')}`), undefined, '  '));

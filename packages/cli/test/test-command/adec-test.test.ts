@@ -81,7 +81,7 @@ describe('the examples', () => {
         '✓ only hard sessions after two hard days leaves nothing eligible (examples/fitness/tests.adec:46)',
         '',
         'coverage',
-        '  rule coverage: 0/0 (100%)',
+        '  rule coverage: no rules in the world',
         '  guardrails fired: 2/2 (100%)',
         '',
         '5 passed, 0 failed',
