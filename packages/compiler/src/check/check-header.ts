@@ -24,13 +24,29 @@ export interface CheckedHeader {
 
 export function checkHeader(files: readonly SourceFile[], sink: DiagnosticSink): CheckedHeader | undefined {
   const headers = files.flatMap((f) => f.declarations.filter((d): d is WorldHeader => d.kind === 'WorldHeader'));
-  const [header, ...extra] = headers;
+  const header = worldsOwnHeader(headers);
   if (header === undefined) {
     sink.report('ADEC4001', startOfWorld(files));
     return undefined;
   }
-  for (const repeated of extra) sink.report('ADEC4002', repeated.span, {}, { notes: [firstDeclaredAt(header.span)] });
+  const note = isInWorldFile(header) ? `the world's header is in ${header.span.file}:${header.span.line}:${header.span.column}` : firstDeclaredAt(header.span);
+  for (const repeated of headers) if (repeated !== header) sink.report('ADEC4002', repeated.span, {}, { notes: [note] });
   return checkSettings(header, sink);
+}
+
+/**
+ * The header that is the world's when there are several: the one in `world.adec` nearest the
+ * world's root, where `adec init` and every example put it (a header copied into another file
+ * is the mistake, even when that file's name sorts first), else the first in file-name order.
+ */
+function worldsOwnHeader(headers: readonly WorldHeader[]): WorldHeader | undefined {
+  const depth = (header: WorldHeader) => header.span.file.split(/[\\/]/).length;
+  const inWorldFiles = headers.filter(isInWorldFile);
+  return inWorldFiles.reduce<WorldHeader | undefined>((best, header) => (best === undefined || depth(header) < depth(best) ? header : best), undefined) ?? headers[0];
+}
+
+function isInWorldFile(header: WorldHeader): boolean {
+  return /(^|[\\/])world\.adec$/.test(header.span.file);
 }
 
 function checkSettings(header: WorldHeader, sink: DiagnosticSink): CheckedHeader | undefined {

@@ -21,6 +21,16 @@ describe('world header', () => {
     expect(diagnostics.map((d) => [d.code, d.span.file, d.notes])).toEqual([['ADEC4002', 'b.adec', ['first declared at a.adec:1:1']]]);
   });
 
+  // Generated: a header copied into files named to sort before and after world.adec, at the
+  // root and in folders, one or several at once.
+  const copies = [['a.adec'], ['actions.adec'], ['zz.adec'], ['rules/a.adec'], ['a.adec', 'zz.adec'], ['0.adec', 'rules/world.adec']];
+  it.each(copies.flatMap((names) => ['', 'sub/'].map((root) => [names, root] as const)))('keeps the header in world.adec and reports the copies in %j (root %j)', (names, root) => {
+    // In name order, as a world's files are read.
+    const paths = [`${root}world.adec`, ...names.map((name) => `${root}${name}`)].sort();
+    const { diagnostics } = checkFiles(Object.fromEntries(paths.map((path): [string, string] => [path, HEADER])));
+    expect(diagnostics.map((d) => [d.code, d.span.file, d.notes]).sort()).toEqual(names.map((name) => ['ADEC4002', `${root}${name}`, [`the world's header is in ${root}world.adec:1:1`]]).sort());
+  });
+
   it('reports missing settings (ADEC4003), bad versions (ADEC4004), repeats (ADEC4009) and timeouts (ADEC4017)', () => {
     expectDiagnostics('world { org "acme" version "v1.2.0" org "x" timeout 2s }\n', [
       ['ADEC4003', 1, 1, '`domain` is required in the world header', undefined],
