@@ -25,8 +25,10 @@ export function checkFallbacks(skills: readonly SkillInfo[], byId: ReadonlyMap<s
     } else if (target.type === 'llm') {
       problem('which is an llm skill: fallbacks must be deterministic');
     } else if (target.timeoutMs > FALLBACK_TIMEOUT_MS) {
-      const setAt = target.timeoutSpan && { notes: [`its timeout is set at ${target.timeoutSpan.file}:${target.timeoutSpan.line}:${target.timeoutSpan.column}`] };
-      sink.report('ADEC4016', fallback.span, { skill: skill.id, fallback: fallback.name, problem: `which may run for ${target.timeoutMs}ms: a fallback must answer within ${FALLBACK_TIMEOUT_MS}ms` }, setAt ?? {});
+      // The mistake is the fallback's timeout, set longer than a fallback may take: reported
+      // there (often another file than the skill that falls back), pointing at the `fallback`.
+      const named = `\`${skill.id}\` names it as its fallback at ${fallback.span.file}:${fallback.span.line}:${fallback.span.column}`;
+      sink.report('ADEC4016', target.timeoutSpan ?? fallback.span, { skill: skill.id, fallback: fallback.name, problem: `which may run for ${target.timeoutMs}ms: a fallback must answer within ${FALLBACK_TIMEOUT_MS}ms` }, target.timeoutSpan === undefined ? {} : { notes: [named] });
     } else {
       const cycle = fallbackCycle(skill, byId);
       if (cycle !== undefined && !cycle.some((id) => reportedCycles.has(id))) {

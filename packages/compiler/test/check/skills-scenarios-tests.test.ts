@@ -1,6 +1,6 @@
 /** Skills (SEC), scenarios (docs/spec/selection.md) and golden tests. */
-import { describe, it } from 'vitest';
-import { HEADER, expectDiagnostics } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { HEADER, checkFiles, expectDiagnostics } from './helpers.js';
 
 const TEMPLATE_SKILL = `skill tmpl {
   version "1.0.0"
@@ -32,6 +32,22 @@ describe('skills', () => {
       ['ADEC4017', 14, 28, 'invalid timeout: hard_limit `200ms` is shorter than timeout `300ms`', undefined],
       ['ADEC4016', 16, 12, 'skill `b` falls back to `b`, which is itself', undefined],
     ]);
+  });
+
+  // Generated: the slow fallback in the llm skill's file or its own, used by one skill or two.
+  it.each([
+    ['one file, one user', false, ['coach']],
+    ['its own file, one user', true, ['coach']],
+    ['its own file, two users', true, ['coach', 'tutor']],
+  ] as const)('reports a fallback slower than 20ms at its own timeout, noting each skill that falls back to it (%s)', (_case, ownFile, users) => {
+    const llm = (id: string) => `skill ${id} {\n  version "1.0.0"\n  type llm\n  prompt "p"\n  output { text: string(..200) }\n  fallback plain\n}\n`;
+    const plain = 'skill plain {\n  version "1.0.0"\n  type deterministic\n  timeout 40ms\n  output { text: string(..200) }\n  template default { text: "Ready" }\n}\n';
+    const files = ownFile ? { 'a.adec': `${HEADER}${users.map(llm).join('')}`, 'plain.adec': plain } : { 'a.adec': `${HEADER}${users.map(llm).join('')}${plain}` };
+    const { diagnostics } = checkFiles(files);
+    const timeoutLine = ownFile ? 4 : 1 + users.length * 7 + 4;
+    expect(diagnostics.map((d) => [d.code, d.span.file, d.span.line, d.span.column, d.message, d.notes])).toEqual(
+      users.map((user, i) => ['ADEC4016', ownFile ? 'plain.adec' : 'a.adec', timeoutLine, 11, `skill \`${user}\` falls back to \`plain\`, which may run for 40ms: a fallback must answer within 20ms`, [`\`${user}\` names it as its fallback at a.adec:${1 + i * 7 + 6}:12`]]),
+    );
   });
 
   it('checks invariants, prohibitions and templates (ADEC2012, ADEC3002, ADEC3008, ADEC2002, ADEC2010)', () => {
