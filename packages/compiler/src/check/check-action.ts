@@ -44,6 +44,7 @@ export function checkActions(
   const infos = new Map<string, ActionInfo>();
   const drafts: { decl: ActionDecl; view: ContextView; rules: RuleDraft[]; partial: Omit<CheckedAction, 'rules'> }[] = [];
   const firstRule = new Map<string, RuleDraft>();
+  const actionNames = decls.map((decl) => decl.name.name);
 
   for (const decl of decls) {
     const name = decl.name.name;
@@ -67,7 +68,7 @@ export function checkActions(
       if (first !== undefined) sink.report('ADEC2010', rule.idSpan, { kind: 'rule', name: rule.id }, { notes: [firstDeclaredAt(first.idSpan)] });
       else if (rule.id !== '') firstRule.set(rule.id, rule);
     }
-    const workFrames = checkWorkFrames(decl.workFrames, name, sink);
+    const workFrames = checkWorkFrames(decl.workFrames, name, actionNames, sink);
     if (earlier === undefined) infos.set(name, { name, decl, view, ruleIds: rules.map((r) => r.id), ruleOutcomes: rules.map((r) => r.outcome) });
     drafts.push({ decl, view, rules, partial: { name, context: [], aggregation, workFrames, span: decl.span } });
   }
