@@ -33,4 +33,4 @@ async function load(): Promise<Chevrotain> {
 
 const chevrotain = await load();
 
-export const { CstParser, Lexer, EOF, createToken, createSyntaxDiagramsCode } = chevrotain;
+export const { CstParser, Lexer, EOF, createToken, createSyntaxDiagramsCode, tokenMatcher } = chevrotain;

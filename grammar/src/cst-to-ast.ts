@@ -9,7 +9,7 @@
  * empty span where the text was expected. The parser has already reported the error.
  */
 import type { Diagnostic, Span } from '@adec/diagnostics';
-import { joinSpans } from '@adec/diagnostics';
+import { diagnostic, joinSpans } from '@adec/diagnostics';
 import type { CstNode, IToken } from 'chevrotain';
 import type * as A from './ast.js';
 import { durationMilliseconds, isIntegerText, tokenSpan } from './lexer.js';
@@ -24,7 +24,7 @@ export class AstBuilder {
   constructor(
     private readonly lines: LineMap,
     private readonly parseInnerExpression: ParseInnerExpression,
-    /** Receives ADEC1007 (interpolation) diagnostics. */
+    /** Receives ADEC1007 (interpolation) diagnostics, and ADEC1003 for a value left unquoted. */
     private readonly diagnostics: Diagnostic[],
   ) {}
 
@@ -78,6 +78,13 @@ export class AstBuilder {
   private string(token: IToken | undefined, fallback: number): A.StringLiteral {
     if (!token) return { kind: 'StringLiteral', value: '', span: this.lines.point(fallback) };
     return { kind: 'StringLiteral', value: stringValue(token), span: tokenSpan(token, this.lines) };
+  }
+
+  /** A word where a string belongs (`mode blocked`): an error that says to quote it, and the word as the value. */
+  private unquotedString(token: IToken, fallback: number): A.StringLiteral {
+    const span = tokenSpan(token, this.lines);
+    this.diagnostics.push(diagnostic('ADEC1003', span, { expected: 'a string', found: `\`${token.image}\`` }, { help: `quote it: \`"${token.image}"\`` }));
+    return token.image === '' ? this.string(undefined, fallback) : { kind: 'StringLiteral', value: token.image, span };
   }
 
   private template(token: IToken | undefined, fallback: number): A.TemplateString {
@@ -256,13 +263,16 @@ export class AstBuilder {
       const fieldStart = this.startOf(field, start);
       const name = this.identifier(this.token(field, 'Name'), fieldStart);
       const list = this.node(field, 'stringList');
+      const unquoted = this.tokens(field, 'unquoted')[0];
       const value: A.StringLiteral | A.StringListLiteral = list
         ? {
             kind: 'StringListLiteral',
             items: this.tokens(list, 'StringLiteral').map((item) => this.string(item, fieldStart)),
             span: this.spanOf(list, name.span.endOffset),
           }
-        : this.string(this.token(field, 'StringLiteral'), name.span.endOffset);
+        : unquoted !== undefined
+          ? this.unquotedString(unquoted, name.span.endOffset)
+          : this.string(this.token(field, 'StringLiteral'), name.span.endOffset);
       return { kind: 'WorkFrameFieldDecl', name, value, span: this.spanOf(field, fieldStart) };
     });
     return { kind: 'WorkFrameTemplateDecl', status, fields, span: this.spanOf(node, start) };

@@ -6,8 +6,21 @@ import type { ISerializedGast } from 'chevrotain';
 import { createSyntaxDiagramsCode } from './chevrotain.js';
 import { worldParser } from './parse-source.js';
 
+/**
+ * The productions as an author may write them: alternatives the parser has only to recover
+ * from a mistake (a terminal labelled `unquoted`: a word where a string belongs) are left out.
+ */
 export function serializedGrammar(): ISerializedGast[] {
-  return worldParser().getSerializedGastProductions();
+  return worldParser().getSerializedGastProductions().map(withoutRecoveryAlternatives);
+}
+
+const RECOVERY_LABELS = new Set(['unquoted']);
+
+function withoutRecoveryAlternatives(node: ISerializedGast): ISerializedGast {
+  if (node.definition === undefined) return node;
+  const isRecovery = (part: ISerializedGast) => part.type === 'Terminal' && RECOVERY_LABELS.has(String((part as { terminalLabel?: string }).terminalLabel));
+  const definition = node.definition.filter((child) => !(child.type === 'Alternative' && (child.definition ?? []).some(isRecovery)));
+  return { ...node, definition: definition.map(withoutRecoveryAlternatives) };
 }
 
 /**

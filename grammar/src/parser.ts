@@ -16,7 +16,7 @@
  * The precedence table of expressions is in ast.ts and grammar/README.md.
  */
 import type { CstNode, ParserMethod } from 'chevrotain';
-import { CstParser } from './chevrotain.js';
+import { CstParser, tokenMatcher } from './chevrotain.js';
 import { syntaxErrorMessages } from './syntax-errors.js';
 import * as t from './tokens.js';
 
@@ -200,10 +200,18 @@ export class WorldParser extends CstParser {
 
   workFrameField: Rule = this.RULE('workFrameField', () => {
     this.CONSUME(t.Name);
-    this.OR([
-      { ALT: () => this.CONSUME(t.StringLiteral) },
-      { ALT: () => this.SUBRULE(this.stringList) },
-    ]);
+    this.OR({
+      DEF: [
+        { ALT: () => this.CONSUME(t.StringLiteral) },
+        { ALT: () => this.SUBRULE(this.stringList) },
+        // `mode blocked`: a value left unquoted, read as the word it is so the AST builder can
+        // say "quote it" once, instead of the next field being misread as a value. Not when the
+        // word is itself a field with its value (`mode next_action "x"`: `mode` has none).
+        { GATE: () => !tokenMatcher(this.LA(2), t.StringLiteral) && !tokenMatcher(this.LA(2), t.LBracket), ALT: () => this.CONSUME2(t.Name, { LABEL: 'unquoted' }) },
+      ],
+      // What a value may be: the unquoted word is a mistake, not an option to offer.
+      ERR_MSG: 'a string or `[`',
+    });
   });
 
   stringList: Rule = this.RULE('stringList', () => {

@@ -144,3 +144,23 @@ describe('operators typeset by a document', () => {
     expect(shape(typed.file)).toEqual(shape(parse(`action a { rule r { when amount ${operator} 100 } }`).file));
   });
 });
+
+describe('a work frame value left unquoted', () => {
+  // Generated: every work frame field, unquoted, followed by another field, by a list field, or
+  // by the frame's end.
+  const fields = ['mode', 'next_action', 'required_output', 'next_human_owner'];
+  const after = ['    next_action "retry"\n', '    forbidden_actions ["add_dependent"]\n', ''];
+  const cases = fields.flatMap((field) => after.map((next) => [field, next] as const));
+  it.each(cases)('`%s review` is one error that says to quote it, and the frame parses on (then: %j)', (field, next) => {
+    const text = `action a {\n  on YELLOW {\n    ${field} review\n${next}  }\n}\n`;
+    expect(problems(text)).toEqual(['3:' + String(field.length + 6) + ' ADEC1003 expected a string, found `review`']);
+    const { file, diagnostics } = parse(text);
+    expect(diagnostics[0]!.help).toBe('quote it: `"review"`');
+    const frame = (file.declarations[0] as { workFrames: { fields: { name: { name: string }; value: { kind: string; value?: string; items?: { value: string }[] } }[] }[] }).workFrames[0]!;
+    expect(frame.fields.map((f) => [f.name.name, f.value.value ?? f.value.items!.map((i) => i.value)])).toEqual([[field, 'review'], ...(next === '' ? [] : [next.includes('[') ? ['forbidden_actions', ['add_dependent']] : ['next_action', 'retry']])]);
+  });
+
+  it('still reports a field with no value once, where its value should be, not as an unquoted value', () => {
+    expect(problems('action a {\n  on YELLOW {\n    mode\n    next_action "retry"\n  }\n}\n')).toEqual(['4:5 ADEC1003 expected a string or `[`, found `next_action`']);
+  });
+});
