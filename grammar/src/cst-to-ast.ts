@@ -87,6 +87,12 @@ export class AstBuilder {
     return token.image === '' ? this.string(undefined, fallback) : { kind: 'StringLiteral', value: token.image, span };
   }
 
+  /** A word where a template's text belongs (`tone: calm`): the same error, and the word as its text. */
+  private unquotedTemplate(token: IToken): A.TemplateString {
+    const { value, span } = this.unquotedString(token, token.startOffset);
+    return { kind: 'TemplateString', parts: [{ kind: 'TemplateText', text: value, span }], span };
+  }
+
   private template(token: IToken | undefined, fallback: number): A.TemplateString {
     if (!token) return { kind: 'TemplateString', parts: [], span: this.lines.point(fallback) };
     if (token.tokenType === t.TooDeep) return { kind: 'TemplateString', parts: [], span: tokenSpan(token, this.lines) };
@@ -363,7 +369,8 @@ export class AstBuilder {
     const fields = this.nodes(node, 'templateField').map((field) => {
       const fieldSpan = this.spanOf(field, span.offset);
       const fieldName = this.identifier(this.token(field, 'Name'), fieldSpan.offset);
-      const template = this.template(this.token(field, 'StringLiteral'), fieldName.span.endOffset);
+      const unquoted = this.tokens(field, 'unquoted')[0];
+      const template = unquoted === undefined ? this.template(this.token(field, 'StringLiteral'), fieldName.span.endOffset) : this.unquotedTemplate(unquoted);
       return { name: fieldName, template, span: fieldSpan };
     });
     return { kind: 'SkillTemplateDecl', name, ...(condition && { when: condition }), fields, span };

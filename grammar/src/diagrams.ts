@@ -19,8 +19,12 @@ const RECOVERY_LABELS = new Set(['unquoted']);
 function withoutRecoveryAlternatives(node: ISerializedGast): ISerializedGast {
   if (node.definition === undefined) return node;
   const isRecovery = (part: ISerializedGast) => part.type === 'Terminal' && RECOVERY_LABELS.has(String((part as { terminalLabel?: string }).terminalLabel));
-  const definition = node.definition.filter((child) => !(child.type === 'Alternative' && (child.definition ?? []).some(isRecovery)));
-  return { ...node, definition: definition.map(withoutRecoveryAlternatives) };
+  const definition = node.definition
+    .filter((child) => !(child.type === 'Alternative' && (child.definition ?? []).some(isRecovery)))
+    .map(withoutRecoveryAlternatives)
+    // A choice left with one alternative is that alternative.
+    .flatMap((child) => (child.type === 'Alternation' && child.definition?.length === 1 ? (child.definition[0]!.definition ?? []) : [child]));
+  return { ...node, definition };
 }
 
 /**

@@ -298,7 +298,15 @@ export class WorldParser extends CstParser {
   templateField: Rule = this.RULE('templateField', () => {
     this.CONSUME(t.Name);
     this.CONSUME(t.Colon);
-    this.CONSUME(t.StringLiteral);
+    this.OR({
+      DEF: [
+        { ALT: () => this.CONSUME(t.StringLiteral) },
+        // `tone: calm`: an enum member left unquoted, read as the word it is (as in a work
+        // frame). Not when the word starts the next field (`tone:` with no value, then `text:`).
+        { GATE: () => !tokenMatcher(this.LA(2), t.Colon), ALT: () => this.CONSUME2(t.Name, { LABEL: 'unquoted' }) },
+      ],
+      ERR_MSG: 'a string',
+    });
   });
 
   // ── Types ───────────────────────────────────────────────────────────────

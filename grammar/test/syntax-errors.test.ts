@@ -164,3 +164,26 @@ describe('a work frame value left unquoted', () => {
     expect(problems('action a {\n  on YELLOW {\n    mode\n    next_action "retry"\n  }\n}\n')).toEqual(['4:5 ADEC1003 expected a string or `[`, found `next_action`']);
   });
 });
+
+describe('a skill template value left unquoted', () => {
+  // Generated: the unquoted field first, last or in the middle, separated by line breaks or commas.
+  const layouts = [
+    ['    tone: calm\n    text: "Rest"\n', 1],
+    ['    text: "Rest"\n    tone: calm\n', 2],
+    ['    text: "Rest", tone: calm, note: "x"\n', 1],
+    ['    tone: calm\n', 1],
+  ] as const;
+  it.each(layouts)('`tone: calm` is one error that says to quote it, and the template parses on (%j)', (body, line) => {
+    const text = `skill s {\n  template default {\n${body}  }\n}\n`;
+    const column = body.split('\n')[line - 1]!.indexOf('calm') + 1;
+    expect(problems(text)).toEqual([`${line + 2}:${column} ADEC1003 expected a string, found \`calm\``]);
+    const { file } = parse(text);
+    const template = (file.declarations[0] as { members: { kind: string; fields?: { name: { name: string }; template: { parts: { text?: string }[] } }[] }[] }).members.find((m) => m.kind === 'SkillTemplateDecl')!;
+    expect(template.fields!.find((f) => f.name.name === 'tone')!.template.parts.map((p) => p.text)).toEqual(['calm']);
+    expect(template.fields!.map((f) => f.name.name)).toEqual(body.match(/\w+(?=:)/g));
+  });
+
+  it('still reports a field with no value once, where its value should be', () => {
+    expect(problems('skill s {\n  template default {\n    tone:\n    text: "Rest"\n  }\n}\n')).toEqual(['4:5 ADEC1003 expected a string, found `text`']);
+  });
+});
