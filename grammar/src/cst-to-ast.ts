@@ -87,6 +87,17 @@ export class AstBuilder {
     return token.image === '' ? this.string(undefined, fallback) : { kind: 'StringLiteral', value: token.image, span };
   }
 
+  /** The names of a `[a, b]` list in source order; a quoted one (`"a"`) is an error that says to drop the quotes, and the name. */
+  private names(list: CstNode | undefined, fallback: number): A.Identifier[] {
+    const quoted = this.tokens(list, 'quoted').map((token) => {
+      const span = tokenSpan(token, this.lines);
+      const name = stringValue(token);
+      this.diagnostics.push(diagnostic('ADEC1003', span, { expected: 'a name', found: `\`${token.image}\`` }, { help: `names are written without quotes: \`${name}\`` }));
+      return { kind: 'Identifier' as const, name, span };
+    });
+    return [...this.tokens(list, 'Name').map((name) => this.identifier(name, fallback)), ...quoted].sort((a, b) => a.span.offset - b.span.offset);
+  }
+
   /** A word where a template's text belongs (`tone: calm`): the same error, and the word as its text. */
   private unquotedTemplate(token: IToken): A.TemplateString {
     const { value, span } = this.unquotedString(token, token.startOffset);
@@ -607,7 +618,7 @@ export class AstBuilder {
     const workFrame = this.token(node, 'WorkFrame');
     if (workFrame) return { kind: 'TestExpectWorkFrame', value: this.valueRecord(this.node(node, 'valueRecord'), this.tokenEnd(workFrame, after)), span };
     if (this.token(node, 'MissingEvidence')) {
-      return { kind: 'TestExpectMissingEvidence', attributes: this.tokens(this.node(node, 'nameList'), 'Name').map((name) => this.identifier(name, after)), span };
+      return { kind: 'TestExpectMissingEvidence', attributes: this.names(this.node(node, 'nameList'), after), span };
     }
     const status = this.word(this.node(node, 'word'), after);
     const by = this.token(node, 'By');

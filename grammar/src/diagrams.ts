@@ -8,13 +8,14 @@ import { worldParser } from './parse-source.js';
 
 /**
  * The productions as an author may write them: alternatives the parser has only to recover
- * from a mistake (a terminal labelled `unquoted`: a word where a string belongs) are left out.
+ * from a mistake (a terminal labelled `unquoted`: a word where a string belongs; `quoted`: a
+ * string where a name belongs) are left out.
  */
 export function serializedGrammar(): ISerializedGast[] {
   return worldParser().getSerializedGastProductions().map(withoutRecoveryAlternatives);
 }
 
-const RECOVERY_LABELS = new Set(['unquoted']);
+const RECOVERY_LABELS = new Set(['unquoted', 'quoted']);
 
 function withoutRecoveryAlternatives(node: ISerializedGast): ISerializedGast {
   if (node.definition === undefined) return node;

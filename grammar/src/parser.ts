@@ -567,7 +567,15 @@ export class WorldParser extends CstParser {
   nameList: Rule = this.RULE('nameList', () => {
     this.CONSUME(t.LBracket);
     this.MANY(() => {
-      this.CONSUME(t.Name);
+      this.OR({
+        DEF: [
+          { ALT: () => this.CONSUME(t.Name) },
+          // `["order_id"]`: a name quoted as in JSON, read as the name so the AST builder can
+          // say "no quotes" once, instead of the `[` being reported as never closed.
+          { ALT: () => this.CONSUME(t.StringLiteral, { LABEL: 'quoted' }) },
+        ],
+        ERR_MSG: 'a name',
+      });
       this.OPTION(() => this.CONSUME(t.Comma));
     });
     this.CONSUME(t.RBracket);

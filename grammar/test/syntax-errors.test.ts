@@ -187,3 +187,19 @@ describe('a skill template value left unquoted', () => {
     expect(problems('skill s {\n  template default {\n    tone:\n    text: "Rest"\n  }\n}\n')).toEqual(['4:5 ADEC1003 expected a string, found `text`']);
   });
 });
+
+describe('a quoted name in missing_evidence', () => {
+  // Generated: lists of one to three names, each quoted or not, with or without commas.
+  const names = ['order_id', 'amount', 'receipt'];
+  const lists = [1, 2, 3].flatMap((count) =>
+    Array.from({ length: 2 ** count }, (_, mask) => names.slice(0, count).map((name, i) => ((mask >> i) & 1 ? `"${name}"` : name))).flatMap((items) => [items.join(', '), items.join(' ')]),
+  );
+  it.each(lists)('`[%s]`: one error per quoted name, saying to drop the quotes, and every name kept in order', (list) => {
+    const text = `test "t" {\n  action refund\n  expect missing_evidence [${list}]\n}\n`;
+    const quoted = [...list.matchAll(/"(\w+)"/g)];
+    expect(problems(text)).toEqual(quoted.map((match) => `3:${'  expect missing_evidence ['.length + match.index + 1} ADEC1003 expected a name, found \`${match[0]}\``));
+    const { file } = parse(text);
+    const expectation = (file.declarations[0] as { members: { kind: string; attributes?: { name: string }[] }[] }).members.find((item) => item.kind === 'TestExpectMissingEvidence')!;
+    expect(expectation.attributes!.map((a) => a.name)).toEqual(names.slice(0, list.split(/[ ,]+/).length));
+  });
+});
