@@ -28,7 +28,9 @@ export function candidateActionType(actionTypes: readonly ActionTypeInfo[]): Typ
     const type = unionFieldType(name, actionTypes);
     // Fields whose types cannot be joined (e.g. int in one type, string in another) are left
     // out: reading them is reported as an unknown field rather than guessed at.
-    if (type !== undefined) fields.push({ name, type });
+    if (type === undefined) continue;
+    const absentFrom = actionTypes.filter((t) => !t.fields.some((f) => f.name === name)).map((t) => t.name);
+    fields.push({ name, type, ...(absentFrom.length > 0 && { absentFrom }) });
   }
   return { kind: 'record', fields };
 }

@@ -72,7 +72,9 @@ export function poisoned(expr: Expr): CheckedExpr {
 
 function presentType(sink: DiagnosticSink, checked: CheckedExpr, ast: Expr): Type {
   if (checked.type.kind !== 'optional') return checked.type;
-  sink.report('ADEC3007', ast.span, { name: formatExpr(ast), type: formatType(checked.type) }, { label: `this is ${formatType(checked.type)}` });
+  // A candidate's field is absent for the action types that lack it: say which.
+  const notes = checked.kind === 'field' && checked.absentFrom !== undefined ? [`a candidate of action type ${checked.absentFrom.map((name) => `\`${name}\``).join(' or ')} has no \`${checked.name}\``] : [];
+  sink.report('ADEC3007', ast.span, { name: formatExpr(ast), type: formatType(checked.type) }, { label: `this is ${formatType(checked.type)}`, ...(notes.length > 0 && { notes }) });
   return checked.type.inner;
 }
 
@@ -167,7 +169,7 @@ function checkMember(checker: ExprChecker, expr: MemberExpr, narrowed: Narrowed)
   const path = pathOf(expr);
   const fieldType = objectMayBeAbsent ? optionalOf(field.type) : field.type;
   const type = path !== undefined && narrowed.has(path) ? unwrapOptional(fieldType) : fieldType;
-  return { kind: 'field', object, name, optional: objectMayBeAbsent, type, span: expr.span };
+  return { kind: 'field', object, name, optional: objectMayBeAbsent, type, span: expr.span, ...(field.absentFrom !== undefined && { absentFrom: field.absentFrom }) };
 }
 
 /** A list's items share one type; `[]` is `list<null>`, which fits any list. */

@@ -66,6 +66,8 @@ export interface FieldExpr extends Node {
   readonly object: CheckedExpr;
   readonly name: string;
   readonly optional: boolean;
+  /** A candidate's field some action types lack: those types (RecordField.absentFrom). */
+  readonly absentFrom?: readonly string[];
 }
 
 /** A call of a built-in function (builtins.ts). */

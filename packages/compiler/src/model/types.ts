@@ -28,6 +28,11 @@ export interface NumericRange {
 export interface RecordField {
   readonly name: string;
   readonly type: Type;
+  /**
+   * For a scenario's candidate (`action`): the action types that have no such field, which is
+   * why it may be absent. Named in the error when it is read without a check.
+   */
+  readonly absentFrom?: readonly string[];
 }
 
 export const BOOL: Type = { kind: 'bool' };
