@@ -11,6 +11,7 @@ import { bindingOnlySink, firstDeclaredAt, type DiagnosticSink } from './checker
 import type { ExprScope } from './scope.js';
 import { checkCondition } from './check-expr.js';
 import { checkTemplate } from './check-template.js';
+import { presentWhenTrue } from './narrowing.js';
 import { contextScope, type ContextView, type DeclaredAttribute } from './check-context.js';
 import { asOutcome, asSeverity, outcomeHelp, severityHelp } from './spellings.js';
 import { checkPredicateTimeout } from './timeouts.js';
@@ -82,7 +83,10 @@ export function checkRule(
   const whenClause = clause('WhenClause');
   const when = whenClause && checkCondition(whenClause.condition, 'when', scope, sink);
   const reasonClause = clause('ReasonClause');
-  const reason = reasonClause && checkTemplate(reasonClause.template, scope, sink);
+  // A reason is rendered only for a rule that matched: its applies_when and when both held,
+  // so what they prove present is present in it (`when x IS NOT NULL and …` → `{x}`).
+  const presentInReason = new Set([...(appliesWhenClause ? presentWhenTrue(appliesWhenClause.condition) : []), ...(whenClause ? presentWhenTrue(whenClause.condition) : [])]);
+  const reason = reasonClause && checkTemplate(reasonClause.template, scope, sink, presentInReason);
 
   const bindingOnly = bindingOnlySink(sink);
   if (bindingOnly !== undefined) bindRepeatedClauses(decl, clause, contextScope(view, () => undefined), bindingOnly);
