@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ActionDecl, SkillDecl, TestDecl } from '../src/index.js';
 import { parse, problems, shape } from './helpers.js';
 
 describe('syntax errors', () => {
@@ -156,8 +157,8 @@ describe('a work frame value left unquoted', () => {
     expect(problems(text)).toEqual(['3:' + String(field.length + 6) + ' ADEC1003 expected a string, found `review`']);
     const { file, diagnostics } = parse(text);
     expect(diagnostics[0]!.help).toBe('quote it: `"review"`');
-    const frame = (file.declarations[0] as { workFrames: { fields: { name: { name: string }; value: { kind: string; value?: string; items?: { value: string }[] } }[] }[] }).workFrames[0]!;
-    expect(frame.fields.map((f) => [f.name.name, f.value.value ?? f.value.items!.map((i) => i.value)])).toEqual([[field, 'review'], ...(next === '' ? [] : [next.includes('[') ? ['forbidden_actions', ['add_dependent']] : ['next_action', 'retry']])]);
+    const frame = (file.declarations[0] as ActionDecl).workFrames[0]!;
+    expect(frame.fields.map((f) => [f.name.name, f.value.kind === 'StringLiteral' ? f.value.value : f.value.items.map((i) => i.value)])).toEqual([[field, 'review'], ...(next === '' ? [] : [next.includes('[') ? ['forbidden_actions', ['add_dependent']] : ['next_action', 'retry']])]);
   });
 
   it('still reports a field with no value once, where its value should be, not as an unquoted value', () => {
@@ -178,9 +179,9 @@ describe('a skill template value left unquoted', () => {
     const column = body.split('\n')[line - 1]!.indexOf('calm') + 1;
     expect(problems(text)).toEqual([`${line + 2}:${column} ADEC1003 expected a string, found \`calm\``]);
     const { file } = parse(text);
-    const template = (file.declarations[0] as { members: { kind: string; fields?: { name: { name: string }; template: { parts: { text?: string }[] } }[] }[] }).members.find((m) => m.kind === 'SkillTemplateDecl')!;
-    expect(template.fields!.find((f) => f.name.name === 'tone')!.template.parts.map((p) => p.text)).toEqual(['calm']);
-    expect(template.fields!.map((f) => f.name.name)).toEqual(body.match(/\w+(?=:)/g));
+    const template = (file.declarations[0] as SkillDecl).members.find((m) => m.kind === 'SkillTemplateDecl')!;
+    expect(template.fields.find((f) => f.name.name === 'tone')!.template.parts.map((p) => (p.kind === 'TemplateText' ? p.text : p.kind))).toEqual(['calm']);
+    expect(template.fields.map((f) => f.name.name)).toEqual(body.match(/\w+(?=:)/g));
   });
 
   it('still reports a field with no value once, where its value should be', () => {
@@ -199,7 +200,7 @@ describe('a quoted name in missing_evidence', () => {
     const quoted = [...list.matchAll(/"(\w+)"/g)];
     expect(problems(text)).toEqual(quoted.map((match) => `3:${'  expect missing_evidence ['.length + match.index + 1} ADEC1003 expected a name, found \`${match[0]}\``));
     const { file } = parse(text);
-    const expectation = (file.declarations[0] as { members: { kind: string; attributes?: { name: string }[] }[] }).members.find((item) => item.kind === 'TestExpectMissingEvidence')!;
-    expect(expectation.attributes!.map((a) => a.name)).toEqual(names.slice(0, list.split(/[ ,]+/).length));
+    const expectation = (file.declarations[0] as TestDecl).members.find((item) => item.kind === 'TestExpectMissingEvidence')!;
+    expect(expectation.attributes.map((a) => a.name)).toEqual(names.slice(0, list.split(/[ ,]+/).length));
   });
 });

@@ -42,7 +42,7 @@ describe('skills', () => {
   ] as const)('reports a fallback slower than 20ms at its own timeout, noting each skill that falls back to it (%s)', (_case, ownFile, users) => {
     const llm = (id: string) => `skill ${id} {\n  version "1.0.0"\n  type llm\n  prompt "p"\n  output { text: string(..200) }\n  fallback plain\n}\n`;
     const plain = 'skill plain {\n  version "1.0.0"\n  type deterministic\n  timeout 40ms\n  output { text: string(..200) }\n  template default { text: "Ready" }\n}\n';
-    const files = ownFile ? { 'a.adec': `${HEADER}${users.map(llm).join('')}`, 'plain.adec': plain } : { 'a.adec': `${HEADER}${users.map(llm).join('')}${plain}` };
+    const files: Record<string, string> = ownFile ? { 'a.adec': `${HEADER}${users.map(llm).join('')}`, 'plain.adec': plain } : { 'a.adec': `${HEADER}${users.map(llm).join('')}${plain}` };
     const { diagnostics } = checkFiles(files);
     const timeoutLine = ownFile ? 4 : 1 + users.length * 7 + 4;
     expect(diagnostics.map((d) => [d.code, d.span.file, d.span.line, d.span.column, d.message, d.notes])).toEqual(
