@@ -12,9 +12,12 @@ import { describeError } from '../store-options.js';
 import { SqliteChainWriter } from './sqlite-chain-writer.js';
 import { SqliteMemoryWriter } from './sqlite-memory-writer.js';
 import type { WriterRequest, WriterResponse } from './writer-protocol.js';
+import { whileLockedTryAgain } from './write-lock-wait.js';
 
 const { path, busyTimeoutMs } = workerData as { path: string; busyTimeoutMs: number };
-const db = new Database(path, { timeout: busyTimeoutMs });
+// No busy handler of SQLite's: a locked file is waited for by whileLockedTryAgain, in much
+// shorter steps (write-lock-wait.ts says why).
+const db = new Database(path, { timeout: 0 });
 db.pragma('synchronous = FULL');
 const writer = new SqliteChainWriter(db);
 const memory = new SqliteMemoryWriter(db);
@@ -28,8 +31,8 @@ parentPort!.on('message', (request: WriterRequest) => {
   let response: WriterResponse;
   try {
     response = 'memory' in request
-      ? { id: request.id, written: memory.write(request.memory) }
-      : { id: request.id, results: writer.append(request.entries) };
+      ? { id: request.id, written: whileLockedTryAgain(() => memory.write(request.memory), busyTimeoutMs) }
+      : { id: request.id, results: whileLockedTryAgain(() => writer.append(request.entries), busyTimeoutMs) };
   } catch (error) {
     response = { id: request.id, error: describeError(error) };
   }
