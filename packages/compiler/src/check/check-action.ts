@@ -3,7 +3,7 @@
  * attributes plus its own), an aggregation mode, rules and work_frame templates.
  */
 import type { ActionDecl } from '@adec/grammar';
-import type { CheckedAction, CheckedRule, RuleOutcome } from '../model/index.js';
+import type { CheckedAction, CheckedRule, CheckedTemplate, RuleOutcome } from '../model/index.js';
 import { firstDeclaredAt, type DiagnosticSink } from './checker-context.js';
 import { checkAggregation, checkQuorum } from './check-aggregation.js';
 import {
@@ -28,6 +28,8 @@ export interface ActionInfo {
   readonly ruleIds: readonly string[];
   /** The outcome of each rule, undefined where it was invalid (already reported). */
   readonly ruleOutcomes: readonly (RuleOutcome | undefined)[];
+  /** Each rule's checked reason, by rule id (what a test may expect it to read). */
+  readonly reasons: ReadonlyMap<string, CheckedTemplate>;
 }
 
 export interface CheckedActions {
@@ -69,7 +71,7 @@ export function checkActions(
       else if (rule.id !== '') firstRule.set(rule.id, rule);
     }
     const workFrames = checkWorkFrames(decl.workFrames, name, actionNames, sink);
-    if (earlier === undefined) infos.set(name, { name, decl, view, ruleIds: rules.map((r) => r.id), ruleOutcomes: rules.map((r) => r.outcome) });
+    if (earlier === undefined) infos.set(name, { name, decl, view, ruleIds: rules.map((r) => r.id), ruleOutcomes: rules.map((r) => r.outcome), reasons: new Map(rules.flatMap((r) => (r.reason === undefined ? [] : [[r.id, r.reason] as const]))) });
     drafts.push({ decl, view, rules, partial: { name, context: [], aggregation, workFrames, span: decl.span } });
   }
 

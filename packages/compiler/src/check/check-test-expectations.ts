@@ -9,7 +9,7 @@ import { DECISION_BASES, STRING, type CheckedTest, type DecisionBasisCode, type 
 import type { ActionInfo } from './check-action.js';
 import { firstDeclaredAt, type DiagnosticSink } from './checker-context.js';
 import type { ExpectMember, MemberLookup, MemberOf } from './check-test.js';
-import { templateCanRead, templateOutline } from './reason-template.js';
+import { renderingNotes, templateCanRead, templateOutline } from './reason-template.js';
 import { asOutcome } from './spellings.js';
 import { didYouMeanName } from './suggestions.js';
 import { checkRecordValues } from './test-record-values.js';
@@ -58,8 +58,9 @@ function checkReason(test: string, member: MemberOf<'TestExpectReason'>, action:
     sink.report('ADEC4026', reason.span, { test, problem: `expects reason ${text} from rule \`${rule.id.name}\`, which has no \`reason\`` });
     return undefined;
   }
-  if (!templateCanRead(clause.template, reason.value)) {
-    sink.report('ADEC4026', reason.span, { test, problem: `expects reason ${text}, which rule \`${rule.id.name}\` never gives` }, { notes: [`its reason reads ${JSON.stringify(templateOutline(clause.template))}`] });
+  const checked = action.reasons.get(rule.id.name);
+  if (checked !== undefined && !templateCanRead(checked, reason.value)) {
+    sink.report('ADEC4026', reason.span, { test, problem: `expects reason ${text}, which rule \`${rule.id.name}\` never gives` }, { notes: [`its reason reads ${JSON.stringify(templateOutline(checked))}`, ...renderingNotes(checked)] });
     return undefined;
   }
   return { expectReason: reason.value };
