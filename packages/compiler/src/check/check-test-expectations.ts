@@ -34,7 +34,8 @@ export function checkDecisionExpectations(test: string, action: ActionInfo, memb
   const missing = member('TestExpectMissingEvidence');
   const checkedReason = reason === undefined ? {} : checkReason(test, reason, action, status, sink);
   const checkedWorkFrame = workFrame === undefined ? {} : checkWorkFrame(test, workFrame, sink);
-  const checkedMissing = missing === undefined ? {} : checkMissingEvidence(test, missing, action, status, sink);
+  const given = new Set(member('TestContext')?.value.entries.map((entry) => entry.key.name) ?? []);
+  const checkedMissing = missing === undefined ? {} : checkMissingEvidence(test, missing, action, status, given, sink);
   if (checkedReason === undefined || checkedWorkFrame === undefined || checkedMissing === undefined) return undefined;
   return { ...checkedReason, ...checkedWorkFrame, ...checkedMissing };
 }
@@ -76,12 +77,19 @@ function checkWorkFrame(test: string, member: MemberOf<'TestExpectWorkFrame'>, s
   return values === undefined ? undefined : { expectWorkFrame: values };
 }
 
-/** Only supplied attributes are ever missing evidence, and only a YELLOW asks for evidence. */
+/**
+ * Only supplied attributes are ever missing evidence, and only a YELLOW asks for evidence. An
+ * attribute is missing when the request lacks it or gives a value its type refuses; a test's
+ * context values are checked against their types, so in a test it is missing only when the
+ * context leaves it out and nothing fills it in (no default, not optional). Any other expected
+ * one can never be missing, and the test never passes.
+ */
 function checkMissingEvidence(
   test: string,
   member: MemberOf<'TestExpectMissingEvidence'>,
   action: ActionInfo,
   status: MemberOf<'TestExpectStatus'> | undefined,
+  given: ReadonlySet<string>,
   sink: DiagnosticSink,
 ): Expectations | undefined {
   const supplied = action.view.attributes.filter((a) => a.decl.source === 'supplied').map((a) => a.name);
@@ -96,8 +104,16 @@ function checkMissingEvidence(
       continue;
     }
     seen.set(name.name, name);
-    const source = action.view.byName.get(name.name)?.decl.source;
-    if (source === 'supplied') continue;
+    const attribute = action.view.byName.get(name.name);
+    const source = attribute?.decl.source;
+    if (source === 'supplied') {
+      const neverMissing = given.has(name.name) ? 'the test\'s context gives it' : attribute!.defaultValue !== undefined ? 'it has a default, which fills it in when a request leaves it out' : attribute!.type.kind === 'optional' ? 'it is optional, so a request without it is complete' : undefined;
+      if (neverMissing !== undefined) {
+        sink.report('ADEC4026', name.span, { test, problem: `expects \`${name.name}\` as missing evidence, which it never is: ${neverMissing}` });
+        valid = false;
+      }
+      continue;
+    }
     valid = false;
     const help = source === 'system' ? { help: 'system values are captured by the host, never asked for' } : source === 'computed' ? { help: `\`${name.name}\` is computed from the other attributes, never asked for` } : didYouMeanName(name.name, supplied);
     if (name.name !== '') sink.report('ADEC2031', name.span, { name: name.name, action: action.name }, help);
