@@ -3,7 +3,7 @@
  * attributes plus its own), an aggregation mode, rules and work_frame templates.
  */
 import type { ActionDecl } from '@adec/grammar';
-import type { CheckedAction, CheckedRule, CheckedTemplate, RuleOutcome } from '../model/index.js';
+import type { CheckedAction, CheckedRule, CheckedTemplate, RuleOutcome, WorkFrameTemplate } from '../model/index.js';
 import { firstDeclaredAt, type DiagnosticSink } from './checker-context.js';
 import { checkAggregation, checkQuorum } from './check-aggregation.js';
 import {
@@ -30,6 +30,8 @@ export interface ActionInfo {
   readonly ruleOutcomes: readonly (RuleOutcome | undefined)[];
   /** Each rule's checked reason, by rule id (what a test may expect it to read). */
   readonly reasons: ReadonlyMap<string, CheckedTemplate>;
+  /** The `on STATUS { … }` work frames, by status (what a test may expect the work frame to say). */
+  readonly workFrames: Partial<Record<RuleOutcome, WorkFrameTemplate>>;
 }
 
 export interface CheckedActions {
@@ -71,7 +73,7 @@ export function checkActions(
       else if (rule.id !== '') firstRule.set(rule.id, rule);
     }
     const workFrames = checkWorkFrames(decl.workFrames, name, actionNames, sink);
-    if (earlier === undefined) infos.set(name, { name, decl, view, ruleIds: rules.map((r) => r.id), ruleOutcomes: rules.map((r) => r.outcome), reasons: new Map(rules.flatMap((r) => (r.reason === undefined ? [] : [[r.id, r.reason] as const]))) });
+    if (earlier === undefined) infos.set(name, { name, decl, view, ruleIds: rules.map((r) => r.id), ruleOutcomes: rules.map((r) => r.outcome), reasons: new Map(rules.flatMap((r) => (r.reason === undefined ? [] : [[r.id, r.reason] as const]))), workFrames });
     drafts.push({ decl, view, rules, partial: { name, context: [], aggregation, workFrames, span: decl.span } });
   }
 

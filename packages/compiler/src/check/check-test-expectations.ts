@@ -10,6 +10,7 @@ import type { ActionInfo } from './check-action.js';
 import { firstDeclaredAt, type DiagnosticSink } from './checker-context.js';
 import type { ExpectMember, MemberLookup, MemberOf } from './check-test.js';
 import { renderingNotes, templateCanRead, templateOutline } from './reason-template.js';
+import type { WorkFrameTemplate } from '../model/index.js';
 import { asOutcome } from './spellings.js';
 import { didYouMeanName } from './suggestions.js';
 import { checkRecordValues } from './test-record-values.js';
@@ -33,7 +34,7 @@ export function checkDecisionExpectations(test: string, action: ActionInfo, memb
   const workFrame = member('TestExpectWorkFrame');
   const missing = member('TestExpectMissingEvidence');
   const checkedReason = reason === undefined ? {} : checkReason(test, reason, action, status, sink);
-  const checkedWorkFrame = workFrame === undefined ? {} : checkWorkFrame(test, workFrame, sink);
+  const checkedWorkFrame = workFrame === undefined ? {} : checkWorkFrame(test, workFrame, action, status, sink);
   const given = new Set(member('TestContext')?.value.entries.map((entry) => entry.key.name) ?? []);
   const checkedMissing = missing === undefined ? {} : checkMissingEvidence(test, missing, action, status, given, sink);
   if (checkedReason === undefined || checkedWorkFrame === undefined || checkedMissing === undefined) return undefined;
@@ -67,14 +68,31 @@ function checkReason(test: string, member: MemberOf<'TestExpectReason'>, action:
   return { expectReason: reason.value };
 }
 
-function checkWorkFrame(test: string, member: MemberOf<'TestExpectWorkFrame'>, sink: DiagnosticSink): Expectations | undefined {
+/**
+ * The work frame of a decision comes from the action's `on STATUS { … }` for its status. A field
+ * that template sets reads as it sets it, so a test expecting another value for the status it
+ * expects never passes (typically a value from another status's template). `next_action` is
+ * left out: missing evidence turns it into `gather_evidence_and_retry`.
+ */
+function checkWorkFrame(test: string, member: MemberOf<'TestExpectWorkFrame'>, action: ActionInfo, status: MemberOf<'TestExpectStatus'> | undefined, sink: DiagnosticSink): Expectations | undefined {
   const fields = [...WORK_FRAME_FIELDS.keys()];
   const values = checkRecordValues(member.value, test, sink, (key) => {
     const type = WORK_FRAME_FIELDS.get(key.name);
     if (type === undefined) sink.report('ADEC2013', key.span, { name: key.name }, didYouMeanName(key.name, fields));
     return type;
   });
-  return values === undefined ? undefined : { expectWorkFrame: values };
+  if (values === undefined) return undefined;
+  const expected = status === undefined ? undefined : asOutcome(status.status.text);
+  const template = expected === undefined ? undefined : action.workFrames[expected];
+  let valid = true;
+  for (const entry of template === undefined ? [] : member.value.entries) {
+    const field = entry.key.name as keyof WorkFrameTemplate;
+    const set = template![field];
+    if (field === 'next_action' || set === undefined || JSON.stringify(set) === JSON.stringify(values[field])) continue;
+    sink.report('ADEC4026', entry.value.span, { test, problem: `expects work_frame.${field} ${JSON.stringify(values[field])}, which a ${expected!} decision of \`${action.name}\` never has` }, { notes: [`its \`on ${expected!}\` sets ${field} ${JSON.stringify(set)}`] });
+    valid = false;
+  }
+  return valid ? { expectWorkFrame: values } : undefined;
 }
 
 /**
