@@ -25,46 +25,31 @@ import { CHAIN_COLUMNS, ROW_COLUMNS, SqliteChainWriter } from './sqlite-chain-wr
 import { SqliteMemoryWriter } from './sqlite-memory-writer.js';
 import { SqliteUserMemory } from './sqlite-user-memory.js';
 import { WriterThread } from './writer-thread.js';
+import { whileLockedTryAgain } from './write-lock-wait.js';
 import { areStorableKeys } from '../prepared-entry.js';
 
 export function openSqliteAuditStore(path: string, options: StoreOptions = {}): OpenedStore {
   const busyTimeoutMs = options.busyTimeoutMs ?? 5_000;
-  const deadline = Date.now() + busyTimeoutMs;
-  for (let attempt = 0; ; attempt++) {
-    const opened = openOnce(path, busyTimeoutMs, options);
-    // Several processes opening a new file at once (`adec serve --workers N`): switching it to
-    // WAL takes a lock SQLite does not wait for, so the losers are told "database is locked"
-    // at once, busy timeout or not. They try again until the busy timeout is spent.
-    if (opened.ok || !opened.busy || Date.now() >= deadline) return opened.ok ? opened : { ok: false, code: opened.code, message: opened.message };
-    sleepSync(Math.min(OPEN_RETRY_MS * (attempt + 1), Math.max(1, deadline - Date.now())));
-  }
-}
-
-/** Between tries to open a file another process is setting up. */
-const OPEN_RETRY_MS = 10;
-
-/** Blocks the thread: only while opening, before the store serves anything. */
-function sleepSync(milliseconds: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, milliseconds);
-}
-
-type OpenAttempt = Extract<OpenedStore, { ok: true }> | (Extract<OpenedStore, { ok: false }> & { readonly busy: boolean });
-
-function openOnce(path: string, busyTimeoutMs: number, options: StoreOptions): OpenAttempt {
   let db: Database.Database | undefined;
   try {
     db = new Database(path, { timeout: busyTimeoutMs });
-    db.pragma('journal_mode = WAL');
+    const opened = db;
+    // Several processes opening a new file at once (`adec serve --workers N`): switching it to
+    // WAL takes a lock SQLite does not wait for, so the losers are told "database is locked"
+    // at once, busy timeout or not. They try again as the writer thread does for its commits.
+    const migrated = whileLockedTryAgain(() => {
+      opened.pragma('journal_mode = WAL');
+      return migrate(opened);
+    }, busyTimeoutMs);
     db.pragma('synchronous = FULL');
-    const migrated = migrate(db);
     if (migrated !== undefined) {
       db.close();
-      return { ok: false, code: 'SCHEMA_TOO_NEW', message: `${path}: ${migrated}`, busy: false };
+      return { ok: false, code: 'SCHEMA_TOO_NEW', message: `${path}: ${migrated}` };
     }
     return { ok: true, store: new SqliteAuditStore(db, new WriterThread(path, busyTimeoutMs), options) };
   } catch (error) {
     db?.close();
-    return { ok: false, code: 'STORE_UNAVAILABLE', message: `the audit database ${path} could not be opened: ${describeError(error)}`, busy: (error as { code?: unknown }).code === 'SQLITE_BUSY' };
+    return { ok: false, code: 'STORE_UNAVAILABLE', message: `the audit database ${path} could not be opened: ${describeError(error)}` };
   }
 }
 

@@ -1,6 +1,7 @@
 /**
  * Waiting for SQLite's write lock when another process holds it (`adec serve --workers N`:
- * every worker writes its own records to one file, each commit a `BEGIN IMMEDIATE`).
+ * every worker writes its own records to one file, each commit a `BEGIN IMMEDIATE`; and the
+ * workers open a new file together, where switching it to WAL is a lock SQLite does not wait for).
  *
  * SQLite's own busy handler waits 1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100 ms between
  * tries: tuned for rare contention, it turns a lock held for a 5 ms commit into waits of 50 to
