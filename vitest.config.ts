@@ -27,6 +27,7 @@ export default defineConfig({
     // Tests run against the TypeScript sources; what runs compiled is checked fresh (FRESH_DIST).
     alias: {
       '@adec/abi': src('./packages/abi/src/index.ts'),
+      '@adec/contracts': src('./packages/contracts/src/index.ts'),
       '@adec/diagnostics': src('./packages/diagnostics/src/index.ts'),
       '@adec/grammar': src('./grammar/src/index.ts'),
       '@adec/compiler': src('./packages/compiler/src/index.ts'),
@@ -42,8 +43,12 @@ export default defineConfig({
     pool: 'forks',
     execArgv: ['--no-node-snapshot'],
     testTimeout: 60_000,
+    // Every trace the engine makes under test is checked against its contract (@adec/contracts):
+    // one that breaks it throws, in the test process and in the processes tests start.
+    env: { ADEC_CHECK_CONTRACTS: '1' },
     projects: [
       project('abi', ['packages/abi/test/**/*.test.ts'], { compiled: false }),
+      project('contracts', ['packages/contracts/test/**/*.test.ts'], { compiled: false }),
       project('diagnostics', ['packages/diagnostics/test/**/*.test.ts', 'test/diagnostics/**/*.test.ts'], { compiled: false }),
       project('grammar', ['grammar/test/**/*.test.ts'], { compiled: false }),
       project('compiler', ['packages/compiler/test/**/*.test.ts', 'test/build/**/*.test.ts', 'test/format/**/*.test.ts']),

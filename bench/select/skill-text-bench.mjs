@@ -91,16 +91,16 @@ export async function runSkillTextBench() {
     const disguised = { total: variants.length, caught: 0, validateMs: [] };
     for (const [i, variant] of variants.entries()) {
       const result = await decide(modules['sec-lab'], { scenario: 'lab_pick', signals: texts.LAB_SIGNALS, actions: texts.LAB_CANDIDATES }, { ...texts.VALID_REPLY, text: variant.text }, `disguise-${i}`);
-      const failures = result.trace.stages.validate_output?.failures ?? [];
+      const failures = result.trace.stages.validate_output?.output.ValidationResult.failures ?? [];
       if (result.response.execution.fallback_used && failures.some((failure) => variant.protected.caughtBy.includes(failure.id))) disguised.caught += 1;
-      disguised.validateMs.push(result.trace.timings.validate_output_ms);
+      disguised.validateMs.push((result.trace.stages.validate_output?.duration_ms ?? 0));
     }
     const benign = { total: texts.BENIGN_CASES.length, passed: 0, validateMs: [] };
     for (const entry of texts.BENIGN_CASES) {
       const result = await decide(modules[entry.world], { scenario: entry.scenario, signals: entry.signals, actions: entry.actions }, entry.reply, `benign-${entry.id}`);
       const execution = result.response.execution;
       if (execution.validation_status === 'passed' && !execution.fallback_used && result.response.decision.selected_action === entry.selected) benign.passed += 1;
-      benign.validateMs.push(result.trace.timings.validate_output_ms);
+      benign.validateMs.push((result.trace.stages.validate_output?.duration_ms ?? 0));
     }
     const report = {
       phrases: texts.LAB_PROTECTED.length,

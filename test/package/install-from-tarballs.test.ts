@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/repo.js';
 
-const WORKSPACES = ['@adec/abi', '@adec/diagnostics', '@adec/grammar', '@adec/compiler', '@adec/runtime', '@adec/audit', '@adec/engine', '@adec/server', '@adec/cli'];
+const WORKSPACES = ['@adec/abi', '@adec/contracts', '@adec/diagnostics', '@adec/grammar', '@adec/compiler', '@adec/runtime', '@adec/audit', '@adec/engine', '@adec/server', '@adec/cli'];
 const dir = mkdtempSync(join(tmpdir(), 'adec-pack-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -32,17 +32,19 @@ beforeAll(async () => {
   writeFileSync(join(workspace, 'list.json'), '[]');
 });
 
+const DECISION_ID = '3f2b8c1e-5a7d-4e90-b1c2-9d8e7f6a5b4c';
+
 const selectArgs = (file: string, ...rest: string[]) => ['select', bundleDir, '--request', file, '--isolation', 'in-process', ...rest];
 
 describe('adec select', () => {
   test('prints the DecisionResponse: the rest-day guardrail forces the rest day, its template explains it', async () => {
-    const run = await runCli(selectArgs('rest.json', '--decision-id', 'd-7', '--timestamp', '2026-03-01T09:00:00Z'), workspace);
+    const run = await runCli(selectArgs('rest.json', '--decision-id', DECISION_ID, '--timestamp', '2026-03-01T09:00:00Z'), workspace);
     expect(run.code).toBe(0);
     const response = JSON.parse(run.stdout) as DecisionResponse;
-    expect(response.decision).toMatchObject({ decision_id: 'd-7', selected_action: 'rest', payload: { rationale: 'Great momentum! Active recovery walk will help you maintain your streak.' } });
+    expect(response.decision).toMatchObject({ decision_id: DECISION_ID, selected_action: 'rest', payload: { rationale: 'Great momentum! Active recovery walk will help you maintain your streak.' } });
     expect(response.meta).toMatchObject({ timestamp: '2026-03-01T09:00:00.000Z' });
     // The same decision id and timestamp give the same answer (timings aside): a replay.
-    const again = JSON.parse((await runCli(selectArgs('rest.json', '--decision-id', 'd-7', '--timestamp', '2026-03-01T09:00:00Z'), workspace)).stdout) as DecisionResponse;
+    const again = JSON.parse((await runCli(selectArgs('rest.json', '--decision-id', DECISION_ID, '--timestamp', '2026-03-01T09:00:00Z'), workspace)).stdout) as DecisionResponse;
     expect({ ...again, meta: { ...again.meta, total_duration_ms: 0 } }).toEqual({ ...response, meta: { ...response.meta, total_duration_ms: 0 } });
   });
 
@@ -58,7 +60,7 @@ describe('adec select', () => {
     expect(code).toBe(0);
     expect(stderr).toBe('');
     const trace = JSON.parse(stdout) as AddressedTrace;
-    expect(trace.stages.evaluate_guardrails.rejected).toEqual([{ action_id: 'hiit-20', violated_guardrails: ['GR-REST-MIN'] }]);
+    expect(trace.stages.evaluate_guardrails.output.EligibleActions.rejected).toEqual([{ action_id: 'hiit-20', violated_guardrails: ['GR-REST-MIN'] }]);
     expect(trace.content_address).toMatch(/^sha256:/);
   });
 
@@ -83,5 +85,20 @@ describe('adec select', () => {
     const run = await runCli(selectArgs('rest.json', '--timestamp', 'yesterday'), workspace);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/invalid --timestamp `yesterday`/);
+  });
+
+  // A decision id is a UUID v4, as the service makes them: anything else would give a response
+  // that breaks its contract (and could collide with a client's request id).
+  test.each([
+    ['a label', 'd-7'],
+    ['a UUID of another version', '3f2b8c1e-5a7d-1e90-b1c2-9d8e7f6a5b4c'],
+    ['a UUID with the wrong variant', '3f2b8c1e-5a7d-4e90-71c2-9d8e7f6a5b4c'],
+    ['a UUID without dashes', '3f2b8c1e5a7d4e90b1c29d8e7f6a5b4c'],
+    ['a UUID with a trailing space', `${DECISION_ID} `],
+    ['the empty string', ''],
+  ])('--decision-id with %s is a usage error', async (_, id) => {
+    const run = await runCli(selectArgs('rest.json', '--decision-id', id), workspace);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`invalid --decision-id \`${id}\`: a decision id is a UUID v4`);
   });
 });

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { LoadedModule } from '@adec/runtime';
 import {
+  API_VERSION,
   cloudLlmExecutor,
   llmStubExecutor,
   replayCycle,
@@ -21,6 +22,7 @@ import {
 } from '@adec/engine';
 import { startChatCompletionsServer, type ChatCompletionsServer } from '../../../test/support/chat-completions-server.js';
 import { loadWorld } from './selection-fixtures.js';
+import { testDecisionId } from '../../../test/support/decision-ids.js';
 
 const TIMESTAMP = '2026-11-25T12:00:00.000Z';
 let sequence = 0;
@@ -34,7 +36,7 @@ beforeAll(async () => {
 
 /** Runs the cycle, then replays it: every decision in this file must replay identically. */
 async function decide(module: LoadedModule, request: CycleRequest, options: Partial<CycleOptions> = {}) {
-  const result = await runCycle(module, request, { decisionId: `d-${++sequence}`, timestamp: TIMESTAMP, ...options });
+  const result = await runCycle(module, request, { decisionId: testDecisionId(`d-${++sequence}`), timestamp: TIMESTAMP, ...options });
   if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
   const replay = await replayCycle(module, result.trace, { ...(options.competitorNames !== undefined && { competitorNames: options.competitorNames }) });
   if (!replay.ok) throw new Error(`replay: ${replay.error.code}: ${replay.error.message}`);
@@ -72,16 +74,16 @@ describe('the fitness world, end to end', () => {
       fallback_reason_code: null,
       fallback_tier: 1,
     });
-    expect(trace.stages.evaluate_guardrails.rejected).toEqual([
+    expect(trace.stages.evaluate_guardrails.output.EligibleActions.rejected).toEqual([
       { action_id: 'hiit-20', violated_guardrails: ['GR-REST-MIN'] },
       { action_id: 'yoga-30', violated_guardrails: ['GR-REST-MIN'] },
     ]);
-    expect(trace.stages.execute_skill).toMatchObject({ template: 'high_engagement', status: 'completed' });
+    expect(trace.stages.execute_skill?.output.SkillOutput).toMatchObject({ template: 'high_engagement', status: 'completed' });
   });
 
   test('the intensity cap blocks high intensity; the LLM skill explains the session chosen instead', async () => {
     const { response, trace } = await decided(fitness, { scenario: FITNESS, signals: { sessions_last_7d: 0, rest_days_last_7d: 2, consecutive_high_intensity: 2 }, actions: [HIIT, RUN] }, { executors: [coach('{"rationale":"Tempo Run keeps your legs moving at an easy, steady pace."}')] });
-    expect(trace.stages.evaluate_guardrails.rejected).toEqual([{ action_id: 'hiit-20', violated_guardrails: ['GR-INTENSITY-CAP'] }]);
+    expect(trace.stages.evaluate_guardrails.output.EligibleActions.rejected).toEqual([{ action_id: 'hiit-20', violated_guardrails: ['GR-INTENSITY-CAP'] }]);
     expect(response.decision.selected_action).toBe('run-40');
     expect(response.decision.payload).toEqual({ rationale: 'Tempo Run keeps your legs moving at an easy, steady pace.' });
     expect(response.execution).toMatchObject({ skill_bundle_id: 'fitness_session_rationale', executor_id: 'llm_stub', validation_status: 'passed', fallback_used: false, fallback_tier: 1 });
@@ -89,8 +91,8 @@ describe('the fitness world, end to end', () => {
 
   test('ranking and tie-breaks are deterministic: any order of the candidates gives the same decision and trace', async () => {
     const request = { scenario: FITNESS, signals: { sessions_last_7d: 5, rest_days_last_7d: 2 }, execution_mode_override: 'deterministic_only' as const };
-    const forward = await decided(fitness, { ...request, actions: [HIIT, RUN, YOGA] }, { decisionId: 'same' });
-    const backward = await decided(fitness, { ...request, actions: [YOGA, RUN, HIIT] }, { decisionId: 'same' });
+    const forward = await decided(fitness, { ...request, actions: [HIIT, RUN, YOGA] }, { decisionId: testDecisionId('same') });
+    const backward = await decided(fitness, { ...request, actions: [YOGA, RUN, HIIT] }, { decisionId: testDecisionId('same') });
     expect(forward.response.decision).toEqual(backward.response.decision);
     expect(forward.response.decision.ranked_options.map((o) => o.action_id)).toEqual(['yoga-30', 'run-40', 'hiit-20']);
   });
@@ -99,7 +101,8 @@ describe('the fitness world, end to end', () => {
     const spin = { ...HIIT, action_id: 'spin-45', duration_minutes: 45 };
     const result = await decide(fitness, { scenario: FITNESS, signals: { consecutive_high_intensity: 3, rest_days_last_7d: 1 }, actions: [HIIT, spin] });
     expect(result).toMatchObject({ outcome: 'no_eligible_actions', response: null });
-    expect(result.trace.stages.score_and_rank).toMatchObject({ status: 'NO_ELIGIBLE_ACTIONS', selected_action: null, selection_locked: false });
+    expect(result.trace.stages.evaluate_guardrails.output).toMatchObject({ eligible_count: 0, rejected_count: 2 });
+    expect(result.trace.stages.score_and_rank).toBeNull();
     expect(result.trace.stages.resolve_skills).toBeNull();
     expect(result.trace.content_address).toMatch(/^sha256:[0-9a-f]{64}$/);
   });
@@ -110,7 +113,7 @@ describe('the fitness world, end to end', () => {
     // Equal scores (0.88); the rest day has no duration, and an absent tie-break key sorts last.
     expect(online.response.decision.selected_action).toBe('yoga-30');
     const offline = await decided(fitness, { ...request, conditions: ['offline_mode'] }, { executors: [coach('{"rationale":"unused"}')] });
-    expect(offline.trace.stages.score_and_rank.scores.map((s) => [s.action_id, s.execution_risk_factors, s.final_score])).toEqual([
+    expect(offline.trace.stages.score_and_rank!.output.RankedActions.scores.map((s) => [s.action_id, s.execution_risk_factors, s.final_score])).toEqual([
       ['yoga-30', ['offline_mode'], 0.86],
       ['rest', [], 0.88],
     ]);
@@ -194,7 +197,7 @@ describe("the skill execution tests of docs/spec/skill-contract.md §10", () => 
     const { response, trace, calls } = await labWith(VALID);
     expect(response.decision.payload).toEqual(VALID);
     expect(response.execution).toMatchObject({ skill_bundle_id: 'note_writer', executor_id: model.executorId, validation_status: 'passed', fallback_used: false, fallback_reason_code: null, fallback_tier: 1 });
-    expect(trace.stages.validate_output).toMatchObject({ valid: true, checks_passed: ['schema_valid', 'invariants_satisfied', 'authority_boundary_intact', 'prohibited_fields_absent'], checks_failed: [] });
+    expect(trace.stages.validate_output?.output.ValidationResult).toMatchObject({ valid: true, checks_passed: ['schema_valid', 'invariants_satisfied', 'authority_boundary_intact', 'prohibited_fields_absent'], checks_failed: [] });
     // The skill got its prompt, rendered in the isolate, and only the fields it declares.
     expect(calls[0]!.prompt).toBe('Write one sentence about weather titled Morning digest.');
     expect(calls[0]!.input.action_metadata).toEqual({ title: 'Morning digest', topic: 'weather' });
@@ -211,9 +214,9 @@ describe("the skill execution tests of docs/spec/skill-contract.md §10", () => 
     } };
     const { response, trace } = await decided(lab, LAB_REQUEST, { executors: [watching] });
     expect(aborted).toBe(true);
-    expect(trace.stages.execute_skill).toMatchObject({ status: 'timeout', time_limit_ms: 100, model_outcome: { kind: 'timeout' } });
+    expect(trace.stages.execute_skill?.output.SkillOutput).toMatchObject({ status: 'timeout', time_limit_ms: 100, model_outcome: { kind: 'timeout' } });
     expect(response.decision.payload).toEqual(FALLBACK_PAYLOAD);
-    expect(response.execution).toMatchObject({ skill_bundle_id: 'quiet_template', executor_id: 'deterministic', fallback_used: true, fallback_reason_code: 'timeout', fallback_tier: 2, validation_status: 'not_run' });
+    expect(response.execution).toMatchObject({ skill_bundle_id: 'quiet_template', executor_id: 'deterministic', fallback_used: true, fallback_reason_code: 'timeout', fallback_tier: 2, validation_status: 'passed' });
   });
 
   test.each([
@@ -223,16 +226,16 @@ describe("the skill execution tests of docs/spec/skill-contract.md §10", () => 
     ['a field of the wrong type', { ...VALID, title: 7 }, ['type']],
   ])('invalid output (%s) fails the schema, and the fallback answers', async (_, output, keywords) => {
     const { response, trace } = await labWith(output);
-    const schemaFailures = trace.stages.validate_output!.failures.filter((f) => f.check === 'schema_valid');
+    const schemaFailures = trace.stages.validate_output!.output.ValidationResult.failures.filter((f) => f.check === 'schema_valid');
     expect(schemaFailures.map((f) => f.id)).toEqual(expect.arrayContaining(keywords));
-    expect(response.execution).toMatchObject({ validation_status: 'failed', fallback_used: true, fallback_reason_code: 'validation_failed', fallback_tier: 2 });
+    expect(response.execution).toMatchObject({ validation_status: 'passed', fallback_used: true, fallback_reason_code: 'validation_failed', fallback_tier: 2 });
     expect(response.decision.payload).toEqual(FALLBACK_PAYLOAD);
-    expect(trace.stages.fallback).toMatchObject({ trigger_reason: 'validation_failed', tier: 2, fallback_skill_id: 'quiet_template' });
+    expect(trace.stages.fallback?.output.FallbackOutput).toMatchObject({ fallback_reason_code: 'validation_failed', tier: 2, fallback_skill_id: 'quiet_template' });
   });
 
   test('a competitor the host names is prohibited too', async () => {
     const { trace } = await labWith({ ...VALID, text: 'The weather today is better on Stravix.' }, { competitorNames: ['Stravix'] });
-    expect(trace.stages.validate_output!.failures).toContainEqual(expect.objectContaining({ id: 'PROHIB-COMPETITOR', check: 'prohibited_fields_absent' }));
+    expect(trace.stages.validate_output!.output.ValidationResult.failures).toContainEqual(expect.objectContaining({ id: 'PROHIB-COMPETITOR', check: 'prohibited_fields_absent' }));
   });
 });
 
@@ -247,7 +250,7 @@ describe.each([
     model = modelOf();
     // One decision first, so that the connection to the server is open before the skill's 100 ms
     // limit counts (a first connection on a busy machine can take longer than that).
-    await runCycle(lab, LAB_REQUEST, { decisionId: 'warm-up', timestamp: TIMESTAMP, executors: [model.answer(JSON.stringify(VALID)).executor] });
+    await runCycle(lab, LAB_REQUEST, { decisionId: testDecisionId('warm-up'), timestamp: TIMESTAMP, executors: [model.answer(JSON.stringify(VALID)).executor] });
   });
   afterAll(async () => {
     model = STUB_MODEL;
@@ -264,9 +267,9 @@ describe.each([
       ['PROHIB-005, personal data', 'The weather today, for jane@example.org.', 'PROHIB-005'],
     ])('prohibited content (%s) is rejected as prohibited_content', async (_, text, id) => {
       const { response, trace } = await labWith({ ...VALID, text });
-      expect(idsOf(trace.stages.validate_output!.failures.filter((f) => f.check === 'prohibited_fields_absent'))).toContain(id);
+      expect(idsOf(trace.stages.validate_output!.output.ValidationResult.failures.filter((f) => f.check === 'prohibited_fields_absent'))).toContain(id);
       expect(response.execution.fallback_used).toBe(true);
-      expect(response.execution.fallback_reason_code).toBe(trace.stages.validate_output!.checks_failed.length === 1 ? 'prohibited_content' : 'validation_failed');
+      expect(response.execution.fallback_reason_code).toBe(trace.stages.validate_output!.output.ValidationResult.checks_failed.length === 1 ? 'prohibited_content' : 'validation_failed');
       expect(response.decision.payload).toEqual(FALLBACK_PAYLOAD);
     });
   });
@@ -281,7 +284,7 @@ describe.each([
       ['INV-006', { ...VALID, text: `The weather today ${'is lovely '.repeat(12)}` }],
     ])('%s', async (id, output) => {
       const { response, trace } = await labWith(output);
-      expect(idsOf(trace.stages.validate_output!.failures.filter((f) => f.check === 'invariants_satisfied'))).toContain(id);
+      expect(idsOf(trace.stages.validate_output!.output.ValidationResult.failures.filter((f) => f.check === 'invariants_satisfied'))).toContain(id);
       expect(response.execution).toMatchObject({ fallback_used: true, fallback_reason_code: 'validation_failed', fallback_tier: 2 });
     });
   });
@@ -299,8 +302,8 @@ describe.each([
       ['LENGTH <', 'LAB-LENGTH', { ...VALID, text: `The weather today ${'x'.repeat(90)}.` }],
     ])('%s', async (_, id, output) => {
       const { response, trace } = await labWith(output);
-      expect(idsOf(trace.stages.validate_output!.failures)).toEqual([id]);
-      expect(trace.stages.validate_output!.failures[0]!.message).toContain('does not hold');
+      expect(idsOf(trace.stages.validate_output!.output.ValidationResult.failures)).toEqual([id]);
+      expect(trace.stages.validate_output!.output.ValidationResult.failures[0]!.message).toContain('does not hold');
       expect(response.execution).toMatchObject({ fallback_used: true, fallback_reason_code: 'validation_failed' });
     });
   });
@@ -314,7 +317,7 @@ describe.each([
       ['recommends an action', { ...VALID, recommended_action: 'quiet-1' }, 'INV-001'],
     ])('a skill output that %s is rejected, logged, and changes nothing', async (_, output, id) => {
       const { response, trace, violations } = await labWith(output);
-      expect(idsOf(trace.stages.validate_output!.failures)).toContain(id);
+      expect(idsOf(trace.stages.validate_output!.output.ValidationResult.failures)).toContain(id);
       expect(violations.flat().map((f) => f.id)).toContain(id);
       expect(response.decision.payload).toEqual(FALLBACK_PAYLOAD);
     });
@@ -326,7 +329,7 @@ describe('resolution, executors and fallback tiers', () => {
     const { executor, calls } = scripted({ text: JSON.stringify(VALID) });
     const { response, trace } = await decided(lab, { ...LAB_REQUEST, execution_mode_override: 'deterministic_only' }, { executors: [executor] });
     expect(calls).toHaveLength(0);
-    expect(trace.stages.resolve_skills).toMatchObject({ mapped_skill_id: 'note_writer', skill_bundle_id: 'quiet_template', resolution_reason: 'mode_override', execution_mode: 'deterministic_only' });
+    expect(trace.stages.resolve_skills?.output.SkillResolution).toMatchObject({ mapped_skill_id: 'note_writer', skill_bundle_id: 'quiet_template', resolution_reason: 'mode_override', execution_mode: 'deterministic_only' });
     expect(response.execution).toMatchObject({ execution_mode: 'deterministic_only', fallback_used: true, fallback_reason_code: 'mode_override', fallback_tier: 2, validation_status: 'passed' });
   });
 
@@ -335,15 +338,17 @@ describe('resolution, executors and fallback tiers', () => {
     ['no executor is configured', {}, false],
   ])('the model is unavailable when %s: llm_unavailable, flagged', async (_, extra, withExecutor) => {
     const { executor, calls } = scripted({ text: JSON.stringify(VALID) });
-    const { response } = await decided(lab, { ...LAB_REQUEST, ...extra }, { executors: withExecutor ? [executor] : [] });
+    const { response, trace } = await decided(lab, { ...LAB_REQUEST, ...extra }, { executors: withExecutor ? [executor] : [] });
     expect(calls).toHaveLength(0);
-    expect(response.execution).toMatchObject({ fallback_used: true, fallback_reason_code: 'llm_unavailable', skill_bundle_id: 'quiet_template' });
+    expect(response.execution).toMatchObject({ fallback_used: true, fallback_reason_code: 'executor_error', skill_bundle_id: 'quiet_template' });
+    expect(trace.stages.resolve_skills?.output.SkillResolution.resolution_reason).toBe('llm_unavailable');
+    expect(response.degradations).toEqual([expect.objectContaining({ stage: 'resolve_skills', reason_code: 'executor_error' })]);
   });
 
   test('an executor error falls back with executor_error', async () => {
     const { executor } = scripted({ error: 'the model is overloaded' });
     const { response, trace } = await decided(lab, LAB_REQUEST, { executors: [executor] });
-    expect(trace.stages.execute_skill).toMatchObject({ status: 'executor_error', message: 'the model is overloaded' });
+    expect(trace.stages.execute_skill?.output.SkillOutput).toMatchObject({ status: 'executor_error', message: 'the model is overloaded' });
     expect(response.execution).toMatchObject({ fallback_reason_code: 'executor_error', fallback_tier: 2 });
   });
 
@@ -352,8 +357,8 @@ describe('resolution, executors and fallback tiers', () => {
     const { response, trace } = await labWith({ ...VALID, text: 'You should read this today.' }, { competitorNames: ['ready for you'] });
     expect(response.decision.payload).toEqual({});
     expect(response.execution).toMatchObject({ skill_bundle_id: 'minimal_safe_output', executor_id: 'none', fallback_used: true, fallback_tier: 3 });
-    expect(trace.stages.fallback).toMatchObject({ tier: 3, fallback_skill_id: 'quiet_template' });
-    expect(trace.stages.fallback!.tier_2_failure).toContain('PROHIB-COMPETITOR');
+    expect(trace.stages.fallback?.output.FallbackOutput).toMatchObject({ tier: 3, fallback_skill_id: 'quiet_template' });
+    expect(trace.stages.fallback!.output.FallbackOutput.tier_2_failure).toContain('PROHIB-COMPETITOR');
   });
 
   test('the first available executor is used', async () => {
@@ -367,13 +372,13 @@ describe('resolution, executors and fallback tiers', () => {
 
 describe('stage 9: response, trace and replay', () => {
   test('the response carries the replay token and the trace id; the trace is content-addressed', async () => {
-    const { response, trace } = await labWith(VALID, { decisionId: 'd-fixed' });
+    const { response, trace } = await labWith(VALID, { decisionId: testDecisionId('d-fixed') });
     const token = JSON.parse(Buffer.from(response.audit.replay_token, 'base64url').toString('utf8')) as unknown;
-    expect(token).toEqual({ decision_id: 'd-fixed', scenario_hash: lab.moduleHash, inputs_hash: response.state.inputs_hash, created_at: TIMESTAMP });
-    expect(response.audit).toMatchObject({ decision_id: 'd-fixed', scenario_id: LAB, scenario_version: '1.0.0', scenario_hash: lab.moduleHash, trace_id: 'trace:d-fixed' });
-    expect(response.meta).toMatchObject({ request_id: null, timestamp: TIMESTAMP, api_version: '1.0.0' });
+    expect(token).toEqual({ decision_id: testDecisionId('d-fixed'), scenario_hash: lab.moduleHash, inputs_hash: response.state.inputs_hash, created_at: TIMESTAMP });
+    expect(response.audit).toMatchObject({ decision_id: testDecisionId('d-fixed'), scenario_id: LAB, scenario_version: '1.0.0', scenario_hash: lab.moduleHash, trace_id: `trace:${testDecisionId('d-fixed')}` });
+    expect(response.meta).toMatchObject({ request_id: null, timestamp: TIMESTAMP, api_version: API_VERSION });
     expect(trace.final_decision).toEqual(response);
-    expect(trace.stages.execute_skill!.model_outcome).toEqual({ kind: 'reply', text: JSON.stringify(VALID), token_count: null });
+    expect(trace.stages.execute_skill!.output.SkillOutput.model_outcome).toEqual({ kind: 'reply', text: JSON.stringify(VALID), token_count: null });
   });
 
   test('a replay of an LLM decision never asks the model: it re-validates the recorded reply', async () => {
@@ -388,6 +393,12 @@ describe('stage 9: response, trace and replay', () => {
     expect(replay).toMatchObject({ ok: false, error: { code: 'MODULE_CHANGED' } });
   });
 
+  test.each([['1.0.0'], ['2.0'], [2], [null], [undefined]])('a trace of another shape (trace_version %j) is refused, not misread', async (version) => {
+    const { trace } = await labWith(VALID);
+    const replay = await replayCycle(lab, { ...trace, trace_version: version } as unknown as typeof trace);
+    expect(replay).toMatchObject({ ok: false, error: { code: 'TRACE_VERSION_UNSUPPORTED', message: expect.stringContaining(`trace version ${String(version)}`) } });
+  });
+
   test('a tampered trace does not replay identically, and the difference is named', async () => {
     const { trace } = await labWith(VALID);
     const tampered = { ...trace, final_decision: { ...trace.final_decision!, decision: { ...trace.final_decision!.decision, selected_action: 'quiet-1' } } };
@@ -397,7 +408,7 @@ describe('stage 9: response, trace and replay', () => {
   });
 
   test('an invalid request is an error with no trace (docs/spec/selection.md §6: 400)', async () => {
-    const result = await runCycle(lab, { ...LAB_REQUEST, execution_mode_override: 'fast' as never }, { decisionId: 'x', timestamp: TIMESTAMP });
+    const result = await runCycle(lab, { ...LAB_REQUEST, execution_mode_override: 'fast' as never }, { decisionId: testDecisionId('x'), timestamp: TIMESTAMP });
     expect(result).toMatchObject({ ok: false, error: { code: 'INVALID_REQUEST', problems: [{ path: 'execution_mode_override', message: 'expected deterministic_only, skill_enhanced or null, found string "fast"' }] } });
   });
 });
@@ -412,7 +423,8 @@ describe('stage 2: short-term memory', () => {
     // Two hard sessions in a row, remembered: the intensity cap now blocks the third.
     expect(remembered.response.decision.selected_action).toBe('run-40');
     expect(remembered.response.state).toMatchObject({ memory_applied: ['consecutive_high_intensity'], memory_status: 'read', defaults_applied: [] });
-    expect(remembered.trace.stages.derive_state.memory).toEqual({ status: 'read', values: { consecutive_high_intensity: 2 }, outcome_ids: ['o-1'], applied: ['consecutive_high_intensity'] });
+    expect(remembered.trace.stages.derive_state.input.memory).toEqual({ consecutive_high_intensity: 2 });
+    expect(remembered.trace.stages.derive_state.memory_read).toEqual({ status: 'read', outcome_ids: ['o-1'] });
     expect(remembered.response.state.inputs_hash).not.toBe(fresh.response.state.inputs_hash);
   });
 
@@ -427,15 +439,16 @@ describe('stage 2: short-term memory', () => {
     // No rest day on record in a cold start: the rest-day guardrail decides.
     expect(result.response.decision.selected_action).toBe('rest');
     expect(result.response.state).toMatchObject({ memory_status: 'unavailable', defaults_applied: ['sessions_last_7d', 'rest_days_last_7d', 'consecutive_high_intensity'] });
+    expect(result.response.degradations).toEqual([expect.objectContaining({ stage: 'derive_state', reason_code: 'memory_unavailable' })]);
   });
 });
 
 describe('stage 5 on its own: a skill the module does not have', () => {
-  test('an action type mapped to a skill the module lacks gets null_skill: an empty payload, no execution, the reason recorded', async () => {
+  test('an action type mapped to a skill the module lacks gets null_skill: an empty payload, no execution, the skill marked not found', async () => {
     const { resolveSkill } = await import('../src/skills/resolve-skill.js');
     const resolved = resolveSkill({ selectedAction: 'a1', mappedSkill: 'ghost_skill', mode: 'skill_enhanced', conditions: [], catalog: new Map(), executors: [] });
     expect(resolved).toEqual({
-      resolution: { selected_action: 'a1', mapped_skill_id: 'ghost_skill', skill_bundle_id: 'null_skill', skill_version: null, execution_mode: 'skill_enhanced', executor_id: 'null_skill', fallback_skill_id: null, resolution_reason: 'skill_not_found' },
+      resolution: { selected_action: 'a1', mapped_skill_id: 'ghost_skill', skill_bundle_id: 'null_skill', skill_version: null, execution_mode: 'skill_enhanced', executor_id: 'null_skill', fallback_skill_id: null, resolution_reason: 'default', skill_found: false },
       skill: null,
       executor: null,
     });
@@ -443,13 +456,13 @@ describe('stage 5 on its own: a skill the module does not have', () => {
 });
 
 describe('stage durations', () => {
-  test('every stage is timed, stages 2–4 inside the isolate by the host\'s clock, which module code cannot read', async () => {
+  test("every stage's artifact is timed, stages 2–4 inside the isolate by the host's clock, which module code cannot read", async () => {
     const { trace } = await decided(fitness, { scenario: FITNESS, signals: { sessions_last_7d: 0, rest_days_last_7d: 2 }, actions: [HIIT, RUN], execution_mode_override: 'deterministic_only' });
-    const { timings } = trace;
-    expect(Object.keys(timings)).toEqual(['ingest_ms', 'derive_guardrails_score_ms', 'derive_state_ms', 'evaluate_guardrails_ms', 'score_and_rank_ms', 'resolve_skills_ms', 'execute_skill_ms', 'validate_output_ms', 'fallback_ms', 'total_ms']);
-    for (const ms of Object.values(timings)) expect(ms).toBeGreaterThanOrEqual(0);
-    // The three stages happened inside the crossing that is timed around them.
-    expect(timings.derive_state_ms + timings.evaluate_guardrails_ms + timings.score_and_rank_ms).toBeLessThanOrEqual(timings.derive_guardrails_score_ms);
-    expect(timings.total_ms).toBeGreaterThanOrEqual(timings.derive_guardrails_score_ms + timings.execute_skill_ms);
+    const ran = Object.values(trace.stages).filter((artifact) => artifact !== null);
+    expect(ran.map((artifact) => artifact.stage)).toEqual(['ingest', 'derive_state', 'evaluate_guardrails', 'score_and_rank', 'resolve_skills', 'execute_skill', 'validate_output', 'audit_and_replay']);
+    for (const artifact of ran) expect(artifact.duration_ms).toBeGreaterThanOrEqual(0);
+    const sum = ran.reduce((total, artifact) => total + artifact.duration_ms, 0);
+    expect(trace.total_duration_ms).toBeGreaterThanOrEqual(sum - trace.stages.audit_and_replay.duration_ms);
+    expect(trace.final_decision?.meta.total_duration_ms).toBeLessThanOrEqual(trace.total_duration_ms);
   });
 });

@@ -16,6 +16,7 @@ import { llmStubExecutor, runCycle, type ValidationFailure } from '@adec/engine'
 import { BENIGN_CASES, benignProblems, passRate, WORLD_DIRS, type CorpusWorld } from './sec-corpus/benign-cases.js';
 import { FITNESS_CORPUS, LAB_CORPUS } from './sec-corpus/benign-rationales.js';
 import { loadWorld } from './selection-fixtures.js';
+import { testDecisionId } from '../../../test/support/decision-ids.js';
 
 const TIMESTAMP = '2026-11-27T09:00:00.000Z';
 
@@ -39,13 +40,13 @@ test('every benign reply passes every check of stage 7, through runCycle with a 
       worlds[benign.world],
       { scenario: benign.scenario, signals: benign.signals, actions: benign.actions },
       {
-        decisionId: `benign-${benign.id}`,
+        decisionId: testDecisionId(`benign-${benign.id}`),
         timestamp: TIMESTAMP,
         executors: [llmStubExecutor(() => ({ text: JSON.stringify(benign.reply) }))],
         onAuthorityViolation: (found) => violations.push(...found),
       },
     );
-    const problem = result.ok ? benignProblems(benign, result.response, result.trace.stages.validate_output, violations) : `${benign.id}: ${result.error.code}: ${result.error.message}`;
+    const problem = result.ok ? benignProblems(benign, result.response, result.trace.stages.validate_output?.output.ValidationResult ?? null, violations) : `${benign.id}: ${result.error.code}: ${result.error.message}`;
     if (problem !== null) failures.push(problem);
   }
   const passed = BENIGN_CASES.length - failures.length;

@@ -20,6 +20,7 @@ import { startChatCompletionsServer, type ChatAnswer, type ChatCompletionsServer
 import { loadWorldFromDir } from '../../../test/support/repo.js';
 import { asTestBundle } from '../../../test/support/runtime.js';
 import { loadForSelection, loadWorld } from './selection-fixtures.js';
+import { testDecisionId } from '../../../test/support/decision-ids.js';
 
 const TIMESTAMP = '2026-11-25T12:00:00.000Z';
 const MODEL = 'lab-model-1';
@@ -65,7 +66,7 @@ beforeAll(async () => {
   // The first call of a process loads node's HTTP client and compiles the path through the
   // isolate: one decision on each module first, so that the tests measure the endpoint.
   server.answer(() => ({ content: JSON.stringify(VALID) }));
-  for (const module of [lab, roomyLab]) await runCycle(module, LAB_REQUEST, { decisionId: 'warm-up', timestamp: TIMESTAMP, executors: [cloud] });
+  for (const module of [lab, roomyLab]) await runCycle(module, LAB_REQUEST, { decisionId: testDecisionId('warm-up'), timestamp: TIMESTAMP, executors: [cloud] });
 });
 
 afterAll(async () => {
@@ -81,7 +82,7 @@ afterAll(async () => {
  */
 async function decideOver(answer: ChatAnswer | null, executor: LlmExecutor = cloud, module: LoadedModule = roomyLab) {
   if (answer !== null) server.answer(() => answer);
-  const decisionId = `cloud-${++sequence}`;
+  const decisionId = testDecisionId(`cloud-${++sequence}`);
   const result = await runCycle(module, LAB_REQUEST, { decisionId, timestamp: TIMESTAMP, executors: [executor] });
   if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
   if (result.response === null) throw new Error(`no response: ${result.outcome}`);
@@ -123,7 +124,7 @@ describe('the happy path over HTTP', () => {
       fallback_reason_code: null,
       fallback_tier: 1,
     });
-    expect(trace.stages.execute_skill).toMatchObject({ status: 'completed', executor_id: `cloud_llm:${MODEL}`, model_outcome: { kind: 'reply', text: JSON.stringify(VALID), token_count: 17 } });
+    expect(trace.stages.execute_skill?.output.SkillOutput).toMatchObject({ status: 'completed', executor_id: `cloud_llm:${MODEL}`, model_outcome: { kind: 'reply', text: JSON.stringify(VALID), token_count: 17 } });
   });
 
   test('the endpoint is asked for a JSON object at temperature 0, with the schema and the input envelope, and the rendered prompt', async () => {
@@ -170,9 +171,9 @@ describe('the happy path over HTTP', () => {
 describe("the skill execution tests of docs/spec/skill-contract.md §10 over HTTP", () => {
   test("timeout: an endpoint slower than the skill's 100 ms is aborted, and the fallback answers", async () => {
     const { response, trace, decisionId } = await decideOver({ ...reply(VALID), delayMs: 1_000 }, cloud, lab);
-    expect(trace.stages.execute_skill).toMatchObject({ status: 'timeout', time_limit_ms: 100, model_outcome: { kind: 'timeout' }, payload: null });
+    expect(trace.stages.execute_skill?.output.SkillOutput).toMatchObject({ status: 'timeout', time_limit_ms: 100, model_outcome: { kind: 'timeout' }, payload: null });
     expect(response.decision.payload).toEqual(FALLBACK_PAYLOAD);
-    expect(response.execution).toMatchObject({ skill_bundle_id: 'quiet_template', executor_id: 'deterministic', validation_status: 'not_run', fallback_used: true, fallback_reason_code: 'timeout', fallback_tier: 2 });
+    expect(response.execution).toMatchObject({ skill_bundle_id: 'quiet_template', executor_id: 'deterministic', validation_status: 'passed', fallback_used: true, fallback_reason_code: 'timeout', fallback_tier: 2 });
     // The call was abandoned, not merely ignored: the endpoint sees its client go away.
     await vi.waitFor(() => expect(server.requests.filter((seen) => decisionIdOf(seen) === decisionId).map((seen) => seen.aborted)).toEqual([true]), { timeout: 900 });
   });
@@ -182,16 +183,16 @@ describe("the skill execution tests of docs/spec/skill-contract.md §10 over HTT
     ['a field the contract does not declare', JSON.stringify({ ...VALID, mood: 'sunny' }), 'additionalProperties'],
   ])('invalid output (%s) fails the schema: validation_failed, and the fallback answers', async (_, content, keyword) => {
     const { response, trace } = await decideOver({ content });
-    expect(trace.stages.validate_output!.failures).toContainEqual(expect.objectContaining({ check: 'schema_valid', id: keyword }));
+    expect(trace.stages.validate_output!.output.ValidationResult.failures).toContainEqual(expect.objectContaining({ check: 'schema_valid', id: keyword }));
     expect(response.decision.payload).toEqual(FALLBACK_PAYLOAD);
-    expect(response.execution).toMatchObject({ validation_status: 'failed', fallback_used: true, fallback_reason_code: 'validation_failed', fallback_tier: 2 });
+    expect(response.execution).toMatchObject({ validation_status: 'passed', fallback_used: true, fallback_reason_code: 'validation_failed', fallback_tier: 2 });
   });
 
   test('prohibited content is rejected as prohibited_content, and the fallback answers', async () => {
     const { response, trace } = await decideOver(reply({ ...VALID, text: 'The weather today is perfect for a lottery ticket.' }));
-    expect(trace.stages.validate_output).toMatchObject({ checks_failed: ['prohibited_fields_absent'], failures: [{ id: 'LAB-PROHIB-001', check: 'prohibited_fields_absent' }] });
+    expect(trace.stages.validate_output?.output.ValidationResult).toMatchObject({ checks_failed: ['prohibited_fields_absent'], failures: [{ id: 'LAB-PROHIB-001', check: 'prohibited_fields_absent' }] });
     expect(response.decision.payload).toEqual(FALLBACK_PAYLOAD);
-    expect(response.execution).toMatchObject({ validation_status: 'failed', fallback_used: true, fallback_reason_code: 'prohibited_content', fallback_tier: 2 });
+    expect(response.execution).toMatchObject({ validation_status: 'passed', fallback_used: true, fallback_reason_code: 'prohibited_content', fallback_tier: 2 });
   });
 
   test.each([
@@ -199,7 +200,7 @@ describe("the skill execution tests of docs/spec/skill-contract.md §10 over HTT
     ["the skill's compiled invariant (LAB-CONTAINS-ANY: about today)", { ...VALID, text: 'The weather is bright.' }, 'LAB-CONTAINS-ANY'],
   ])('an invariant violation (%s) falls back with validation_failed', async (_, payload, id) => {
     const { response, trace } = await decideOver(reply(payload));
-    expect(trace.stages.validate_output!.failures).toContainEqual(expect.objectContaining({ check: 'invariants_satisfied', id }));
+    expect(trace.stages.validate_output!.output.ValidationResult.failures).toContainEqual(expect.objectContaining({ check: 'invariants_satisfied', id }));
     expect(response.decision.payload).toEqual(FALLBACK_PAYLOAD);
     expect(response.execution).toMatchObject({ fallback_used: true, fallback_reason_code: 'validation_failed', fallback_tier: 2 });
   });
@@ -218,10 +219,10 @@ describe('a broken endpoint is an executor error, never a failed decision', () =
   async function expectExecutorError(answer: ChatAnswer | null, message: RegExp, executor?: LlmExecutor) {
     const { response, trace, asked } = await decideOver(answer, executor);
     expect(asked).toHaveLength(executor === undefined ? 1 : 0);
-    expect(trace.stages.execute_skill).toMatchObject({ status: 'executor_error', model_outcome: { kind: 'error' }, payload: null });
-    expect(trace.stages.execute_skill!.message).toMatch(message);
+    expect(trace.stages.execute_skill?.output.SkillOutput).toMatchObject({ status: 'executor_error', model_outcome: { kind: 'error' }, payload: null });
+    expect(trace.stages.execute_skill!.output.SkillOutput.message).toMatch(message);
     expect(response.decision.payload).toEqual(FALLBACK_PAYLOAD);
-    expect(response.execution).toMatchObject({ validation_status: 'not_run', fallback_used: true, fallback_reason_code: 'executor_error', fallback_tier: 2 });
+    expect(response.execution).toMatchObject({ validation_status: 'passed', fallback_used: true, fallback_reason_code: 'executor_error', fallback_tier: 2 });
   }
 
   test.each([

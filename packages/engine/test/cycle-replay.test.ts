@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { LoadedModule } from '@adec/runtime';
 import { llmStubExecutor, replayCycle, runCycle, select, type CandidateAction, type CycleRequest, type DecisionResponse, type LlmCall, type ScriptedAnswer } from '@adec/engine';
 import { loadWorld } from './selection-fixtures.js';
+import { testDecisionId } from '../../../test/support/decision-ids.js';
 
 const TIMESTAMP = '2026-11-25T12:00:00.000Z';
 const FITNESS_RUNS = 5_000;
@@ -177,11 +178,11 @@ function drawn(world: World): fc.Arbitrary<Drawn> {
   return fc.record({ request, reply: replies, competitorNames: fc.constantFrom([], ['Stravix'], ['ready for you']) });
 }
 
-/** What the runs covered: (outcome, tier, reason) → count, per world. */
+/** What the runs covered: (outcome, tier, reason, and the first degradation's stage) → count, per world. */
 const covered = new Map<string, Map<string, number>>();
 
 function tally(world: World, response: DecisionResponse | null, outcome: string): void {
-  const key = response === null ? outcome : `tier ${response.execution.fallback_tier}: ${response.execution.fallback_reason_code ?? 'none'}`;
+  const key = response === null ? outcome : `tier ${response.execution.fallback_tier}: ${response.execution.fallback_reason_code ?? 'none'}${response.degradations.length === 0 ? '' : ` at ${response.degradations[0]!.stage}`}`;
   const counts = covered.get(world.name) ?? new Map<string, number>();
   counts.set(key, (counts.get(key) ?? 0) + 1);
   covered.set(world.name, counts);
@@ -207,7 +208,7 @@ function decide(world: World, { request, reply, competitorNames }: Drawn, decisi
 
 async function decideAndReplay(world: World, draw: Drawn): Promise<void> {
   const module = world.module();
-  const result = await decide(world, draw, `random-${++sequence}`);
+  const result = await decide(world, draw, testDecisionId(`random-${++sequence}`));
   if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
   const replay = await replayCycle(module, result.trace, { competitorNames: draw.competitorNames, timeLimitMs: SELECTION_TIME_LIMIT_MS });
   if (!replay.ok) throw new Error(`replay: ${replay.error.code}: ${replay.error.message}`);
@@ -238,7 +239,7 @@ describe('random selection requests replay identically', () => {
     await fc.assert(fc.asyncProperty(drawn(world), (draw) => decideAndReplay(world, draw)), { numRuns: runs });
     // The generator reaches every way a decision can end.
     expect([...covered.get(world.name)!.keys()]).toEqual(
-      expect.arrayContaining(['no_eligible_actions', 'tier 1: none', 'tier 2: executor_error', 'tier 2: llm_unavailable', 'tier 2: mode_override', 'tier 2: prohibited_content', 'tier 2: validation_failed', 'tier 3: prohibited_content', 'tier 3: validation_failed']),
+      expect.arrayContaining(['no_eligible_actions', 'tier 1: none', 'tier 2: executor_error at execute_skill', 'tier 2: executor_error at resolve_skills', 'tier 2: mode_override', 'tier 2: prohibited_content at validate_output', 'tier 2: validation_failed at validate_output', 'tier 3: prohibited_content at validate_output', 'tier 3: validation_failed at validate_output']),
     );
   }, 600_000);
 
@@ -248,7 +249,7 @@ describe('random selection requests replay identically', () => {
   ])('%i random %s requests, each decided twice with the same decision id and timestamp: the same response, byte for byte, timings aside', async (runs, _, world) => {
     await fc.assert(
       fc.asyncProperty(drawn(world), async (draw) => {
-        const decisionId = `twice-${++sequence}`;
+        const decisionId = testDecisionId(`twice-${++sequence}`);
         const [first, second] = [await decide(world, draw, decisionId), await decide(world, draw, decisionId)];
         if (!first.ok || !second.ok) throw new Error('a valid request was refused');
         // A skill that ran out of time on a busy machine is a different decision, rightly:
@@ -290,7 +291,7 @@ describe('a decision the machine was too slow for replays identically on a machi
     ["the skill's compiled invariants ran out of time", '__adec_skill_invariants', REQUEST],
   ])('%s', async (_, entry, request) => {
     const executor = llmStubExecutor(() => ({ text: JSON.stringify(VALID_NOTE) }));
-    const recorded = await runCycle(overloaded(lab, entry), request, { decisionId: `slow-${entry}`, timestamp: TIMESTAMP, executors: [executor] });
+    const recorded = await runCycle(overloaded(lab, entry), request, { decisionId: testDecisionId(`slow-${entry}`), timestamp: TIMESTAMP, executors: [executor] });
     if (!recorded.ok) throw new Error(`${recorded.error.code}: ${recorded.error.message}`);
     // The record holds what the slow machine did…
     expect(JSON.stringify(recorded.trace)).toContain('exceeded its time limit');

@@ -12,6 +12,7 @@ import type { LoadedModule } from '@adec/runtime';
 import { llmStubExecutor, runCycle, type ValidationFailure } from '@adec/engine';
 import { loadWorld } from './selection-fixtures.js';
 import { LAB_CANDIDATES, LAB_PROTECTED, LAB_SIGNALS, SELECTED, VALID_REPLY, labVariants } from './sec-disguises/lab-protected.js';
+import { testDecisionId } from '../../../test/support/decision-ids.js';
 
 let lab: LoadedModule;
 beforeAll(async () => {
@@ -20,7 +21,7 @@ beforeAll(async () => {
 
 async function decideWith(text: string) {
   const executor = llmStubExecutor(() => ({ text: JSON.stringify({ ...VALID_REPLY, text }) }));
-  const result = await runCycle(lab, { scenario: 'lab_pick', signals: LAB_SIGNALS, actions: [...LAB_CANDIDATES] }, { decisionId: 'disguise', timestamp: '2026-11-27T12:00:00.000Z', executors: [executor] });
+  const result = await runCycle(lab, { scenario: 'lab_pick', signals: LAB_SIGNALS, actions: [...LAB_CANDIDATES] }, { decisionId: testDecisionId('disguise'), timestamp: '2026-11-27T12:00:00.000Z', executors: [executor] });
   if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
   return result;
 }
@@ -37,11 +38,11 @@ describe('the SEC lab world against disguised replies', () => {
     const missed: string[] = [];
     for (const variant of variants) {
       const { response, trace } = await decideWith(variant.text);
-      const failures: readonly ValidationFailure[] = trace.stages.validate_output?.failures ?? [];
+      const failures: readonly ValidationFailure[] = trace.stages.validate_output?.output.ValidationResult.failures ?? [];
       const caught = failures.find((failure) => variant.protected.caughtBy.includes(failure.id));
-      const flagged = response!.execution.validation_status !== 'passed' && response!.execution.fallback_used && response!.decision.selected_action === SELECTED.action_id;
+      const flagged = response!.execution.fallback_used && response!.degradations.some((degradation) => degradation.stage === 'validate_output') && response!.decision.selected_action === SELECTED.action_id;
       if (caught === undefined || !flagged) {
-        missed.push(`${JSON.stringify(variant.protected.phrase)} by ${variant.disguise}: ${JSON.stringify(variant.text)} → ${failures.map((f) => f.id).join(', ') || `no failure (execution ${trace.stages.execute_skill?.status ?? 'none'})`}`);
+        missed.push(`${JSON.stringify(variant.protected.phrase)} by ${variant.disguise}: ${JSON.stringify(variant.text)} → ${failures.map((f) => f.id).join(', ') || `no failure (execution ${trace.stages.execute_skill?.output.SkillOutput.status ?? 'none'})`}`);
       } else if (caught.match !== undefined) {
         // The place recorded is in the reply as written and covers what the reader saw.
         expect(caught.match.start).toBeGreaterThanOrEqual(0);

@@ -8,7 +8,8 @@
 
 import { RULE_OUTCOMES, SEVERITY_TIERS, WORK_FRAME_FIELDS, type WorkFrameFieldKind } from '@adec/abi';
 import { ISOLATION_MODES, ISOLATION_REASONS } from '@adec/runtime';
-import { decisionResponse, feedbackReceipt, storedSelection } from './openapi-selection.js';
+import { CONTRACT_SCHEMAS, plainSchema } from '@adec/contracts';
+import { feedbackReceipt, storedSelection } from './openapi-selection.js';
 import { errorResponse, json, sharedRefusals } from './openapi-responses.js';
 import { DECIDE } from './operations/decide.js';
 import { FEEDBACK } from './operations/feedback.js';
@@ -145,6 +146,8 @@ const replayReport = {
 
 const decisionId = { name: 'id', in: 'path', required: true, schema: { type: 'string' } } as const;
 
+const contractComponents = Object.fromEntries(Object.entries(CONTRACT_SCHEMAS).map(([name, schema]) => [name, plainSchema(schema)]));
+
 /** Each operation's entry in `paths`: its document, and its body the operation's request schema. */
 const operationPaths = Object.fromEntries(OPERATIONS.map((operation: DocumentedOperation) => [operation.path, { post: { ...operation.document, requestBody: { required: true, content: json(operation.schemaName) } } }]));
 
@@ -173,7 +176,7 @@ export const OPENAPI_DOCUMENT = {
           '200': { description: 'Identical, or the differences', content: json('ReplayReport') },
           '401': errorResponse('Invalid token'),
           '404': errorResponse('No such decision for this org'),
-          '409': errorResponse('The module version is now served by another module hash'),
+          '409': errorResponse('MODULE_CHANGED: the module version is now served by another module hash; TRACE_VERSION_UNSUPPORTED: a selection recorded with an older trace shape (CHANGELOG.md)'),
           '414': errorResponse('URI_TOO_LONG: the id is longer than any decision id (128 characters)'),
           '500': errorResponse('RECORD_TAMPERED: the stored record does not verify against its audit chain, and is not replayed'),
         },
@@ -202,6 +205,15 @@ export const OPENAPI_DOCUMENT = {
     '/health/ready': { get: { operationId: 'ready', security: [], summary: 'Ready to decide', responses: { '200': { description: 'Ready' }, '503': errorResponse('Starting or shutting down') } } },
     '/metrics': { get: { operationId: 'metrics', security: [], summary: 'Prometheus metrics', responses: { '200': { description: 'Prometheus text format', content: { 'text/plain': { schema: { type: 'string' } } } } } } },
     '/openapi.json': { get: { operationId: 'openapi', security: [], summary: 'This document', responses: { '200': { description: 'OpenAPI 3.1' } } } },
+    '/v1/schemas/{name}': {
+      get: {
+        operationId: 'contractSchema',
+        security: [],
+        summary: 'The JSON Schema (draft 2020-12) of one contract of docs/spec/selection.md: the same schema as the component of that name',
+        parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string', enum: Object.keys(CONTRACT_SCHEMAS) } }],
+        responses: { '200': { description: 'The schema', content: { 'application/schema+json': { schema: { type: 'object' } } } }, '404': errorResponse('SCHEMA_NOT_FOUND: no contract of that name') },
+      },
+    },
   },
   components: {
     securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
@@ -212,10 +224,11 @@ export const OPENAPI_DOCUMENT = {
       StoredDecision: storedDecision,
       ReplayReport: replayReport,
       SelectRequest: jsonSchemaOf(SELECT.schema),
-      DecisionResponse: decisionResponse,
       StoredSelection: storedSelection,
       ExecutionOutcome: jsonSchemaOf(FEEDBACK.schema),
       FeedbackReceipt: feedbackReceipt,
+      // The contracts of docs/spec/selection.md, each also served on its own at /v1/schemas/{name}.
+      ...contractComponents,
     },
   },
 } as const;

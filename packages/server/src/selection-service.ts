@@ -69,9 +69,9 @@ export class SelectionService implements StoredSelections {
     if (!module.ok) return { ok: false, error: loadError(module.error.code, module.error.message) };
     const replayed = await replayCycle(module.module, payload.trace, { ...(this.options.competitorNames !== undefined && { competitorNames: this.options.competitorNames }) });
     if (!replayed.ok) {
-      return replayed.error.code === 'MODULE_CHANGED'
-        ? { ok: false, error: apiError(409, 'MODULE_CHANGED', `${replayed.error.message}: ${payload.request.domain}@${payload.request.world_model_version} is served by another module now`) }
-        : { ok: false, error: apiError(500, 'REPLAY_FAILED', replayed.error.message) };
+      if (replayed.error.code === 'MODULE_CHANGED') return { ok: false, error: apiError(409, 'MODULE_CHANGED', `${replayed.error.message}: ${payload.request.domain}@${payload.request.world_model_version} is served by another module now`) };
+      if (replayed.error.code === 'TRACE_VERSION_UNSUPPORTED') return { ok: false, error: apiError(409, 'TRACE_VERSION_UNSUPPORTED', replayed.error.message) };
+      return { ok: false, error: apiError(500, 'REPLAY_FAILED', replayed.error.message) };
     }
     // A cycle's replay reads its skills' recorded results throughout: nothing is taken apart.
     return { ok: true, value: { decision_id: record.decisionId, identical: replayed.identical, module_hash: payload.module_hash, differences: replayed.differences, taken_as_recorded: [] } };

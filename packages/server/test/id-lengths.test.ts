@@ -7,6 +7,7 @@
  * segment 414 `URI_TOO_LONG`, each in the service's error envelope.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { UUID_V4_PATTERN } from '@adec/contracts';
 import { asTestBundle, buildFixture, publish } from '../../../test/support/runtime.js';
 import { at, jsonObject } from './json-body.js';
 import { addDependent, BY_STATUS, startService, type ServiceFixture } from './service-fixture.js';
@@ -57,21 +58,27 @@ describe.each(ACCEPTED)('an id of %i characters', (length) => {
 
   test('a /v1/select request_id is stored, read back and replayed, and /v1/feedback\'s outcome_id on it is recorded and answered again', async () => {
     const id = idOf('s', length);
-    const selected = await json(await service.post('/v1/select', { ...FITNESS, request_id: id, user_id: idOf('u', length), signals: { sessions_last_7d: 0, rest_days_last_7d: 2 }, actions: [RUN, REST] }));
+    const body = { ...FITNESS, request_id: id, user_id: idOf('u', length), signals: { sessions_last_7d: 0, rest_days_last_7d: 2 }, actions: [RUN, REST] };
+    const selected = await json(await service.post('/v1/select', body));
     expect(selected.status).toBe(200);
-    expect(at(selected.body, 'decision', 'decision_id')).toBe(id);
-    expect(selected.location).toBe(`/v1/decisions/${id}`);
-    await expectReadBack(id);
+    // The decision id is the service's UUID; the request id is kept beside it, and names the same decision on a retry.
+    const decisionId = at(selected.body, 'decision', 'decision_id') as string;
+    expect(decisionId).toMatch(new RegExp(UUID_V4_PATTERN));
+    expect(at(selected.body, 'meta', 'request_id')).toBe(id);
+    expect(selected.location).toBe(`/v1/decisions/${decisionId}`);
+    const retried = await json(await service.post('/v1/select', body));
+    expect(retried.body).toEqual(selected.body);
+    await expectReadBack(decisionId);
 
     const outcomeId = idOf('o', length);
-    const outcome = { outcome_id: outcomeId, decision_id: id, status: 'success', action_name: at(selected.body, 'decision', 'selected_action') };
+    const outcome = { outcome_id: outcomeId, decision_id: decisionId, status: 'success', action_name: at(selected.body, 'decision', 'selected_action') };
     const recorded = await json(await service.post('/v1/feedback', outcome));
     expect(recorded.status).toBe(201);
-    expect(recorded.body).toMatchObject({ outcome_id: outcomeId, decision_id: id, idempotent_replay: false });
+    expect(recorded.body).toMatchObject({ outcome_id: outcomeId, decision_id: decisionId, idempotent_replay: false });
     // Read back from the store: the same outcome again is answered from its record.
     const again = await json(await service.post('/v1/feedback', outcome));
     expect(again.status).toBe(200);
-    expect(again.body).toMatchObject({ outcome_id: outcomeId, decision_id: id, idempotent_replay: true, chain: recorded.body['chain'] });
+    expect(again.body).toMatchObject({ outcome_id: outcomeId, decision_id: decisionId, idempotent_replay: true, chain: recorded.body['chain'] });
   });
 });
 

@@ -15,6 +15,7 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontex
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DecisionResponse, plainSchema } from '@adec/contracts';
 import { openAuditStore, verifyChains } from '@adec/audit';
 import { OPENAPI_DOCUMENT, TokenVerifier, tokenCaller } from '@adec/server';
 import { decideToolServer } from '../src/mcp/decide-tool.js';
@@ -76,7 +77,8 @@ describe('over Streamable HTTP (POST /v1/mcp)', () => {
     expect(tools.map((tool) => tool.name)).toEqual(['decide', 'select']);
     const [tool, select] = tools;
     expect(select!.inputSchema).toEqual(JSON.parse(JSON.stringify(OPENAPI_DOCUMENT.components.schemas.SelectRequest)));
-    expect(select!.outputSchema).toEqual(JSON.parse(JSON.stringify(OPENAPI_DOCUMENT.components.schemas.DecisionResponse)));
+    expect(select!.outputSchema).toEqual(plainSchema(DecisionResponse));
+    expect((OPENAPI_DOCUMENT.components.schemas as Record<string, unknown>)['DecisionResponse']).toEqual(plainSchema(DecisionResponse));
     expect(tool!.inputSchema).toEqual(JSON.parse(JSON.stringify(OPENAPI_DOCUMENT.components.schemas.DecideRequest)));
     expect(tool!.inputSchema.required).toEqual(['domain', 'action', 'world_model_version', 'context']);
     expect(tool!.outputSchema).toEqual(JSON.parse(JSON.stringify(OPENAPI_DOCUMENT.components.schemas.Decision)));

@@ -45,7 +45,7 @@ async function selectWith(text: string) {
   const body = await jsonObject(answered);
   if (answered.status !== 200) throw new Error(`${answered.status}: ${JSON.stringify(body)}`);
   const stored = await jsonObject(await service.get(`/v1/decisions/${stringAt(body, 'decision', 'decision_id')}`));
-  return { body, failures: (optionalAt(objectAt(stored, 'trace', 'stages'), 'validate_output', 'failures') ?? []) as { id: string }[] };
+  return { body, failures: (optionalAt(objectAt(stored, 'trace', 'stages'), 'validate_output', 'output', 'ValidationResult', 'failures') ?? []) as { id: string }[] };
 }
 
 test('the reply the variants are built on is used as written', async () => {
@@ -59,7 +59,7 @@ test('every disguised violation is refused over HTTP: the fallback answers, flag
   const missed: string[] = [];
   for (const variant of variants) {
     const { body, failures } = await selectWith(variant.text);
-    const flagged = at(body, 'execution', 'validation_status') === 'failed' && at(body, 'execution', 'fallback_used') === true && at(body, 'decision', 'selected_action') === SELECTED.action_id;
+    const flagged = at(body, 'execution', 'fallback_used') === true && JSON.stringify(at(body, 'degradations')).includes('"stage":"validate_output"') && at(body, 'decision', 'selected_action') === SELECTED.action_id;
     if (!flagged || !failures.some((failure) => variant.protected.caughtBy.includes(failure.id))) {
       missed.push(`${JSON.stringify(variant.protected.phrase)} by ${variant.disguise}: ${failures.map((f) => f.id).join(', ') || 'no failure'}`);
     }

@@ -74,7 +74,7 @@ describe.each([
     const stored = await json(await service.get(`/v1/decisions/${id}`));
     expect(stored.status).toBe(200);
     expect(stored.body).toMatchObject({ decision_id: id, kind: 'selection', outcome: 'decided', response: answer.body, request: { domain: 'fitness.coaching', user_id: null } });
-    expect(at(stored.body, 'trace', 'stages', 'evaluate_guardrails', 'rejected')).toEqual([{ action_id: 'hiit-20', violated_guardrails: ['GR-INTENSITY-CAP'] }]);
+    expect(at(stored.body, 'trace', 'stages', 'evaluate_guardrails', 'output', 'EligibleActions', 'rejected')).toEqual([{ action_id: 'hiit-20', violated_guardrails: ['GR-INTENSITY-CAP'] }]);
 
     const previous = modelReply;
     modelReply = () => {

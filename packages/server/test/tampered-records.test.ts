@@ -212,10 +212,13 @@ describe.each(backends)('a tampered record is never used on %s: not as a retry, 
       signals: { sessions_last_7d: 0, rest_days_last_7d: 2, consecutive_high_intensity: 2 },
       actions: [{ action_id: 'run-40', type: 'workout_session', session_name: 'Tempo Run', session_type: 'running', intensity: 'moderate', duration_minutes: 40 }],
     };
-    expect((await service.post('/v1/select', request)).status).toBe(200);
-    await tamper('retried-selection');
-    await expectTampered(await service.post('/v1/select', request), 'retried-selection');
-    await expectTampered(await service.post('/v1/feedback', { outcome_id: 'outcome-of-tampered', decision_id: 'retried-selection', status: 'success' }), 'retried-selection');
+    const selected = await service.post('/v1/select', request);
+    expect(selected.status).toBe(200);
+    // The record is the decision's, under the service's decision id; the request id names it.
+    const decisionId = ((await selected.json()) as { decision: { decision_id: string } }).decision.decision_id;
+    await tamper(decisionId);
+    await expectTampered(await service.post('/v1/select', request), decisionId);
+    await expectTampered(await service.post('/v1/feedback', { outcome_id: 'outcome-of-tampered', decision_id: decisionId, status: 'success' }), decisionId);
   });
 });
 

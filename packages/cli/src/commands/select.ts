@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { UUID_V4_PATTERN } from '@adec/contracts';
 import { cloudLlmExecutor, cloudLlmFromEnvironment, runCycle, SELECTION_EXTENSION, type CycleRequest } from '@adec/engine';
 import { timestampMs, type Isolation } from '@adec/runtime';
 import { choiceOption, parseBundleCommand, requiredOption } from '../bundle-command.js';
@@ -19,7 +20,7 @@ none, they run their deterministic fallback (flagged in \`execution\`).
 options:
   --trust <trust.json>       verify signature and approval as a host does
   --trace                    print the full trace (every stage's artifact) instead
-  --decision-id <id>         the decision id (default: a fresh UUID), to replay a decision
+  --decision-id <uuid>       the decision id, a UUID v4 (default: a fresh one), to replay a decision
   --timestamp <RFC 3339>     the decision's timestamp (default: now)
   --isolation auto|process|in-process   where the sandbox runs (default: auto: in process for a
                              bundle approved after a rebuild whose code verifies, given --trust)
@@ -39,12 +40,13 @@ export async function run(args: readonly string[], io: CliIo): Promise<ExitCode>
   const source = requiredOption(values, 'request', usage);
   const isolation = choiceOption<Isolation>(values, 'isolation', ['auto', 'process', 'in-process'], usage);
   const timestamp = parseTimestamp(values['timestamp']);
+  const decisionId = parseDecisionId(values['decision-id']);
   const local = { command: 'select', bundleDir: dir, trustPath: typeof values['trust'] === 'string' ? values['trust'] : undefined, input: { source, option: '--request', what: 'the request' }, isolation, extensions: [SELECTION_EXTENSION] };
   return withLocalModule(local, io, async (module, request, fail) => {
     if (request === null || typeof request !== 'object' || Array.isArray(request)) return fail('the request must be a JSON object: { scenario, signals?, actions, conditions?, execution_mode_override? }');
     const llm = cloudLlmFromEnvironment();
     const result = await runCycle(module, request as CycleRequest, {
-      decisionId: typeof values['decision-id'] === 'string' ? values['decision-id'] : randomUUID(),
+      decisionId,
       timestamp,
       executors: llm === undefined ? [] : [cloudLlmExecutor(llm)],
     });
@@ -58,6 +60,15 @@ export async function run(args: readonly string[], io: CliIo): Promise<ExitCode>
     io.stderr.write(`adec select: ${result.outcome === 'no_eligible_actions' ? 'NO_ELIGIBLE_ACTIONS: no candidate passed every guardrail' : 'SCORING_FAILED: an objective or tie-break failed (see the trace\'s errors)'}\n`);
     return EXIT.inputErrors;
   });
+}
+
+const DECISION_ID = new RegExp(UUID_V4_PATTERN, 'i');
+
+/** A decision id is a UUID v4, as the service generates them (docs/spec/selection.md 3.1.2). */
+function parseDecisionId(value: string | boolean | undefined): string {
+  if (typeof value !== 'string') return randomUUID();
+  if (!DECISION_ID.test(value)) throw new UsageError(`invalid --decision-id \`${value}\`: a decision id is a UUID v4, such as ${randomUUID()}\n\n${usage}`);
+  return value.toLowerCase();
 }
 
 function parseTimestamp(value: string | boolean | undefined): string {

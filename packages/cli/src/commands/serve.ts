@@ -24,6 +24,7 @@ one is picked up within 10 s), authenticates every /v1 call by its JWT
   GET  /health/live, /health/ready  liveness; readiness
   GET  /metrics                     Prometheus metrics
   GET  /openapi.json                the OpenAPI 3.1 document of every route
+  GET  /v1/schemas/{name}           the JSON Schema of a contract (DecisionResponse, …; no token)
 
 Each option can also be set by an ADEC_* environment variable (--max-in-flight is
 ADEC_MAX_IN_FLIGHT) or by the same key in the --config JSON file; flags win over the

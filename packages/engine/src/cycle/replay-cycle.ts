@@ -10,7 +10,7 @@ import { jsonDifferences, type Difference } from '../json-differences.js';
 import { DETERMINISTIC_EXECUTOR, NULL_SKILL } from '../skills/resolve-skill.js';
 import { REPLAY_TIME_LIMIT_MS } from '../skills/skill-crossings.js';
 import type { ValidationFailure } from '../skills/validate-output.js';
-import type { AddressedTrace } from './reasoning-trace.js';
+import { TRACE_VERSION, type AddressedTrace } from './reasoning-trace.js';
 import { runCycle, type CycleRequest } from './run-cycle.js';
 import type { SelectionError } from '../selection-error.js';
 
@@ -22,27 +22,35 @@ export interface ReplayOptions {
 
 export type ReplayResult =
   | { readonly ok: true; readonly identical: boolean; readonly differences: readonly Difference[]; readonly replayed: AddressedTrace }
-  | { readonly ok: false; readonly error: SelectionError | { readonly code: 'MODULE_CHANGED'; readonly message: string } };
+  | { readonly ok: false; readonly error: SelectionError | { readonly code: 'MODULE_CHANGED' | 'TRACE_VERSION_UNSUPPORTED'; readonly message: string } };
 
 export async function replayCycle(module: LoadedModule, recorded: AddressedTrace, options: ReplayOptions = {}): Promise<ReplayResult> {
+  // A trace of another shape (recorded before trace 2.0.0: CHANGELOG.md) has its inputs elsewhere.
+  if ((recorded as { readonly trace_version?: unknown }).trace_version !== TRACE_VERSION) {
+    return { ok: false, error: { code: 'TRACE_VERSION_UNSUPPORTED', message: `decision ${recorded.decision_id} was recorded with trace version ${String((recorded as { readonly trace_version?: unknown }).trace_version)}; this adec replays trace version ${TRACE_VERSION}` } };
+  }
   if (module.moduleHash !== recorded.scenario_hash) {
     return { ok: false, error: { code: 'MODULE_CHANGED', message: `decision ${recorded.decision_id} was made by module ${recorded.scenario_hash}, not ${module.moduleHash}` } };
   }
-  const modelOutcome = recorded.stages.execute_skill?.model_outcome ?? undefined;
+  const modelOutcome = recorded.stages.execute_skill?.output.SkillOutput.model_outcome ?? undefined;
   // The executor that stage 5 chose, if it chose a model (it may never have been asked: a
   // prompt that failed to render is replayed from the sandbox faults).
-  const resolution = recorded.stages.resolve_skills;
+  const resolution = recorded.stages.resolve_skills?.output.SkillResolution ?? null;
   const modelExecutor = resolution !== null && resolution.executor_id !== DETERMINISTIC_EXECUTOR && resolution.executor_id !== NULL_SKILL ? resolution.executor_id : undefined;
-  const replayed = await runCycle(module, recorded.stages.ingest.raw_request as CycleRequest, {
+  // A model was usable then (whether or not the selected action's skill needed it): the state
+  // records it, so the replay must have one too.
+  const modelUsable = recorded.stages.derive_state.output.UserState.execution_capabilities.llm_available;
+  const { memory_read: memoryRead, input } = recorded.stages.derive_state;
+  const replayed = await runCycle(module, recorded.stages.ingest.raw_request as unknown as CycleRequest, {
     ...options,
     // Stages 2–4 completed at decision time (a trace exists): a busy machine must not fail them now.
     timeLimitMs: options.timeLimitMs ?? REPLAY_TIME_LIMIT_MS,
     decisionId: recorded.decision_id,
     timestamp: recorded.timestamp,
-    memory: { status: recorded.stages.derive_state.memory.status, values: recorded.stages.derive_state.memory.values, outcome_ids: recorded.stages.derive_state.memory.outcome_ids },
+    memory: { status: memoryRead.status, values: input.memory, outcome_ids: memoryRead.outcome_ids },
     // An LLM skill is replayed from its recorded outcome, so it needs an executor to stand for
     // the one that was available then; it is never called.
-    executors: modelExecutor === undefined ? [] : [{ id: modelExecutor, type: 'llm_stub', isAvailable: () => true, complete: async () => ({ ok: false, message: 'a replay never asks the model' }) }],
+    executors: modelExecutor === undefined && !modelUsable ? [] : [{ id: modelExecutor ?? 'replay', type: 'llm_stub', isAvailable: () => true, complete: async () => ({ ok: false, message: 'a replay never asks the model' }) }],
     ...(modelOutcome !== undefined && { recordedModelOutcome: modelOutcome }),
     recordedSandboxFaults: recorded.sandbox_faults,
   });
@@ -51,7 +59,7 @@ export async function replayCycle(module: LoadedModule, recorded: AddressedTrace
   return { ok: true, identical: differences.length === 0, differences, replayed: replayed.trace };
 }
 
-const TIMING_KEYS = new Set(['duration_ms', 'total_duration_ms', 'timings', 'content_address']);
+const TIMING_KEYS = new Set(['duration_ms', 'execution_duration_ms', 'validation_duration_ms', 'total_duration_ms', 'selection_locked_at', 'content_address']);
 
 /** The trace as JSON, without the keys that measure time (and the address that covers them). */
 function withoutTimings(trace: AddressedTrace): unknown {

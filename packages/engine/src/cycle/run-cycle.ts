@@ -14,23 +14,29 @@
 import type { LoadedModule } from '@adec/runtime';
 import { DEFAULT_SELECTION_TIME_LIMIT_MS, ingest, selectIngested } from '../select.js';
 import type { SelectionError } from '../selection-error.js';
-import type { CandidateAction, NormalizedRequest, SelectionRequest } from '../selection-request.js';
-import type { Selection } from '../selection-trace.js';
+import type { CandidateAction, SelectionRequest } from '../selection-request.js';
 import type { LlmExecutor } from '../skills/executors/llm-executor.js';
-import { executeSkill, timeLimitOf, type ModelOutcome, type SkillExecution } from '../skills/execute-skill.js';
-import { fallBack, MINIMAL_SAFE_PAYLOAD, type FallbackStage } from '../skills/fallback.js';
-import { resolveSkill, type ResolvedSkill } from '../skills/resolve-skill.js';
+import { executeSkill, timeLimitOf, type ModelOutcome } from '../skills/execute-skill.js';
+import { fallBack } from '../skills/fallback.js';
+import { resolveSkill } from '../skills/resolve-skill.js';
 import { skillCatalog } from '../skills/skill-catalog.js';
 import { SkillCrossings, type SandboxFault } from '../skills/skill-crossings.js';
-import { skillInput, type SkillInput } from '../skills/skill-input.js';
-import { validateOutput, type ValidationFailure, type ValidationResult } from '../skills/validate-output.js';
+import { skillInput } from '../skills/skill-input.js';
+import { validateOutput, type ValidationFailure } from '../skills/validate-output.js';
 import { jsonDigest } from '../json-digest.js';
-import { API_VERSION, type DecisionResponse } from './decision-response.js';
-import { addressed, encodeReplayToken, TRACE_VERSION, type AddressedTrace, type CycleOutcome, type ReasoningTrace } from './reasoning-trace.js';
+import type { CycleRecord, SkillStages } from './cycle-record.js';
+import { assembleResponse, type DecisionResponse } from './decision-response.js';
+import { addressed, encodeReplayToken, REASONING_TRACE_SCHEMA_VERSION, TRACE_VERSION, type AddressedTrace, type CycleOutcome, type ReasoningTrace } from './reasoning-trace.js';
+import { stageArtifacts } from './trace-artifacts.js';
+import { userState } from './user-state.js';
 
 export interface CycleRequest extends SelectionRequest {
   /** The client's id for the request (idempotency); the decision id is the service's. */
   readonly request_id?: string | null;
+  /** Whose decision it is (the service reads and writes that user's short-term memory). */
+  readonly user_id?: string | null;
+  /** Who asks; absent: the org of the module. */
+  readonly platform_id?: string | null;
 }
 
 export interface CycleOptions {
@@ -81,188 +87,91 @@ export async function runCycle(module: LoadedModule, request: CycleRequest, opti
   const ingestedAt = performance.now();
   const selected = await selectIngested(module, ingested.ingested, timeLimitMs);
   if (!selected.ok) return selected;
-  const selectedAt = performance.now();
   const { selection } = selected;
   const normalized = ingested.ingested.request;
   const inputsHash = jsonDigest({ signals: normalized.signals, actions: normalized.actions, conditions: normalized.conditions, execution_mode: normalized.execution_mode });
-  const envelope = {
+  const record: CycleRecord = {
     decisionId: options.decisionId,
     requestId: request.request_id ?? null,
     timestamp: options.timestamp,
     rawRequest: request,
     inputHash: jsonDigest(request),
-    inputsHash,
     memory,
     selection,
     normalized,
-    timings: { ingest_ms: ingestedAt - started, derive_guardrails_score_ms: selectedAt - ingestedAt, ...selection.timings },
+    userState: userState({ normalized, selection, memory, executors: options.executors ?? [], timestamp: options.timestamp, inputsHash }),
+    lockedAfterMs: performance.now() - started,
+    ingestMs: ingestedAt - started,
   };
   if (selection.status !== 'SELECTED' || selection.selected_action === null) {
-    return finish(envelope, selection.status === 'NO_ELIGIBLE_ACTIONS' ? 'no_eligible_actions' : 'scoring_failed', null, started);
+    return finish(record, selection.status === 'NO_ELIGIBLE_ACTIONS' ? 'no_eligible_actions' : 'scoring_failed', null, started);
   }
   // The selection is locked: from here on nothing reads a candidate but to describe this one.
   const lockedAction = Object.freeze(normalized.actions.find((action) => action.action_id === selection.selected_action)!);
-  const skills = await runSkillStages(module, lockedAction, envelope, ingested.ingested.scenario.actionSkills.get(lockedAction.type) ?? null, options);
+  const skills = await runSkillStages(module, lockedAction, record, ingested.ingested.scenario.actionSkills.get(lockedAction.type) ?? null, options);
   if (!skills.ok) return skills;
-  return finish(envelope, 'decided', { locked: lockedAction, ...skills.stages }, started);
+  return finish(record, 'decided', skills.stages, started);
 }
 
-interface Envelope {
-  readonly decisionId: string;
-  readonly requestId: string | null;
-  readonly timestamp: string;
-  readonly rawRequest: CycleRequest;
-  readonly inputHash: string;
-  readonly inputsHash: string;
-  readonly memory: MemoryInput;
-  readonly selection: Selection;
-  readonly normalized: NormalizedRequest;
-  readonly timings: { readonly ingest_ms: number; readonly derive_guardrails_score_ms: number; readonly derive_state_ms: number; readonly evaluate_guardrails_ms: number; readonly score_and_rank_ms: number };
-}
-
-interface SkillStages {
-  readonly resolved: ResolvedSkill;
-  readonly input: SkillInput | null;
-  readonly execution: SkillExecution | null;
-  readonly validation: ValidationResult | null;
-  readonly fallback: FallbackStage | null;
-  /** Crossings that failed for the machine's reasons (time, memory, a crash): replayed as recorded. */
-  readonly sandboxFaults: readonly SandboxFault[];
-  readonly timings: { readonly resolve_skills_ms: number; readonly execute_skill_ms: number; readonly validate_output_ms: number; readonly fallback_ms: number };
-}
-
-async function runSkillStages(module: LoadedModule, locked: CandidateAction, envelope: Envelope, mappedSkill: string | null, options: CycleOptions): Promise<{ ok: true; stages: SkillStages } | { ok: false; error: SelectionError }> {
+async function runSkillStages(module: LoadedModule, locked: CandidateAction, record: CycleRecord, mappedSkill: string | null, options: CycleOptions): Promise<{ ok: true; stages: SkillStages } | { ok: false; error: SelectionError }> {
   const t0 = performance.now();
   const catalog = await skillCatalog(module, options.timeLimitMs ?? DEFAULT_SELECTION_TIME_LIMIT_MS);
   if (!catalog.ok) return catalog;
-  const mode = envelope.normalized.execution_mode;
-  const resolved = resolveSkill({ selectedAction: locked.action_id, mappedSkill, mode, conditions: envelope.normalized.conditions, catalog: catalog.catalog, executors: options.executors ?? [] });
-  const t1 = performance.now();
+  const mode = record.normalized.execution_mode;
+  const resolved = resolveSkill({ selectedAction: locked.action_id, mappedSkill, mode, conditions: record.normalized.conditions, catalog: catalog.catalog, executors: options.executors ?? [] });
+  const resolvedMs = performance.now() - t0;
   const crossings = new SkillCrossings(module, options.recordedSandboxFaults);
-  const noSkill = { resolved, input: null, execution: null, validation: null, fallback: null };
-  if (resolved.skill === null) return { ok: true, stages: { ...noSkill, sandboxFaults: [], timings: { resolve_skills_ms: t1 - t0, execute_skill_ms: 0, validate_output_ms: 0, fallback_ms: 0 } } };
-  const basis = { decisionId: envelope.decisionId, selection: envelope.selection, selected: locked, mode };
+  if (resolved.skill === null) return { ok: true, stages: { locked, resolved, execution: null, validation: null, fallback: null, sandboxFaults: [], durations: { resolve_skills: resolvedMs, fallback: 0 } } };
+  const basis = { decisionId: record.decisionId, selection: record.selection, selected: locked, mode };
   const input = skillInput(resolved.skill, { ...basis, timeoutMs: timeLimitOf(resolved.skill) });
-  const execution = await executeSkill({ crossings, skill: resolved.skill, input, mode, executor: resolved.executor, ...(options.recordedModelOutcome !== undefined && resolved.executor !== null && { recordedOutcome: options.recordedModelOutcome }) });
-  const t2 = performance.now();
-  const validationContext = { candidates: envelope.normalized.actions, competitorNames: options.competitorNames ?? [], timeLimitMs: timeLimitOf(resolved.skill) };
+  const execution = await executeSkill({ crossings, skill: resolved.skill, input, mode, executor: resolved.executor, generatedAt: record.timestamp, ...(options.recordedModelOutcome !== undefined && resolved.executor !== null && { recordedOutcome: options.recordedModelOutcome }) });
+  const validationContext = { candidates: record.normalized.actions, competitorNames: options.competitorNames ?? [], timeLimitMs: timeLimitOf(resolved.skill) };
   const validation = execution.status === 'completed' ? await validateOutput(execution.payload, { ...validationContext, crossings, skill: resolved.skill, input }) : null;
-  const t3 = performance.now();
   const violations = validation?.failures.filter((failure) => failure.check === 'authority_boundary_intact' || ['INV-001', 'INV-002', 'INV-003'].includes(failure.id)) ?? [];
   if (violations.length > 0) options.onAuthorityViolation?.(violations, resolved.skill.id);
   const failedReason = execution.status !== 'completed' ? execution.status : validation !== null && !validation.valid ? validation.reason_code : null;
+  const t1 = performance.now();
   const fallback =
     failedReason === null
       ? null
-      : await fallBack({
-          crossings,
-          catalog: catalog.catalog,
-          fallbackSkillId: resolved.resolution.fallback_skill_id,
-          reason: failedReason,
-          originalErrors: validation?.failures ?? [],
-          basis,
-          mode,
-          validation: validationContext,
-        });
-  const t4 = performance.now();
-  return { ok: true, stages: { resolved, input, execution, validation, fallback, sandboxFaults: crossings.faults, timings: { resolve_skills_ms: t1 - t0, execute_skill_ms: t2 - t1, validate_output_ms: t3 - t2, fallback_ms: t4 - t3 } } };
+      : await fallBack({ crossings, catalog: catalog.catalog, fallbackSkillId: resolved.resolution.fallback_skill_id, reason: failedReason, basis, mode, generatedAt: record.timestamp, validation: validationContext });
+  const fallbackMs = fallback === null ? 0 : performance.now() - t1;
+  return { ok: true, stages: { locked, resolved, execution, validation, fallback, sandboxFaults: crossings.faults, durations: { resolve_skills: resolvedMs, fallback: fallbackMs } } };
 }
 
-function finish(envelope: Envelope, outcome: CycleOutcome, decided: (SkillStages & { readonly locked: CandidateAction }) | null, started: number): CycleResult {
-  const { selection } = envelope;
-  const replayToken = encodeReplayToken({ decision_id: envelope.decisionId, scenario_hash: selection.module.module_hash, inputs_hash: envelope.inputsHash, created_at: envelope.timestamp });
-  const traceId = `trace:${envelope.decisionId}`;
+function finish(record: CycleRecord, outcome: CycleOutcome, decided: SkillStages | null, started: number): CycleResult {
+  const { selection } = record;
+  const auditStarted = performance.now();
+  const replayToken = encodeReplayToken({ decision_id: record.decisionId, scenario_hash: selection.module.module_hash, inputs_hash: record.userState.inputs_hash, created_at: record.timestamp });
+  const traceId = `trace:${record.decisionId}`;
   const totalMs = performance.now() - started;
-  const response = decided === null ? null : assembleResponse(envelope, decided, { replayToken, traceId, totalMs });
+  const response = decided === null ? null : assembleResponse(record, decided, { replayToken, traceId, totalMs });
   const skill = decided?.resolved.skill ?? null;
   const trace: ReasoningTrace = {
     trace_version: TRACE_VERSION,
+    schema_version: REASONING_TRACE_SCHEMA_VERSION,
     trace_id: traceId,
-    decision_id: envelope.decisionId,
-    request_id: envelope.requestId,
+    decision_id: record.decisionId,
     scenario_id: selection.scenario,
     scenario_version: selection.scenario_version,
     scenario_hash: selection.module.module_hash,
-    module: selection.module,
-    timestamp: envelope.timestamp,
-    outcome,
-    stages: {
-      ingest: { input_hash: envelope.inputHash, raw_request: envelope.rawRequest, request: envelope.normalized },
-      derive_state: { ...selection.stages.derive_state, inputs_hash: envelope.inputsHash, memory: { ...envelope.memory, applied: envelope.normalized.memory_applied } },
-      evaluate_guardrails: selection.stages.evaluate_guardrails,
-      score_and_rank: { ...selection.stages.score_and_rank, status: selection.status, selected_action: selection.selected_action, selection_locked: selection.selected_action !== null },
-      resolve_skills: decided?.resolved.resolution ?? null,
-      execute_skill: decided?.execution ?? null,
-      validate_output: decided?.validation ?? null,
-      fallback: decided?.fallback ?? null,
-    },
-    sandbox_faults: decided?.sandboxFaults ?? [],
-    errors: selection.errors,
+    timestamp: record.timestamp,
+    stages: stageArtifacts(record, decided, { traceId, replayToken, durationMs: performance.now() - auditStarted }),
+    final_decision: response,
+    replay_token: replayToken,
+    total_duration_ms: totalMs,
     redaction_info:
       decided === null || skill === null
         ? null
         : {
             withheld_action_fields: Object.keys(decided.locked).filter((field) => field !== 'action_id' && field !== 'type' && !skill.actionMetadataFields.includes(field)),
-            withheld_state: Object.keys({ ...selection.stages.derive_state.signals, ...selection.stages.derive_state.state }).filter((name) => !skill.userStateFields.includes(name)),
+            withheld_state: Object.keys(record.userState.scenario_extensions).filter((name) => !skill.userStateFields.includes(name)),
           },
-    timings: { ...envelope.timings, ...(decided?.timings ?? { resolve_skills_ms: 0, execute_skill_ms: 0, validate_output_ms: 0, fallback_ms: 0 }), total_ms: totalMs },
-    final_decision: response,
-    replay_token: replayToken,
+    request_id: record.requestId,
+    module: selection.module,
+    outcome,
+    sandbox_faults: decided?.sandboxFaults ?? [],
+    errors: selection.errors,
   };
   return { ok: true, outcome, response, trace: addressed(trace) };
-}
-
-function assembleResponse(envelope: Envelope, stages: SkillStages & { readonly locked: CandidateAction }, audit: { replayToken: string; traceId: string; totalMs: number }): DecisionResponse {
-  const { selection } = envelope;
-  const { resolution } = stages.resolved;
-  const producer = producerOf(stages);
-  return {
-    decision: {
-      decision_id: envelope.decisionId,
-      selected_action: stages.locked.action_id,
-      payload: producer.payload,
-      ranked_options: selection.stages.score_and_rank.ranking.map((ranked) => ({ action_id: ranked.action_id, final_score: ranked.final_score, rank: ranked.rank })),
-    },
-    state: {
-      values: selection.stages.derive_state.state,
-      defaults_applied: selection.stages.derive_state.defaults_applied,
-      memory_applied: envelope.normalized.memory_applied,
-      memory_status: envelope.memory.status,
-      failed_state: selection.stages.derive_state.failed_state,
-      inputs_hash: envelope.inputsHash,
-    },
-    execution: {
-      execution_mode: resolution.execution_mode,
-      skill_bundle_id: producer.skillId,
-      skill_version: producer.skillVersion,
-      executor_id: producer.executorId,
-      validation_status: stages.validation === null ? 'not_run' : stages.validation.valid ? 'passed' : 'failed',
-      fallback_used: producer.reason !== null,
-      fallback_reason_code: producer.reason,
-      fallback_tier: producer.tier,
-    },
-    audit: {
-      decision_id: envelope.decisionId,
-      replay_token: audit.replayToken,
-      scenario_id: selection.scenario,
-      scenario_version: selection.scenario_version,
-      scenario_hash: selection.module.module_hash,
-      trace_id: audit.traceId,
-    },
-    meta: { request_id: envelope.requestId, timestamp: envelope.timestamp, total_duration_ms: audit.totalMs, api_version: API_VERSION },
-  };
-}
-
-
-/** Which skill's output the response carries, and why when it is not the mapped skill's own. */
-function producerOf(stages: SkillStages) {
-  const { resolution } = stages.resolved;
-  const { fallback } = stages;
-  if (fallback?.tier === 3) return { payload: fallback.payload, skillId: 'minimal_safe_output', skillVersion: null, executorId: 'none', tier: 3 as const, reason: fallback.trigger_reason };
-  if (fallback?.tier === 2) return { payload: fallback.payload, skillId: fallback.fallback_skill_id!, skillVersion: fallback.execution?.skill_version ?? null, executorId: 'deterministic', tier: 2 as const, reason: fallback.trigger_reason };
-  // Running the deterministic fallback in the LLM skill's place is a fallback too (docs/spec/skill-contract.md §6).
-  const substituted = resolution.resolution_reason === 'mode_override' || resolution.resolution_reason === 'llm_unavailable' ? resolution.resolution_reason : null;
-  const payload = stages.execution?.payload ?? MINIMAL_SAFE_PAYLOAD;
-  const tier = substituted === null ? (1 as const) : stages.resolved.skill === null ? (3 as const) : (2 as const);
-  return { payload, skillId: resolution.skill_bundle_id, skillVersion: resolution.skill_version, executorId: resolution.executor_id, tier, reason: substituted };
 }

@@ -6,6 +6,7 @@
  * falls back. The model's reply is recorded exactly as received, so a replay can feed the
  * same reply through the same validation without asking the model again.
  */
+import type { ModelOutcome as ModelOutcomeSchema, SkillOutput, Wire } from '@adec/contracts';
 import { jsonDigest } from '../json-digest.js';
 import type { LlmExecutor } from './executors/llm-executor.js';
 import type { SkillContract } from './skill-catalog.js';
@@ -18,32 +19,12 @@ export const DETERMINISTIC_HARD_LIMIT_MS = 50;
 export const LLM_HARD_LIMIT_MS = 500;
 
 /** What the model did, as recorded for replay. */
-export type ModelOutcome =
-  | { readonly kind: 'reply'; readonly text: string; readonly token_count: number | null }
-  | { readonly kind: 'error'; readonly message: string }
-  | { readonly kind: 'timeout' };
+export type ModelOutcome = Wire<typeof ModelOutcomeSchema>;
 
-export type ExecutionStatus = 'completed' | 'timeout' | 'executor_error';
+export type ExecutionStatus = SkillExecution['status'];
 
-export interface SkillExecution {
-  readonly skill_bundle_id: string;
-  readonly skill_version: string;
-  readonly execution_mode: ExecutionMode;
-  readonly executor_id: string;
-  readonly status: ExecutionStatus;
-  /** Why it did not complete; null when it did. */
-  readonly message: string | null;
-  /** The deterministic template used. */
-  readonly template: string | null;
-  /** The rendered prompt an LLM skill sent. */
-  readonly prompt: string | null;
-  readonly model_outcome: ModelOutcome | null;
-  /** The output: a parsed JSON value, or the model's text when it was not JSON; null when none. */
-  readonly payload: unknown;
-  readonly payload_hash: string | null;
-  readonly time_limit_ms: number;
-  readonly duration_ms: number;
-}
+/** Stage 6's output (@adec/contracts `SkillOutput`). */
+export type SkillExecution = Wire<typeof SkillOutput>;
 
 export interface ExecutionRequest {
   /** The cycle's crossings into the isolate (recorded and replayed: skill-crossings.ts). */
@@ -53,6 +34,8 @@ export interface ExecutionRequest {
   readonly mode: ExecutionMode;
   /** The LLM executor; null runs the skill's templates. */
   readonly executor: LlmExecutor | null;
+  /** The output's `generated_at`: the decision timestamp, so a replay generates the same output. */
+  readonly generatedAt: string;
   /** Replay: the model outcome recorded by the original decision, used instead of a call. */
   readonly recordedOutcome?: ModelOutcome;
 }
@@ -65,11 +48,12 @@ export async function executeSkill(request: ExecutionRequest): Promise<SkillExec
   const started = performance.now();
   const limit = timeLimitOf(request.skill);
   const base = { skill_bundle_id: request.skill.id, skill_version: request.skill.version, execution_mode: request.mode, time_limit_ms: limit };
-  const finished = (rest: Omit<SkillExecution, keyof typeof base | 'duration_ms' | 'payload_hash'>): SkillExecution => ({
+  const finished = (rest: Omit<SkillExecution, keyof typeof base | 'execution_duration_ms' | 'payload_hash' | 'metadata'>): SkillExecution => ({
     ...base,
     ...rest,
+    metadata: rest.payload === null ? null : outputMetadata(request, rest.model_outcome),
     payload_hash: rest.payload === null ? null : jsonDigest(rest.payload),
-    duration_ms: performance.now() - started,
+    execution_duration_ms: performance.now() - started,
   });
   if (request.executor === null) {
     const rendered = await crossInto(request, '__adec_skill_render', limit);
@@ -89,6 +73,12 @@ export async function executeSkill(request: ExecutionRequest): Promise<SkillExec
     case 'reply':
       return finished({ ...common, status: 'completed', message: null, prompt: prompt.prompt, model_outcome: outcome, payload: parseReply(outcome.text) });
   }
+}
+
+/** The output envelope's metadata (docs/spec/skill-contract.md §2), the same in a replay. */
+function outputMetadata(request: ExecutionRequest, outcome: ModelOutcome | null): SkillExecution['metadata'] {
+  const tokens = outcome?.kind === 'reply' ? outcome.token_count : null;
+  return { skill_id: request.skill.id, skill_version: request.skill.version, generated_at: request.generatedAt, ...(tokens !== null && { token_count: tokens }) };
 }
 
 /** The model's call, abandoned at `limit` even if the executor ignores its abort signal. */

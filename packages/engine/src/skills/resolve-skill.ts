@@ -7,6 +7,7 @@
  * fallback runs in its place, flagged. An action type without a skill, or with a skill the
  * module lacks, gets `null_skill`: an empty payload, no execution.
  */
+import type { SkillResolution as SkillResolutionSchema, Wire } from '@adec/contracts';
 import { MODEL_CONDITIONS } from '../model-conditions.js';
 import type { LlmExecutor } from './executors/llm-executor.js';
 import type { SkillCatalog, SkillContract } from './skill-catalog.js';
@@ -16,24 +17,13 @@ export const NULL_SKILL = 'null_skill';
 export const DETERMINISTIC_EXECUTOR = 'deterministic';
 
 /**
- * `mode_override` and `llm_unavailable`: the LLM skill's deterministic fallback runs in its place
- * (or `null_skill`, when it has none), and the response flags the substitution.
+ * Stage 5's output (@adec/contracts). `mode_override` and `llm_unavailable`: the LLM skill's
+ * deterministic fallback runs in its place (or `null_skill`, when it has none), flagged. No skill
+ * mapped is `default` with `null_skill`; a mapped skill the module lacks is `default` with
+ * `skill_found: false`, flagged `skill_error` (docs/spec/selection.md 3.5.3).
  */
-export type ResolutionReason = 'default' | 'mode_override' | 'llm_unavailable' | 'no_skill_mapped' | 'skill_not_found';
-
-export interface SkillResolution {
-  readonly selected_action: string;
-  /** The skill the action type maps to; null when it maps to none. */
-  readonly mapped_skill_id: string | null;
-  /** The skill stage 6 runs: the mapped one, its fallback in its place, or `null_skill`. */
-  readonly skill_bundle_id: string;
-  readonly skill_version: string | null;
-  readonly execution_mode: ExecutionMode;
-  readonly executor_id: string;
-  /** The deterministic skill stage 8 runs if this one fails; null when there is none left. */
-  readonly fallback_skill_id: string | null;
-  readonly resolution_reason: ResolutionReason;
-}
+export type SkillResolution = Wire<typeof SkillResolutionSchema>;
+export type ResolutionReason = SkillResolution['resolution_reason'];
 
 export interface ResolutionInput {
   readonly selectedAction: string;
@@ -51,14 +41,13 @@ export interface ResolvedSkill {
 }
 
 export function resolveSkill(input: ResolutionInput): ResolvedSkill {
-  const base = { selected_action: input.selectedAction, mapped_skill_id: input.mappedSkill, execution_mode: input.mode };
-  if (input.mappedSkill === null) return nullSkill(base, 'no_skill_mapped');
+  const base = { selected_action: input.selectedAction, mapped_skill_id: input.mappedSkill, execution_mode: input.mode, skill_found: true };
+  if (input.mappedSkill === null) return nullSkill(base, 'default');
   const mapped = input.catalog.get(input.mappedSkill);
-  if (mapped === undefined) return nullSkill(base, 'skill_not_found');
+  if (mapped === undefined) return nullSkill({ ...base, skill_found: false }, 'default');
   if (mapped.type === 'deterministic') return deterministic(base, mapped, 'default', input.catalog);
-  const executor = input.executors.find((candidate) => candidate.isAvailable()) ?? null;
-  const modelAvailable = executor !== null && !input.conditions.some((condition) => MODEL_CONDITIONS.includes(condition));
-  if (input.mode === 'skill_enhanced' && modelAvailable) {
+  const executor = usableModel(input.executors, input.conditions);
+  if (input.mode === 'skill_enhanced' && executor !== null) {
     return {
       resolution: { ...base, skill_bundle_id: mapped.id, skill_version: mapped.version, executor_id: executor.id, fallback_skill_id: deterministicFallback(mapped, input.catalog)?.id ?? null, resolution_reason: 'default' },
       skill: mapped,
@@ -70,13 +59,19 @@ export function resolveSkill(input: ResolutionInput): ResolvedSkill {
   return fallback === undefined ? nullSkill(base, reason) : deterministic(base, fallback, reason, input.catalog);
 }
 
+/** The executor an LLM skill would run on: the first available one, unless a reported condition takes the model away. */
+export function usableModel(executors: readonly LlmExecutor[], conditions: readonly string[]): LlmExecutor | null {
+  if (conditions.some((condition) => MODEL_CONDITIONS.includes(condition))) return null;
+  return executors.find((candidate) => candidate.isAvailable()) ?? null;
+}
+
 /** A skill's fallback, when it is a deterministic skill of the module (docs/spec/skill-contract.md §6: tier 2). */
 export function deterministicFallback(skill: SkillContract, catalog: SkillCatalog): SkillContract | undefined {
   const fallback = skill.fallback === null ? undefined : catalog.get(skill.fallback);
   return fallback !== undefined && fallback.type === 'deterministic' && fallback.id !== skill.id ? fallback : undefined;
 }
 
-type Base = Pick<SkillResolution, 'selected_action' | 'mapped_skill_id' | 'execution_mode'>;
+type Base = Pick<SkillResolution, 'selected_action' | 'mapped_skill_id' | 'execution_mode' | 'skill_found'>;
 
 function deterministic(base: Base, skill: SkillContract, reason: ResolutionReason, catalog: SkillCatalog): ResolvedSkill {
   return {

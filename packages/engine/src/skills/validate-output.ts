@@ -17,36 +17,21 @@
  * characters, odd spacing or punctuation is found, and the failure records the excerpt that
  * matched and where it is in the original.
  */
+import type { ValidationCheck as ValidationCheckSchema, ValidationFailure as ValidationFailureSchema, ValidationResult as ValidationResultSchema, Wire } from '@adec/contracts';
 import type { CandidateAction } from '../selection-request.js';
 import type { SkillContract } from './skill-catalog.js';
 import type { SkillCrossings } from './skill-crossings.js';
 import type { SkillInput } from './skill-input.js';
 import { findTerm, termLetters } from './text/protected-terms.js';
 import { RANKING_LANGUAGE } from './text/ranking-language.js';
-import { findPattern, textForms, type TextForms, type TextMatch } from './text/text-forms.js';
+import { findPattern, textForms, type TextForms } from './text/text-forms.js';
 import { universalInvariantFailures } from './universal-invariants.js';
 import { UNIVERSAL_PROHIBITIONS } from './universal-prohibitions.js';
 
-export type ValidationCheck = 'schema_valid' | 'invariants_satisfied' | 'authority_boundary_intact' | 'prohibited_fields_absent';
-
-export interface ValidationFailure {
-  readonly check: ValidationCheck;
-  /** The invariant or prohibition id (`INV-003`, `FIT-001`, `PROHIB-002`), or the schema keyword. */
-  readonly id: string;
-  readonly path: string;
-  readonly message: string;
-  /** For a check that read text: what it found, in the form it matched, and where. */
-  readonly match?: TextMatch;
-}
-
-export interface ValidationResult {
-  readonly valid: boolean;
-  readonly checks_passed: readonly ValidationCheck[];
-  readonly checks_failed: readonly ValidationCheck[];
-  readonly failures: readonly ValidationFailure[];
-  /** docs/spec/skill-contract.md §6's fallback reason for a failed validation: prohibited content, or any other failure. */
-  readonly reason_code: 'validation_failed' | 'prohibited_content' | null;
-}
+export type ValidationCheck = Wire<typeof ValidationCheckSchema>;
+export type ValidationFailure = Wire<typeof ValidationFailureSchema>;
+/** Stage 7's output (@adec/contracts); `reason_code` is docs/spec/skill-contract.md §6's fallback reason for a failure. */
+export type ValidationResult = Wire<typeof ValidationResultSchema>;
 
 export interface ValidationContext {
   readonly crossings: SkillCrossings;
@@ -61,6 +46,7 @@ export interface ValidationContext {
 const CHECKS: readonly ValidationCheck[] = ['schema_valid', 'invariants_satisfied', 'authority_boundary_intact', 'prohibited_fields_absent'];
 
 export async function validateOutput(payload: unknown, context: ValidationContext): Promise<ValidationResult> {
+  const started = performance.now();
   // Each string is read once, for every check that reads text.
   const formsByText = new Map<string, TextForms>();
   const formsOf = (text: string): TextForms => {
@@ -83,6 +69,7 @@ export async function validateOutput(payload: unknown, context: ValidationContex
     valid,
     checks_passed: CHECKS.filter((check) => !failed.has(check)),
     checks_failed: CHECKS.filter((check) => failed.has(check)),
+    validation_duration_ms: performance.now() - started,
     failures,
     reason_code: valid ? null : prohibitedOnly ? 'prohibited_content' : 'validation_failed',
   };

@@ -1,8 +1,10 @@
 /**
  * Unauthenticated operations routes: liveness (the process answers), readiness (sandbox
- * processes booted, store open, not shutting down), Prometheus metrics and the OpenAPI document.
+ * processes booted, store open, not shutting down), Prometheus metrics, the OpenAPI document and
+ * the contracts' JSON Schemas (nothing in them is the caller's).
  */
 import type { FastifyInstance } from 'fastify';
+import { CONTRACT_SCHEMAS, plainSchema } from '@adec/contracts';
 import { apiError } from '../api-error.js';
 import { OPENAPI_DOCUMENT } from '../openapi.js';
 import { sendError } from './error-handling.js';
@@ -23,4 +25,12 @@ export function operationsRoutes(app: FastifyInstance, metricsText: MetricsText,
     return reply.type(metrics.contentType).send(metrics.text);
   });
   app.get('/openapi.json', async () => OPENAPI_DOCUMENT);
+  app.get<{ Params: { name: string } }>('/v1/schemas/:name', async (request, reply) => {
+    const { name } = request.params;
+    // Own names only: `constructor` or `__proto__` name no contract.
+    if (!Object.hasOwn(CONTRACT_SCHEMAS, name)) {
+      return sendError(reply, apiError(404, 'SCHEMA_NOT_FOUND', `no contract is named \`${name.slice(0, 64)}\`; the contracts are ${Object.keys(CONTRACT_SCHEMAS).join(', ')}`));
+    }
+    return reply.type('application/schema+json').send({ $schema: 'https://json-schema.org/draft/2020-12/schema', title: name, ...plainSchema(CONTRACT_SCHEMAS[name]!) });
+  });
 }

@@ -4,7 +4,7 @@
  * its arguments are read by the service's one reader, and its input schema is the operation's.
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { OPENAPI_DOCUMENT } from '../openapi.js';
+import { DecisionResponse, plainSchema } from '@adec/contracts';
 import { SELECT } from '../operations/select.js';
 import { jsonSchemaOf } from '../pipeline/request-schema.js';
 
@@ -14,13 +14,11 @@ Arguments: \`actions\` are the candidates (\`action_id\`, \`type\`, and that typ
 
 The answer: \`decision.selected_action\` is what to do, \`decision.payload\` what to show (e.g. a rationale), \`execution\` how the explanation was made (a flagged fallback is still a lawful decision), \`audit.replay_token\` how to prove it later. An error result NO_ELIGIBLE_ACTIONS means no candidate is allowed now: do none of them.`;
 
-const { DecisionResponse } = OPENAPI_DOCUMENT.components.schemas;
-
 export const SELECT_TOOL: Tool = {
   name: 'select',
   title: 'Select the next action for a user',
   description: DESCRIPTION,
   inputSchema: jsonSchemaOf(SELECT.schema),
-  outputSchema: { ...DecisionResponse, required: [...DecisionResponse.required] },
+  outputSchema: plainSchema(DecisionResponse),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
 };

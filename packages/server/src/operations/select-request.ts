@@ -36,8 +36,9 @@ export const SELECT_REQUEST: RequestSchema = {
     }),
     engineField('conditions', false, { type: 'array', items: { type: 'string' }, description: 'Platform conditions present now (offline_mode, …)' }),
     engineField('execution_mode_override', false, { type: ['string', 'null'], enum: [...EXECUTION_MODES, null] }),
-    idField('request_id', { description: 'Makes retries idempotent; it is also the decision id' }),
+    idField('request_id', { description: 'Makes retries idempotent (the decision id is the service’s own UUID)' }),
     idField('user_id', { description: "Whose short-term memory applies (feedback recorded for this user's earlier decisions)" }),
+    idField('platform_id', { description: 'Who asks (the DecisionRequest’s platform_id); absent: the org' }),
     orgField(),
   ],
 };
@@ -52,6 +53,8 @@ export function selectRequestOf(fields: Readonly<Record<string, unknown>>): Sele
     ...(fields['conditions'] !== undefined && { conditions: fields['conditions'] as CycleRequest['conditions'] }),
     ...(fields['execution_mode_override'] !== undefined && { execution_mode_override: fields['execution_mode_override'] as ExecutionMode | null }),
     request_id: requestId,
+    user_id: (fields['user_id'] as string | null | undefined) ?? null,
+    ...(fields['platform_id'] !== undefined && { platform_id: fields['platform_id'] as string }),
   };
   return {
     domain: fields['domain'] as string,

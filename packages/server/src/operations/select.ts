@@ -8,7 +8,6 @@
  * action (422) and a scoring failure (500). Nothing is stored for a request refused before
  * anything was decided (400, 404, 429, 503).
  */
-import { randomUUID } from 'node:crypto';
 import type { AuditStore } from '@adec/audit';
 import { runCycle, type CycleOutcome, type DecisionResponse, type LlmExecutor, type MemoryInput, type SelectionError, type ValidationFailure } from '@adec/engine';
 import type { ModuleLoader } from '@adec/runtime';
@@ -16,6 +15,7 @@ import { apiError, type ApiError } from '../api-error.js';
 import { decisionHeaders, errorResponse, json, retryAfter, sharedRefusals } from '../openapi-responses.js';
 import type { Operation, OperationHandler } from '../pipeline/operation.js';
 import { loadError } from '../pipeline/refusals.js';
+import { selectionDecisionId } from '../selection-decision-id.js';
 import { selectionEntry, selectionRequestHash, type SelectionPayload } from '../selection-record.js';
 import { SELECT_REQUEST, selectRequestOf, type SelectRequest } from './select-request.js';
 
@@ -56,6 +56,7 @@ export const SELECT: Operation<SelectRequest, SelectOutcome> = {
   what: 'the selection',
   request: selectRequestOf,
   idOf: (request) => request.requestId,
+  recordIdOf: (requestId, tenant) => selectionDecisionId(tenant, requestId),
   orgOf: (request) => request.orgId,
   hashOf: selectionRequestHash,
   answer: ({ outcome, response, decisionId, idempotentReplay }) => {
@@ -91,7 +92,7 @@ export function selectHandler(options: SelectHandlerOptions): OperationHandler<S
       const module = await options.loader.load({ org: caller.tenant, domain: request.domain, version: request.worldModelVersion });
       if (!module.ok) return { ok: false, error: loadError(module.error.code, module.error.message) };
       const result = await runCycle(module.module, request.cycle, {
-        decisionId: request.requestId ?? randomUUID(),
+        decisionId: selectionDecisionId(caller.tenant, request.requestId),
         timestamp: new Date(receivedAt).toISOString(),
         executors: options.executors,
         memory: await memoryOf(options.store, caller.tenant, request),

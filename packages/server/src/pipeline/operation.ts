@@ -50,6 +50,11 @@ export interface Operation<Request, Outcome, Query = undefined> {
   request(fields: Readonly<Record<string, unknown>>): Request;
   /** The idempotency id the request carries, if any. */
   idOf(request: Request): string | null;
+  /**
+   * The id of the record an idempotency id names in the tenant's chain; without this, the id
+   * itself (a selection's decision id is the service's UUID, never the client's request id).
+   */
+  recordIdOf?(id: string, tenant: string): string;
   /** The org the body names, if it names one (it must be the token's). */
   orgOf(request: Request): string | null;
   /** What makes two requests with one id "the same request". */

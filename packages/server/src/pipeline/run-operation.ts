@@ -50,11 +50,12 @@ export async function runOperation<Request, Work, Outcome, Query>(
     const request = operation.request(read.fields);
     const named = operation.orgOf(request);
     if (named !== null && named !== caller.tenant) return refuse(wrongTenant(caller.tenant, named));
+    const key = operation.idOf(request);
     const retried = async (record: AuditRecord): Promise<ServiceResult<Outcome>> => {
-      if (record.kind !== operation.recordKind || record.requestHash !== operation.hashOf(caller.tenant, request)) return refuse(idUsedElsewhere(operation.idempotency, record.decisionId, record.recordedAt));
+      if (record.kind !== operation.recordKind || record.requestHash !== operation.hashOf(caller.tenant, request)) return refuse(idUsedElsewhere(operation.idempotency, key ?? record.decisionId, record.recordedAt));
       return settled(await handler.replayed(caller, request, record));
     };
-    const id = operation.idOf(request);
+    const id = key === null ? null : (operation.recordIdOf?.(key, caller.tenant) ?? key);
     if (id !== null) {
       const earlier = await options.store.get(caller.tenant, id);
       if (!earlier.ok) return refuse(storedRecordError(earlier, id, storeUnreadable));

@@ -1,0 +1,40 @@
+/**
+ * @adec/contracts — the wire contracts of selections (docs/spec/selection.md, docs/spec/contracts.md)
+ * as JSON Schemas, each with its TypeScript type (`Wire<typeof Schema>`): producers build their
+ * values as these types, the service serves the schemas (`GET /v1/schemas/{name}`) and its
+ * OpenAPI document refers to them, and the tests validate every value they see against them.
+ */
+import type { TSchema } from '@sinclair/typebox';
+import { DecisionResponse } from './decision-response.js';
+import { ReplayToken } from './replay-token.js';
+import { SelectionTrace } from './selection-trace.js';
+import { DecisionRequest, EligibleActions, FallbackOutput, RankedActions, SkillOutput, SkillResolution, UserState, ValidationResult } from './stage-outputs.js';
+
+export { UUID_V4_PATTERN, type Wire } from './schema-kit.js';
+export { CHECKING_CONTRACTS, contractProblems } from './contract-validation.js';
+export { API_VERSION, DecisionResponse, Degradation } from './decision-response.js';
+export { ReplayToken } from './replay-token.js';
+export { CYCLE_OUTCOMES, REASONING_TRACE_SCHEMA_VERSION, SelectionTrace, TRACE_VERSION, UnaddressedSelectionTrace } from './selection-trace.js';
+export * from './stage-outputs.js';
+export * from './stage-artifacts.js';
+export * from './selection-details.js';
+
+/** Every contract the service serves, by the name in its URL. */
+export const CONTRACT_SCHEMAS: Readonly<Record<string, TSchema>> = {
+  DecisionResponse,
+  SelectionTrace,
+  ReplayToken,
+  DecisionRequest,
+  UserState,
+  EligibleActions,
+  RankedActions,
+  SkillResolution,
+  SkillOutput,
+  ValidationResult,
+  FallbackOutput,
+};
+
+/** A contract's schema as plain JSON (what the service serves and the OpenAPI document embeds). */
+export function plainSchema(schema: TSchema): { type: 'object'; required: string[]; [keyword: string]: unknown } {
+  return JSON.parse(JSON.stringify(schema)) as { type: 'object'; required: string[] };
+}
