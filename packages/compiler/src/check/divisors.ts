@@ -14,7 +14,7 @@ import { formatExpr, pathOf, type Expr } from '@adec/grammar';
 import { formatType, type CheckedExpr, type Type } from '../model/index.js';
 import type { ExprChecker } from './check-expr.js';
 import { presentWhenFalse, presentWhenTrue, union, type Narrowed } from './narrowing.js';
-import { signFact, type SignRelation } from './sign-facts.js';
+import { isSignFact, signFact, type SignRelation } from './sign-facts.js';
 import { isError, unwrapOptional } from './type-relations.js';
 
 /** The values an expression can have: a closed interval (bounds may be infinite), and whether 0 is left out of it. */
@@ -53,7 +53,7 @@ export function checkDivisor(checker: ExprChecker, ast: Expr, checked: CheckedEx
 }
 
 function hasSignFacts(narrowed: Narrowed): boolean {
-  for (const fact of narrowed) if (fact.includes(': ')) return true;
+  for (const entry of narrowed) if (isSignFact(entry)) return true;
   return false;
 }
 

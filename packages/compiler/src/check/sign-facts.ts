@@ -20,9 +20,14 @@ export function signFact(relation: SignRelation, text: string): string {
   return `${relation}: ${text}`;
 }
 
+/** Whether an entry of a `Narrowed` set is a sign fact (else it is a path proven present). */
+export function isSignFact(entry: string): boolean {
+  return entry.includes(': ');
+}
+
 /** The sign facts among `narrowed` (what an `applies_when` gives its rule's `when`). */
 export function signFactsOf(narrowed: Narrowed): Narrowed {
-  return new Set([...narrowed].filter((fact) => fact.includes(': ')));
+  return new Set([...narrowed].filter(isSignFact));
 }
 
 type Comparison = '==' | '!=' | '<' | '<=' | '>' | '>=';
