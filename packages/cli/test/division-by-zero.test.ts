@@ -172,5 +172,15 @@ describe('a divisor that is 0 at run time', () => {
       ].join('\n'),
     );
     expect(run.stdout).not.toContain('does not give the recorded result');
+    const json = await runCli(['explain', 'split', '--action', 'split_bill', '--context', 'nobody.json', '--format', 'json'], cwd);
+    const rules = (JSON.parse(json.stdout) as { rules: { rule_id: string; when: { zero_divisor?: string } | null; reason_fault?: { condition: string; zero_divisor: string }; agrees: boolean }[] }).rules;
+    expect(rules.map((rule) => [rule.rule_id, rule.when?.zero_divisor ?? rule.reason_fault?.zero_divisor ?? null, rule.agrees])).toEqual([
+      ['huge_bill', null, true],
+      ['large_per_diner', 'diners', true],
+      ['large_bill', 'diners', true],
+      ['uneven_split', 'diners', true],
+      ['large_share', null, true],
+    ]);
+    expect(rules[2]!.reason_fault).toMatchObject({ condition: 'amount / diners', value: null, inputs: { amount: 600, diners: 0 } });
   });
 });
