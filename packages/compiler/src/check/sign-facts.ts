@@ -65,7 +65,7 @@ function signOf(operator: Comparison, constant: number): SignRelation | undefine
 }
 
 /** `3`, `-2.5`: a number written in the source. */
-export function numberLiteral(expr: Expr): number | undefined {
+function numberLiteral(expr: Expr): number | undefined {
   if (expr.kind === 'NumberLiteral') return expr.value;
   if (expr.kind === 'UnaryExpr' && expr.operator === '-' && expr.operand.kind === 'NumberLiteral') return -expr.operand.value;
   return undefined;
