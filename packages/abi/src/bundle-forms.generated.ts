@@ -17,6 +17,7 @@ export const HELPER_BUNDLE_SHA256: Readonly<Record<HelperName, string>> = {
   deepEqual: '44ffdaee38a04c362255470f99c006ecc16fc1598f96790e113f452c750efab2',
   formatTimestamp: 'd7bc5d74ee177e2670ad34c2c7d3a59c93189ab78bffefd7b5ef65e2c657c490',
   formatDuration: 'd9a5c3e8c95b1947c264738902a060322cc1aea24142cfb9ac07a0a025c76fb6',
+  nonZeroDivisor: '6d535ebf19187037bbc5737ae06ea48556abee2c657628ca65fd127020757c8f',
 };
 
 /** esbuild's runtime at the top of every bundle's IIFE, from its first statement to `var module_exports = {};`. */

@@ -17,7 +17,8 @@ export type HelperName =
   | 'hasAnyElement'
   | 'deepEqual'
   | 'formatTimestamp'
-  | 'formatDuration';
+  | 'formatDuration'
+  | 'nonZeroDivisor';
 
 /** A helper as the generated TypeScript module declares it. */
 export interface HelperDefinition {
@@ -114,6 +115,13 @@ export const HELPER_LIBRARY: Readonly<Record<HelperName, HelperDefinition>> = {
   return parts.length === 0 ? "0 seconds" : \`\${ms < 0 ? "-" : ""}\${parts.join(" ")}\`;
 }`,
   },
+  nonZeroDivisor: {
+    doc: 'The divisor of `/` or `%`, or a fault when it is 0: a division by 0 has no value, so the predicate fails (never reads Infinity or NaN).',
+    text: `function nonZeroDivisor(divisor: number, written: string): number {
+  if (divisor === 0) throw new RangeError(\`division by zero: \${written} is 0\`);
+  return divisor;
+}`,
+  },
 };
 
 /** Every helper, in the order a module declares the ones it uses. */
@@ -127,4 +135,5 @@ export const HELPER_NAMES: readonly HelperName[] = [
   'deepEqual',
   'formatTimestamp',
   'formatDuration',
+  'nonZeroDivisor',
 ];

@@ -62,6 +62,7 @@ export const CATALOGUE = {
   ADEC3010: { severity: 'error', message: 'list elements must have one type: found {first} and {other}' },
   ADEC3011: { severity: 'error', message: 'objective `{name}` must be a number, found {found}' },
   ADEC3012: { severity: 'error', message: 'cannot interpolate {type} into a string' },
+  ADEC3013: { severity: 'error', message: 'the divisor `{divisor}` {problem}' },
 
   // ── Semantics ─────────────────────────────────────────────────────────────
   ADEC4001: { severity: 'error', message: 'the world has no `world` header: add `world { org "…" domain "…" version "…" }`' },

@@ -44,15 +44,18 @@ function renderRule(rule: RuleExplanation, text: SourceText, types: ReadonlyMap<
   if (rule.error !== null) lines.push(`    ${rule.error}`);
   if (rule.appliesWhen !== null) lines.push(...renderCondition('applies_when ', rule.appliesWhen, 2, rule, text, types));
   if (rule.when !== null) lines.push(...renderCondition('when ', rule.when, 2, rule, text, types));
+  if (rule.reasonFault !== null) lines.push(...renderCondition('reason {', rule.reasonFault, 2, rule, text, types, '}'));
   if (!rule.agrees) lines.push('    note: re-evaluating these conditions from the trace does not give the recorded result; the recorded result stands');
   return lines;
 }
 
-function renderCondition(label: string, condition: ConditionExplanation, depth: number, rule: RuleExplanation, text: SourceText, types: ReadonlyMap<string, Type>): string[] {
-  const value = condition.value === undefined ? 'unknown' : JSON.stringify(condition.value);
+function renderCondition(label: string, condition: ConditionExplanation, depth: number, rule: RuleExplanation, text: SourceText, types: ReadonlyMap<string, Type>, close = ''): string[] {
+  // A division by 0 has no value: the predicate failed there (docs/language-guide.md §3).
+  const zero = condition.zeroDivisor;
+  const value = zero !== undefined ? `fails: the divisor \`${oneLine(text(zero))}\` is 0` : condition.value === undefined ? 'unknown' : JSON.stringify(condition.value);
   const reads = condition.reads.map((name) => `${name} = ${Object.hasOwn(rule.inputs, name) ? readableValue(rule.inputs[name], types.get(name)!) : 'unknown'}`);
   const saw = reads.length === 0 ? '' : `    (${reads.join(', ')})`;
-  const head = `${'  '.repeat(depth)}${label}${oneLine(text(condition.span))}  → ${value}${HOW[condition.decided](condition.value)}${saw}`;
+  const head = `${'  '.repeat(depth)}${label}${oneLine(text(condition.span))}${close}  → ${value}${HOW[condition.decided](condition.value)}${saw}`;
   return [head, ...condition.parts.flatMap((part) => renderCondition('', part, depth + 1, rule, text, types))];
 }
 
@@ -79,6 +82,7 @@ export function explanationJson(explanation: DecisionExplanation, text: SourceTe
       error: rule.error,
       applies_when: rule.appliesWhen === null ? null : conditionJson(rule.appliesWhen, rule, text),
       when: rule.when === null ? null : conditionJson(rule.when, rule, text),
+      ...(rule.reasonFault !== null && { reason_fault: conditionJson(rule.reasonFault, rule, text) }),
       agrees: rule.agrees,
     })),
     decision: explanation.decision,
@@ -91,6 +95,8 @@ interface ConditionJson {
   readonly decided: ConditionExplanation['decided'];
   readonly inputs: Readonly<Record<string, unknown>>;
   readonly parts: readonly ConditionJson[];
+  /** The divisor that was 0 where it failed (a division by 0 has no value). */
+  readonly zero_divisor?: string;
 }
 
 function conditionJson(condition: ConditionExplanation, rule: RuleExplanation, text: SourceText): ConditionJson {
@@ -100,5 +106,6 @@ function conditionJson(condition: ConditionExplanation, rule: RuleExplanation, t
     decided: condition.decided,
     inputs: Object.fromEntries(condition.reads.map((name) => [name, rule.inputs[name] ?? null])),
     parts: condition.parts.map((part) => conditionJson(part, rule, text)),
+    ...(condition.zeroDivisor !== undefined && { zero_divisor: oneLine(text(condition.zeroDivisor)) }),
   };
 }

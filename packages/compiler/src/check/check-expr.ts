@@ -35,11 +35,11 @@ export function checkExpression(expr: Expr, scope: ExprScope, sink: DiagnosticSi
 
 /**
  * Checks a condition (`when`, `applies_when`, invariants, guardrails): it must be bool.
- * `clause` names it in ADEC3002.
+ * `clause` names it in ADEC3002; `narrowed` is what holds wherever it is evaluated.
  */
-export function checkCondition(expr: Expr, clause: string, scope: ExprScope, sink: DiagnosticSink): CheckedExpr {
+export function checkCondition(expr: Expr, clause: string, scope: ExprScope, sink: DiagnosticSink, narrowed: Narrowed = NOTHING_NARROWED): CheckedExpr {
   const checker = createExprChecker(scope, sink);
-  const checked = checker.check(expr, NOTHING_NARROWED);
+  const checked = checker.check(expr, narrowed);
   if (expr.kind === 'MissingExpr' || isError(checked.type)) return checked;
   if (checked.type.kind === 'optional' && checked.type.inner.kind === 'bool') {
     checker.presentType(checked, expr);

@@ -9,6 +9,7 @@ import { formatType, type CheckedExpr, type Type } from '../model/index.js';
 import { translatePattern } from '../analyze/index.js';
 import type { ExprChecker } from './check-expr.js';
 import { joinBranches, reportOperand, warnIfNeverAbsent } from './check-expr.js';
+import { checkDivisor } from './divisors.js';
 import { checkEnumListLiterals, checkEnumLiterals, enumOf } from './enum-literals.js';
 import { presentWhenFalse, presentWhenTrue, union, type Narrowed } from './narrowing.js';
 import { numberForDurationHelp } from './number-for-duration.js';
@@ -170,7 +171,7 @@ function checkCoalesce(checker: ExprChecker, expr: BinaryExpr, left: CheckedExpr
 /**
  * Arithmetic on numbers (int op int is int, except `/` which is float), on timestamps and
  * durations (`timestamp - timestamp` is a duration, `timestamp ± duration` a timestamp) and
- * string concatenation with `+`.
+ * string concatenation with `+`. A divisor must be proven never 0 (divisors.ts).
  */
 function checkArithmetic(checker: ExprChecker, expr: BinaryExpr, operator: '+' | '-' | '*' | '/' | '%', left: CheckedExpr, narrowed: Narrowed): CheckedExpr {
   const right = checker.check(expr.right, narrowed);
@@ -183,6 +184,7 @@ function checkArithmetic(checker: ExprChecker, expr: BinaryExpr, operator: '+' |
     checker.sink.report('ADEC3003', expr.operatorSpan, { op: operator, left: formatType(leftType), right: formatType(rightType) }, operator === '+' || operator === '-' ? numberForDurationHelp(leftType, expr.left, rightType, expr.right) : {});
     type = ERROR;
   }
+  if ((operator === '/' || operator === '%') && !isError(type)) checkDivisor(checker, expr.right, right, narrowed);
   return { kind: 'arithmetic', operator, left, right, type, span: expr.span };
 }
 

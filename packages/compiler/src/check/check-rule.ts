@@ -12,6 +12,7 @@ import type { ExprScope } from './scope.js';
 import { checkCondition } from './check-expr.js';
 import { checkTemplate } from './check-template.js';
 import { presentWhenTrue } from './narrowing.js';
+import { signFactsOf } from './sign-facts.js';
 import { contextScope, type ContextView, type DeclaredAttribute } from './check-context.js';
 import { asOutcome, asSeverity, outcomeHelp, severityHelp } from './spellings.js';
 import { checkPredicateTimeout } from './timeouts.js';
@@ -81,10 +82,14 @@ export function checkRule(
   const appliesWhenClause = clause('AppliesWhenClause');
   const appliesWhen = appliesWhenClause && checkCondition(appliesWhenClause.condition, 'applies_when', scope, sink);
   const whenClause = clause('WhenClause');
-  const when = whenClause && checkCondition(whenClause.condition, 'when', scope, sink);
+  // `when` runs only where `applies_when` held (docs/spec/adjudication.md 2.4.2), so it may divide
+  // by what that proves non-zero; presence stays its own: the generated predicate is typed alone.
+  const provenForWhen = appliesWhenClause ? signFactsOf(presentWhenTrue(appliesWhenClause.condition)) : undefined;
+  const when = whenClause && checkCondition(whenClause.condition, 'when', scope, sink, provenForWhen);
   const reasonClause = clause('ReasonClause');
   // A reason is rendered only for a rule that matched: its applies_when and when both held,
-  // so what they prove present is present in it (`when x IS NOT NULL and …` → `{x}`).
+  // so what they prove present is present in it (`when x IS NOT NULL and …` → `{x}`), and
+  // what they prove non-zero may divide (`when count > 0 and …` → `{amount / count}`).
   const presentInReason = new Set([...(appliesWhenClause ? presentWhenTrue(appliesWhenClause.condition) : []), ...(whenClause ? presentWhenTrue(whenClause.condition) : [])]);
   const reason = reasonClause && checkTemplate(reasonClause.template, scope, sink, presentInReason);
 

@@ -3,9 +3,13 @@
  * present. `x IS NOT NULL and <rhs>` checks `rhs` with `x` present; `x IS NULL or <rhs>`
  * too; `if x IS NOT NULL then a else b` checks `a` with `x` present. The language has no
  * assignment, so a path proven present stays present for the rest of the expression.
+ * The same flow carries what a comparison with a number proves about a value's sign
+ * (sign-facts.ts), which the divisor check reads: `count > 0 and amount / count > 2`.
  */
 import { pathOf, type BinaryExpr, type Expr } from '@adec/grammar';
+import { signFactsOfComparison } from './sign-facts.js';
 
+/** Paths proven present, and sign facts (sign-facts.ts). */
 export type Narrowed = ReadonlySet<string>;
 
 export const NOTHING_NARROWED: Narrowed = new Set();
@@ -38,10 +42,15 @@ function presentWhen(condition: Expr, value: boolean): Narrowed {
         case 'or':
           return presentWhenLogical(condition, value);
         case '!=':
-          return value ? comparedWithNull(condition.left, condition.right) : NOTHING_NARROWED;
+          return withSignFacts(value ? comparedWithNull(condition.left, condition.right) : NOTHING_NARROWED, '!=', condition, value);
         case '==':
         case 'EQUALS':
-          return value ? NOTHING_NARROWED : comparedWithNull(condition.left, condition.right);
+          return withSignFacts(value ? NOTHING_NARROWED : comparedWithNull(condition.left, condition.right), '==', condition, value);
+        case '<':
+        case '<=':
+        case '>':
+        case '>=':
+          return withSignFacts(NOTHING_NARROWED, condition.operator, condition, value);
         default:
           return NOTHING_NARROWED;
       }
@@ -87,6 +96,11 @@ export function union(a: Narrowed, b: Narrowed): Narrowed {
 function intersection(a: Narrowed, b: Narrowed): Narrowed {
   if (a.size === 0 || b.size === 0) return NOTHING_NARROWED;
   return new Set([...a].filter((path) => b.has(path)));
+}
+
+function withSignFacts(present: Narrowed, operator: '==' | '!=' | '<' | '<=' | '>' | '>=', condition: BinaryExpr, value: boolean): Narrowed {
+  const facts = signFactsOfComparison(operator, condition.left, condition.right, value);
+  return facts.length === 0 ? present : union(present, new Set(facts));
 }
 
 /** `x != null` / `null != x`: the path compared with the null literal. */

@@ -5,9 +5,13 @@
  * held because every part did), a chain of `or` by its first true part (or failed because every
  * part did); `not` of such a chain by the chain; `if` by its condition and the branch it took.
  * Anything else is a leaf, explained by the attributes it reads.
+ *
+ * A division by a divisor that is 0 has no value (docs/language-guide.md §3): the predicate
+ * fails there, so the explanation stops there too, at that divisor, even where the
+ * interpreter's three-valued logic could decide past an unknown part (`x / 0 > 1 or true`).
  */
 import type { Span } from '@adec/diagnostics';
-import { evaluate, UNKNOWN, type Value } from '../analyze/evaluate.js';
+import { arithmetic, evaluate, UNKNOWN, type Environment, type Value } from '../analyze/evaluate.js';
 import { childExpressions, type CheckedExpr, type JsonValue } from '../model/index.js';
 
 export interface ConditionExplanation {
@@ -21,6 +25,14 @@ export interface ConditionExplanation {
   readonly parts: readonly ConditionExplanation[];
   /** A leaf's context attributes, each once, in the order it reads them. */
   readonly reads: readonly string[];
+  /** The divisor that was 0 where re-evaluation stopped, as the predicate did: the condition has no value. */
+  readonly zeroDivisor?: Span;
+}
+
+/** A value, or the first divisor that was 0 on the way to it. */
+interface Evaluated {
+  readonly value: Value;
+  readonly zeroDivisor?: CheckedExpr;
 }
 
 /**
@@ -29,11 +41,32 @@ export interface ConditionExplanation {
  */
 export function explainCondition(expr: CheckedExpr, attribute: (name: string) => JsonValue | undefined): ConditionExplanation {
   const known = (value: JsonValue | undefined): Value => (value === undefined ? UNKNOWN : value);
-  const env = { lookup: (e: CheckedExpr) => (e.kind === 'ref' && e.root === 'context' ? known(attribute(e.name)) : undefined) };
-  return explain(expr, (e) => evaluate(e, env));
+  return explain(expr, (e) => evaluateToZeroDivisor(e, (ref) => (ref.kind === 'ref' && ref.root === 'context' ? known(attribute(ref.name)) : undefined)));
 }
 
-function explain(expr: CheckedExpr, valueOf: (e: CheckedExpr) => Value): ConditionExplanation {
+/**
+ * `expr` evaluated as the predicate evaluates it, noting the first divisor that is 0. The
+ * interpreter takes operands in the predicate's order up to its first unknown value, and on
+ * known input only a division by 0 is unknown, so the first one it meets is the one the
+ * predicate failed at.
+ */
+function evaluateToZeroDivisor(expr: CheckedExpr, bound: (e: CheckedExpr) => Value | undefined): Evaluated {
+  let zeroDivisor: CheckedExpr | undefined;
+  const env: Environment = {
+    lookup: (e) => {
+      const value = bound(e);
+      if (value !== undefined || e.kind !== 'arithmetic' || (e.operator !== '/' && e.operator !== '%')) return value;
+      const dividend = evaluate(e.left, env);
+      const divisor = evaluate(e.right, env);
+      if (divisor === 0) zeroDivisor ??= e.right;
+      return arithmetic(e.operator, dividend, divisor);
+    },
+  };
+  const value = evaluate(expr, env);
+  return zeroDivisor === undefined ? { value } : { value: UNKNOWN, zeroDivisor };
+}
+
+function explain(expr: CheckedExpr, valueOf: (e: CheckedExpr) => Evaluated): ConditionExplanation {
   if (expr.kind === 'logical') return explainChain(expr, valueOf);
   if (expr.kind === 'not' && expr.operand.kind === 'logical') {
     const operand = explainChain(expr.operand, valueOf);
@@ -41,18 +74,20 @@ function explain(expr: CheckedExpr, valueOf: (e: CheckedExpr) => Value): Conditi
   }
   if (expr.kind === 'if') {
     const condition = explain(expr.condition, valueOf);
-    if (typeof condition.value !== 'boolean') return node(expr, json(valueOf(expr)), 'branch', [condition]);
+    if (condition.zeroDivisor !== undefined) return node(expr, undefined, 'branch', [condition]);
+    if (typeof condition.value !== 'boolean') return node(expr, json(valueOf(expr).value), 'branch', [condition]);
     const branch = explain(condition.value ? expr.consequent : expr.alternate, valueOf);
     return node(expr, branch.value, 'branch', [condition, branch]);
   }
-  return { span: expr.span, value: json(valueOf(expr)), decided: 'leaf', parts: [], reads: contextReads(expr) };
+  const { value, zeroDivisor } = valueOf(expr);
+  return { span: expr.span, value: json(value), decided: 'leaf', parts: [], reads: contextReads(expr), ...(zeroDivisor !== undefined && { zeroDivisor: zeroDivisor.span }) };
 }
 
 /**
  * `a and b and …` (or `or`): its parts in order, up to the first decisive one, as the predicate
  * evaluates them. A chain is walked in a loop: it can be thousands of operands long.
  */
-function explainChain(expr: Extract<CheckedExpr, { kind: 'logical' }>, valueOf: (e: CheckedExpr) => Value): ConditionExplanation {
+function explainChain(expr: Extract<CheckedExpr, { kind: 'logical' }>, valueOf: (e: CheckedExpr) => Evaluated): ConditionExplanation {
   const operands: CheckedExpr[] = [expr.right];
   let left: CheckedExpr = expr.left;
   for (; left.kind === 'logical' && left.operator === expr.operator; left = left.left) operands.push(left.right);
@@ -63,6 +98,7 @@ function explainChain(expr: Extract<CheckedExpr, { kind: 'logical' }>, valueOf: 
   let known = true;
   for (const operand of operands) {
     const part = explain(operand, valueOf);
+    if (part.zeroDivisor !== undefined) return node(expr, undefined, 'first_part', [part]);
     if (part.value === decisive) return node(expr, decisive, 'first_part', [part]);
     if (typeof part.value !== 'boolean') known = false;
     parts.push(part);
@@ -70,8 +106,10 @@ function explainChain(expr: Extract<CheckedExpr, { kind: 'logical' }>, valueOf: 
   return node(expr, known ? !decisive : undefined, 'every_part', parts);
 }
 
+/** A node decided by `parts`; a part that stopped at a zero divisor stops it too. */
 function node(expr: CheckedExpr, value: JsonValue | undefined, decided: ConditionExplanation['decided'], parts: readonly ConditionExplanation[]): ConditionExplanation {
-  return { span: expr.span, value, decided, parts, reads: [] };
+  const zeroDivisor = parts.find((part) => part.zeroDivisor !== undefined)?.zeroDivisor;
+  return { span: expr.span, value: zeroDivisor === undefined ? value : undefined, decided, parts, reads: [], ...(zeroDivisor !== undefined && { zeroDivisor }) };
 }
 
 function json(value: Value): JsonValue | undefined {

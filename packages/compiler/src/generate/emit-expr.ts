@@ -5,7 +5,9 @@
  * - absent is one value: `undefined` (a missing JSON property) and `null` are both normalised
  *   to `null` before equality, so "absent equals only absent";
  * - equality is `===`/`!==` on scalars and structural on lists and records;
- * - `/` is float division, `%` the JavaScript remainder; timestamps and durations are ms numbers;
+ * - `/` is float division, `%` the JavaScript remainder; a divisor that is 0 has no value, so
+ *   every divisor but a number literal goes through `nonZeroDivisor`, which throws on 0 and
+ *   fails the predicate (docs/language-guide.md §3); timestamps and durations are ms numbers;
  * - regular expressions are hoisted to module-level constants (`RE_0`) so each compiles once;
  * - built-ins are written as their registry entry lowers them (model/builtins.ts): `Math.*`,
  *   string methods, or a few local helpers (see runtime-helpers.ts); nothing reads a global
@@ -199,10 +201,11 @@ export class ExprEmitter {
       const node = nodes[i]!;
       if (node.kind === 'logical') {
         const prec = node.operator === 'and' ? Prec.And : Prec.Or;
-        links.push({ op: node.operator === 'and' ? '&&' : '||', prec, rightMin: prec, right: node.right, normalised: false });
+        links.push({ op: node.operator === 'and' ? '&&' : '||', prec, rightMin: prec, right: node.right, normalised: false, divisor: false });
       } else {
         const prec = node.operator === '+' || node.operator === '-' ? Prec.Additive : Prec.Multiplicative;
-        links.push({ op: node.operator, prec, rightMin: prec + 1, right: node.right, normalised: false });
+        const divisor = (node.operator === '/' || node.operator === '%') && !isNonZeroNumber(node.right);
+        links.push({ op: node.operator, prec, rightMin: prec + 1, right: node.right, normalised: false, divisor });
       }
     }
     return this.links(this.expr(nodes[nodes.length - 1]!.left, scope), links, scope);
@@ -225,6 +228,7 @@ export class ExprEmitter {
       rightMin: Prec.Equality,
       right,
       normalised: normalised && i === operands.length - 2,
+      divisor: false,
     }));
     return this.links(this.expr(operands[0]!, scope), links, scope);
   }
@@ -240,7 +244,7 @@ export class ExprEmitter {
    */
   private links(first: Emitted, links: readonly Link[], scope: ExprScope): Emitted {
     const apply = (left: Emitted, link: Link): Emitted => {
-      const right = link.normalised ? this.normalised(link.right, scope) : this.expr(link.right, scope);
+      const right = link.normalised ? this.normalised(link.right, scope) : link.divisor ? this.divisor(link.right, scope) : this.expr(link.right, scope);
       return { code: `${operand(left, link.prec, link)} ${link.op} ${operand(right, link.rightMin, link)}`, prec: link.prec };
     };
     if (links.length <= CHAIN_BLOCK) return links.reduce(apply, first);
@@ -289,6 +293,13 @@ export class ExprEmitter {
     const op = operator === '==' ? '===' : operator === '!=' ? '!==' : operator;
     const prec = op === '===' || op === '!==' ? Prec.Equality : Prec.Relational;
     return { code: `${wrap(left, prec)} ${op} ${wrap(right, prec + 1)}`, prec };
+  }
+
+  /** `nonZeroDivisor(ctx.count, "\`count\`")`: the divisor, or a fault naming it when it is 0. */
+  private divisor(e: CheckedExpr, scope: ExprScope): Emitted {
+    const path = pathText(e);
+    const written = path === undefined ? 'the divisor' : `\`${path}\``;
+    return { code: `${this.use('nonZeroDivisor')}(${this.expr(e, scope).code}, ${stringLiteral(written)})`, prec: Prec.Postfix };
   }
 
   /** The value with a possibly-absent operand normalised: `ctx.x ?? null`. */
@@ -371,6 +382,8 @@ interface Link {
   readonly right: CheckedExpr;
   /** Normalise the right operand (`?? null`): the last operand of a normalised `??`. */
   readonly normalised: boolean;
+  /** The right operand divides and may be 0: it goes through `nonZeroDivisor`. */
+  readonly divisor: boolean;
 }
 
 /**
@@ -428,6 +441,20 @@ type MinPrec = number;
 function wrap(e: Emitted, min: MinPrec): string {
   const level: number = e.prec;
   return level < min ? `(${e.code})` : e.code;
+}
+
+/** `60`, `-2.5`: a divisor written as a number other than 0 needs no check at run time. */
+function isNonZeroNumber(e: CheckedExpr): boolean {
+  const literal = e.kind === 'negate' ? e.operand : e;
+  return literal.kind === 'literal' && typeof literal.value === 'number' && literal.value !== 0;
+}
+
+/** `count`, `action.minutes`: a divisor as the author wrote it when it is a name or a field of one. */
+function pathText(e: CheckedExpr): string | undefined {
+  if (e.kind === 'ref') return e.name;
+  if (e.kind !== 'field') return undefined;
+  const object = pathText(e.object);
+  return object === undefined ? undefined : `${object}.${e.name}`;
 }
 
 function isNullLiteral(e: CheckedExpr): boolean {

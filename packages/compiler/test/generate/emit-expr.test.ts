@@ -88,6 +88,20 @@ describe('expression translation', () => {
     expect(evaluate(arith('%', age, lit(4), INT), { age: 10 })).toBe(2);
   });
 
+  it('checks every divisor but a number at run time: a divisor that is 0 fails, naming it, and never gives Infinity or NaN', () => {
+    const count = ref('count', INT);
+    expect(emit(arith('/', age, lit(4)))).toBe('ctx.age / 4');
+    expect(emit(arith('/', age, count))).toBe('ctx.age / nonZeroDivisor(ctx.count, "`count`")');
+    expect(emit(arith('%', age, arith('-', count, lit(1), INT), INT))).toBe('ctx.age % nonZeroDivisor(ctx.count - 1, "the divisor")');
+    for (const operator of ['/', '%'] as const) {
+      expect(evaluate(arith(operator, age, count), { age: 10, count: 4 })).toBe(operator === '/' ? 2.5 : 2);
+      for (const zero of [0, -0]) {
+        expect(() => evaluate(arith(operator, age, count), { age: 10, count: zero })).toThrow(new RangeError('division by zero: `count` is 0'));
+        expect(() => evaluate(arith(operator, age, arith('-', count, lit(1), INT), INT), { age: 10, count: 1 + zero })).toThrow(new RangeError('division by zero: the divisor is 0'));
+      }
+    }
+  });
+
   it('translates built-ins to Math and local helpers', () => {
     expect(emit(call('clamp', FLOAT, arith('/', age, lit(5)), lit(0), lit(1)))).toBe('clamp(ctx.age / 5, 0, 1)');
     expect(evaluate(call('clamp', FLOAT, arith('/', age, lit(5)), lit(0), lit(1)), { age: 7 })).toBe(1);
