@@ -90,6 +90,7 @@ export const CATALOGUE = {
   ADEC4024: { severity: 'error', message: 'scenario `{scenario}` {problem}' },
   ADEC4025: { severity: 'error', message: 'invalid skill type `{text}`: expected llm or deterministic' },
   ADEC4026: { severity: 'error', message: 'test `{test}` {problem}' },
+  ADEC4027: { severity: 'error', message: 'skill `{skill}` reads user_state `{name}`, but {problem}' },
 
   // ── Warnings ──────────────────────────────────────────────────────────────
   ADEC5001: { severity: 'warning', message: 'this condition is always true' },
