@@ -1,5 +1,5 @@
 /**
- * The analysis phase: warnings over a checked world (ADEC5001–5004). It runs only on a
+ * The analysis phase: warnings over a checked world (ADEC5001–5004, ADEC5010). It runs only on a
  * world without errors and reports nothing the checker reports; the caller sorts.
  */
 import type { Diagnostic } from '@adec/diagnostics';
@@ -15,6 +15,7 @@ import { checkConstantConditions } from './constant-conditions.js';
 import { definitionKey, NO_DEFINITIONS, type Definitions } from './finite-model.js';
 import { checkNeverDecides } from './never-decides.js';
 import { checkPatterns, checkProhibitions } from './pattern-warnings.js';
+import { checkUnexplainedOutcomes } from './unexplained-outcomes.js';
 
 export function analyzeWorld(world: CheckedWorld): Diagnostic[] {
   const report = new DiagnosticSet();
@@ -43,6 +44,7 @@ function analyzeAction(action: CheckedAction, report: DiagnosticSet): void {
     roots.push(...templateExpressions(rule.reason));
   }
   report.add(checkNeverDecides(action, definitions));
+  report.add(checkUnexplainedOutcomes(action));
   report.add(checkPatterns(roots));
 }
 
