@@ -103,6 +103,7 @@ export const CATALOGUE = {
   ADEC5008: { severity: 'warning', message: 'template `{template}` can never be chosen: {reason}' },
   ADEC5009: { severity: 'warning', message: '`{field}` names `{name}`, which is not an action of the world but is close to one' },
   ADEC5010: { severity: 'warning', message: '{outcome} rule `{rule}` has no `reason`, so nothing explains its outcome to the agent' },
+  ADEC5011: { severity: 'warning', message: 'rule `{rule}` suppresses `{target}`, but the two can never match together, so the suppression never takes effect' },
 
   // ── Internal compiler errors ──────────────────────────────────────────────
   ADEC9001: { severity: 'error', message: 'internal compiler error: {problem}' },

@@ -20,6 +20,7 @@ import { checkHeader } from './check-header.js';
 import { checkScenarios } from './check-scenario.js';
 import { checkSkills } from './check-skill.js';
 import { checkTests } from './check-test.js';
+import { suppressionSpans } from './check-suppressions.js';
 import { checkUserStateSources } from './user-state-sources.js';
 import { reportUnusedAttributes } from './unused-attributes.js';
 
@@ -74,7 +75,7 @@ export function checkWorld(files: readonly SourceFile[], options: CheckWorldOpti
     scenarios,
     tests,
   };
-  const warnings = options.analyze === false ? [] : analyzeWorld(world);
+  const warnings = options.analyze === false ? [] : analyzeWorld(world, { suppressionAt: suppressionSpans(actionDecls) });
   return { world, diagnostics: sortDiagnostics([...sink.diagnostics, ...warnings]) };
 }
 
