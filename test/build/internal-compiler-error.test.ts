@@ -8,7 +8,7 @@ import { buildWorld, type ModuleGenerator } from '@adec/compiler';
 const WORLD = `world { org "acme" domain "hr" version "1.0.0" }
 context { supplied age: int }
 action a {
-  rule old { outcome RED severity t1 when age > 99 }
+  rule old { outcome RED severity t1 when age > 99 reason "over 99" }
 }
 `;
 

@@ -172,7 +172,10 @@ export function namesWorld(names: Partial<Names> = {}, references: Partial<Names
 `,
     'scenario.adec': `scenario ${n.scenario} {
   version "1.0.0"
-  signals { ${n.signal}: int = 0 }
+  signals {
+    ${n.signal}: int = 0
+    level: int = 0
+  }
   state { ${n.state}: float(0..1) = clamp(${r('signal')} / 5, 0, 1) }
   action_type ${n.actionType} {
     ${n.actionTypeField}: string

@@ -43,6 +43,7 @@ action return_item {
     severity     t2
     applies_when since_order <= 30d
     when         opened or (since_order > 14d and grace < 1h)
+    reason       "Opened items are checked before a refund"
   }
 }
 `;
@@ -79,7 +80,7 @@ describe('adec explain', () => {
         '    when since_order > 30d + grace and not opened  → false, because of:',
         '      since_order > 30d + grace  → false    (since_order = 19 days, grace = 30 minutes)',
         '',
-        '✓ opened_item  YELLOW t2  matched',
+        '✓ opened_item  YELLOW t2  matched: "Opened items are checked before a refund"',
         '    applies_when since_order <= 30d  → true    (since_order = 19 days)',
         '    when opened or (since_order > 14d and grace < 1h)  → true, because of:',
         '      since_order > 14d and grace < 1h  → true, every part held:',

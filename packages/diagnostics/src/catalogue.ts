@@ -91,6 +91,7 @@ export const CATALOGUE = {
   ADEC4024: { severity: 'error', message: 'scenario `{scenario}` {problem}' },
   ADEC4025: { severity: 'error', message: 'invalid skill type `{text}`: expected llm or deterministic' },
   ADEC4026: { severity: 'error', message: 'test `{test}` {problem}' },
+  ADEC4027: { severity: 'error', message: 'skill `{skill}` reads user_state `{name}`, but {problem}' },
 
   // ── Warnings ──────────────────────────────────────────────────────────────
   ADEC5001: { severity: 'warning', message: 'this condition is always true' },
@@ -102,6 +103,8 @@ export const CATALOGUE = {
   ADEC5007: { severity: 'warning', message: 'weight of rule `{rule}` is ignored: action `{action}` aggregates with `{mode}`' },
   ADEC5008: { severity: 'warning', message: 'template `{template}` can never be chosen: {reason}' },
   ADEC5009: { severity: 'warning', message: '`{field}` names `{name}`, which is not an action of the world but is close to one' },
+  ADEC5010: { severity: 'warning', message: '{outcome} rule `{rule}` has no `reason`, so nothing explains its outcome to the agent' },
+  ADEC5011: { severity: 'warning', message: 'rule `{rule}` suppresses `{target}`, but the two can never match together, so the suppression never takes effect' },
 
   // ── Internal compiler errors ──────────────────────────────────────────────
   ADEC9001: { severity: 'error', message: 'internal compiler error: {problem}' },

@@ -24,6 +24,7 @@ action refund {
     outcome  YELLOW
     severity t2
     when     amount > 500
+    reason   "A refund over 500 needs a second look"
   }
 }
 
@@ -33,6 +34,7 @@ action cancel_order {
     outcome  RED
     severity t2
     when     shipped
+    reason   "The order has shipped"
   }
 }
 `;

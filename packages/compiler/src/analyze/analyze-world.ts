@@ -1,5 +1,5 @@
 /**
- * The analysis phase: warnings over a checked world (ADEC5001–5004). It runs only on a
+ * The analysis phase: warnings over a checked world (ADEC5001–5004, ADEC5010–5011). It runs only on a
  * world without errors and reports nothing the checker reports; the caller sorts.
  */
 import type { Diagnostic } from '@adec/diagnostics';
@@ -12,19 +12,27 @@ import type {
   CheckedWorld,
 } from '../model/index.js';
 import { checkConstantConditions } from './constant-conditions.js';
+import { checkDisjointSuppressions, type SuppressionSpans } from './disjoint-suppressions.js';
 import { definitionKey, NO_DEFINITIONS, type Definitions } from './finite-model.js';
 import { checkNeverDecides } from './never-decides.js';
 import { checkPatterns, checkProhibitions } from './pattern-warnings.js';
+import { checkUnexplainedOutcomes } from './unexplained-outcomes.js';
 
-export function analyzeWorld(world: CheckedWorld): Diagnostic[] {
+/** What the checker knows of the source that a checked world no longer holds. */
+export interface AnalyzedSources {
+  /** Where a rule names a rule it suppresses: ADEC5011 is reported there, else at the rule. */
+  readonly suppressionAt?: SuppressionSpans;
+}
+
+export function analyzeWorld(world: CheckedWorld, sources: AnalyzedSources = {}): Diagnostic[] {
   const report = new DiagnosticSet();
-  for (const action of world.actions) analyzeAction(action, report);
+  for (const action of world.actions) analyzeAction(action, report, sources.suppressionAt ?? (() => undefined));
   for (const skill of world.skills) analyzeSkill(skill, report);
   for (const scenario of world.scenarios) analyzeScenario(scenario, report);
   return report.diagnostics;
 }
 
-function analyzeAction(action: CheckedAction, report: DiagnosticSet): void {
+function analyzeAction(action: CheckedAction, report: DiagnosticSet, suppressionAt: SuppressionSpans): void {
   const definitions: Definitions = new Map(
     action.context.flatMap((attribute) =>
       attribute.derivation ? [[definitionKey('context', attribute.name), attribute.derivation] as const] : [],
@@ -43,6 +51,8 @@ function analyzeAction(action: CheckedAction, report: DiagnosticSet): void {
     roots.push(...templateExpressions(rule.reason));
   }
   report.add(checkNeverDecides(action, definitions));
+  report.add(checkUnexplainedOutcomes(action));
+  report.add(checkDisjointSuppressions(action, definitions, suppressionAt));
   report.add(checkPatterns(roots));
 }
 

@@ -157,7 +157,7 @@ function ruleFacts(rule: CheckedRule, index: number, definitions: Definitions): 
 }
 
 /** `applies_when and when`: the rule matches exactly when this is true. */
-function effectiveCondition(rule: CheckedRule): CheckedExpr {
+export function effectiveCondition(rule: CheckedRule): CheckedExpr {
   if (rule.appliesWhen === undefined) return rule.when;
   return { kind: 'logical', operator: 'and', left: rule.appliesWhen, right: rule.when, type: BOOL, span: rule.span };
 }

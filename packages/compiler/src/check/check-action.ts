@@ -28,6 +28,8 @@ export interface ActionInfo {
   readonly ruleIds: readonly string[];
   /** The outcome of each rule, undefined where it was invalid (already reported). */
   readonly ruleOutcomes: readonly (RuleOutcome | undefined)[];
+  /** The rules as checked, in order: their conditions decide what a test's context can produce. */
+  readonly rules: readonly RuleDraft[];
   /** Each rule's checked reason, by rule id (what a test may expect it to read). */
   readonly reasons: ReadonlyMap<string, CheckedTemplate>;
   /** The `on STATUS { … }` work frames, by status (what a test may expect the work frame to say). */
@@ -73,7 +75,7 @@ export function checkActions(
       else if (rule.id !== '') firstRule.set(rule.id, rule);
     }
     const workFrames = checkWorkFrames(decl.workFrames, name, actionNames, sink);
-    if (earlier === undefined) infos.set(name, { name, decl, view, ruleIds: rules.map((r) => r.id), ruleOutcomes: rules.map((r) => r.outcome), reasons: new Map(rules.flatMap((r) => (r.reason === undefined ? [] : [[r.id, r.reason] as const]))), workFrames });
+    if (earlier === undefined) infos.set(name, { name, decl, view, ruleIds: rules.map((r) => r.id), ruleOutcomes: rules.map((r) => r.outcome), rules, reasons: new Map(rules.flatMap((r) => (r.reason === undefined ? [] : [[r.id, r.reason] as const]))), workFrames });
     drafts.push({ decl, view, rules, partial: { name, context: [], aggregation, workFrames, span: decl.span } });
   }
 

@@ -35,6 +35,17 @@ export interface ScenarioInfo {
   readonly actionTypes: readonly ActionTypeInfo[];
   /** The fields of `action` in its expressions, over all its action types. */
   readonly candidateFields: readonly RecordField[];
+  /** Derived state values; with the signals, what a skill's `user_state` is filled from. */
+  readonly state: readonly RecordField[];
+  /** Each action type that names a skill, with where it does. */
+  readonly skillUses: readonly SkillUse[];
+}
+
+/** `skill X` in an action type: the scenario hands the selected action of that type to skill X. */
+export interface SkillUse {
+  readonly actionType: string;
+  readonly skill: string;
+  readonly span: Span;
 }
 
 export interface CheckedScenarios {
@@ -110,7 +121,16 @@ function checkScenario(decl: ScenarioDecl, skills: ReadonlyMap<string, SkillInfo
   const requiredSignals = signals.filter((s) => s.type.kind !== 'optional' && withoutDefault.has(s.name)).map((s) => s.name);
   const infoSignals = signals.map(({ name, type }) => ({ name, type }));
   for (const signal of infoSignals) sink.recorder?.fieldOrigin(signal, declaredAt(signal.name));
-  const info: ScenarioInfo = { id, idSpan: decl.id.span, signals: infoSignals, requiredSignals, actionTypes, candidateFields: candidate.kind === 'record' ? candidate.fields : [] };
+  const info: ScenarioInfo = {
+    id,
+    idSpan: decl.id.span,
+    signals: infoSignals,
+    requiredSignals,
+    actionTypes,
+    candidateFields: candidate.kind === 'record' ? candidate.fields : [],
+    state: stateTypes,
+    skillUses: actionTypes.flatMap((t) => (t.skill === undefined ? [] : [{ actionType: t.name, skill: t.skill.name, span: t.skill.span }])),
+  };
   if (version === undefined) return { info };
   return {
     info,
@@ -119,7 +139,7 @@ function checkScenario(decl: ScenarioDecl, skills: ReadonlyMap<string, SkillInfo
       version: version.value,
       signals,
       state,
-      actionTypes: actionTypes.map(({ name, fields, skill }) => ({ name, fields, ...(skill !== undefined && { skill }) })),
+      actionTypes: actionTypes.map(({ name, fields, skill }) => ({ name, fields, ...(skill !== undefined && { skill: skill.name }) })),
       guardrails,
       objectives,
       ...(executionRisk !== undefined && { executionRisk }),
@@ -218,7 +238,8 @@ function checkStateDerivations(
 }
 
 interface CheckedActionType extends ActionTypeInfo {
-  readonly skill?: string;
+  /** The skill it names, where it names it; present only when that skill exists. */
+  readonly skill?: { readonly name: string; readonly span: Span };
 }
 
 function checkActionTypes(decls: readonly ActionTypeDecl[], skills: ReadonlyMap<string, SkillInfo>, sink: DiagnosticSink): CheckedActionType[] {
@@ -235,7 +256,7 @@ function checkActionTypes(decls: readonly ActionTypeDecl[], skills: ReadonlyMap<
     }
     seen.set(name, decl.name.span);
     const skill = decl.skill && checkActionTypeSkill(decl, fields, skills, sink);
-    actionTypes.push({ name, nameSpan: decl.name.span, fields, ...(skill !== undefined && { skill }) });
+    actionTypes.push({ name, nameSpan: decl.name.span, fields, ...(skill !== undefined && decl.skill !== undefined && { skill: { name: skill, span: decl.skill.span } }) });
   }
   return actionTypes;
 }

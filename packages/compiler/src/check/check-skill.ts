@@ -32,6 +32,8 @@ export interface SkillInfo extends SkillSchemas {
   /** The time it may take before its own fallback takes over, and where that was set. */
   readonly timeoutMs: number;
   readonly timeoutSpan?: Span;
+  /** Where each `user_state` field is declared, by name: what a scenario that lacks it is reported at. */
+  readonly userStateSpans: ReadonlyMap<string, Span>;
 }
 
 /**
@@ -157,6 +159,8 @@ function checkSkill(
     ...(fallbackMember !== undefined && { fallback: { name: fallbackMember.skill.name, span: fallbackMember.skill.span } }),
     timeoutMs: timeouts.timeoutMs,
     ...(timeoutMember !== undefined && { timeoutSpan: timeoutMember.timeout.span }),
+    // Reversed so that a repeated name (ADEC2010) keeps its first declaration's span.
+    userStateSpans: new Map((member('SkillUserState')?.fields ?? []).map((f) => [f.name.name, f.name.span] as const).reverse()),
     ...schemas,
   };
   const build = (): CheckedSkill | undefined => {

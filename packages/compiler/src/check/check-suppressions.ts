@@ -3,6 +3,8 @@
  * T1 rules are the hard floor and can never be suppressed (docs/spec/adjudication.md §4), so naming one is
  * an error rather than something the runtime silently ignores.
  */
+import type { Span } from '@adec/diagnostics';
+import type { ActionDecl } from '@adec/grammar';
 import type { DiagnosticSink } from './checker-context.js';
 import type { RuleDraft } from './check-rule.js';
 import { dependencyOrder, formatCycle } from './dependency-order.js';
@@ -64,4 +66,21 @@ function reportSuppressionCycles(byId: ReadonlyMap<string, RuleDraft>, resolved:
       { help: 'when every rule of the cycle matches, each removes another and none decides: keep the suppression that says which rule wins' },
     );
   }
+}
+
+/**
+ * Where each rule names each rule it suppresses, for the warnings about suppressions that run
+ * after checking (ADEC5011): rule ids are unique in a world that checked clean.
+ */
+export function suppressionSpans(decls: readonly ActionDecl[]): (rule: string, target: string) => Span | undefined {
+  const spans = new Map<string, Map<string, Span>>();
+  for (const rule of decls.flatMap((decl) => decl.rules)) {
+    const named = spans.get(rule.id.name) ?? new Map<string, Span>();
+    spans.set(rule.id.name, named);
+    for (const clause of rule.clauses) {
+      if (clause.kind !== 'SuppressesClause') continue;
+      for (const ref of clause.rules) if (!named.has(ref.name)) named.set(ref.name, ref.span);
+    }
+  }
+  return (rule, target) => spans.get(rule)?.get(target);
 }

@@ -15,6 +15,7 @@ import { SYSTEM_ATTRIBUTE_TYPES, type DeclaredAttribute } from './check-context.
 import type { ScenarioInfo } from './check-scenario.js';
 import { checkDecisionExpectations } from './check-test-expectations.js';
 import { checkRecordValues } from './test-record-values.js';
+import { unmatchableRules } from './outcome-in-context.js';
 import { checkLiteral, describeLiteral, literalFromValue } from './literal-values.js';
 import { asOutcome, outcomeHelp } from './spellings.js';
 import { didYouMeanName, suggestName } from './suggestions.js';
@@ -191,6 +192,16 @@ function checkAdjudicationTest(
   const producible = producibleOutcomes(action.ruleOutcomes);
   if (status !== undefined && !action.ruleOutcomes.includes(undefined) && !producible.includes(status)) {
     sink.report('ADEC4026', expect.status.span, { test, problem: `expects ${status}, but no rule of action \`${name}\` has outcome ${status}` }, { help: `action \`${name}\` can decide ${producible.join(', ')}` });
+  }
+  const decidable = (status === 'RED' || status === 'GREEN-SKIP') && context !== undefined && !action.ruleOutcomes.includes(undefined);
+  const unmatchable = decidable ? unmatchableRules(action.rules, status, context, action.view) : undefined;
+  if (unmatchable !== undefined) {
+    sink.report(
+      'ADEC4026',
+      expect.status.span,
+      { test, problem: `expects ${status}, but no ${status} rule of action \`${name}\` can match the context it gives` },
+      { notes: unmatchable.map(({ rule, part }) => `rule \`${rule.id}\`: its \`${part}\` is false for the values the test gives`) },
+    );
   }
   if (status === undefined || context === undefined || system === undefined || missing || details === undefined) return undefined;
   return {

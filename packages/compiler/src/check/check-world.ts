@@ -4,9 +4,9 @@
  * never stops at the first error; the checked world is returned only when there is none.
  *
  * Order: header → shared context → actions (context, rules, suppressions, work frames) →
- * skills → scenarios (which use skills) → tests (which use actions and scenarios) →
- * warnings. Analysis warnings (always-true conditions, unreachable rules, risky patterns)
- * run last, on a world that checked clean.
+ * skills → scenarios (which use skills, and fill their user_state) → tests (which use actions
+ * and scenarios) → warnings. Analysis warnings (always-true conditions, unreachable rules,
+ * risky patterns) run last, on a world that checked clean.
  */
 import { sortDiagnostics, type Diagnostic } from '@adec/diagnostics';
 import type { ActionDecl, ContextBlock, Declaration, ScenarioDecl, SkillDecl, SourceFile, TestDecl } from '@adec/grammar';
@@ -20,6 +20,8 @@ import { checkHeader } from './check-header.js';
 import { checkScenarios } from './check-scenario.js';
 import { checkSkills } from './check-skill.js';
 import { checkTests } from './check-test.js';
+import { suppressionSpans } from './check-suppressions.js';
+import { checkUserStateSources } from './user-state-sources.js';
 import { reportUnusedAttributes } from './unused-attributes.js';
 
 export interface CheckWorldResult {
@@ -57,6 +59,7 @@ export function checkWorld(files: readonly SourceFile[], options: CheckWorldOpti
   const { actions, infos: actionInfos } = checkActions(actionDecls, sharedView, sink, onUse);
   const { skills, infos: skillInfos } = checkSkills(ofKind<SkillDecl>(declarations, 'SkillDecl'), sink);
   const { scenarios, infos: scenarioInfos } = checkScenarios(ofKind<ScenarioDecl>(declarations, 'ScenarioDecl'), skillInfos, sink);
+  checkUserStateSources(scenarioInfos.values(), skillInfos, sink);
   const tests = checkTests(ofKind<TestDecl>(declarations, 'TestDecl'), { actions: actionInfos, scenarios: scenarioInfos, onUse }, sink);
 
   const ownAttributes = [...actionInfos.values()].flatMap((info) => info.view.attributes.slice(shared.length));
@@ -72,7 +75,7 @@ export function checkWorld(files: readonly SourceFile[], options: CheckWorldOpti
     scenarios,
     tests,
   };
-  const warnings = options.analyze === false ? [] : analyzeWorld(world);
+  const warnings = options.analyze === false ? [] : analyzeWorld(world, { suppressionAt: suppressionSpans(actionDecls) });
   return { world, diagnostics: sortDiagnostics([...sink.diagnostics, ...warnings]) };
 }
 

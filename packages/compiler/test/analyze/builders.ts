@@ -149,6 +149,8 @@ export function rule(
     severity,
     when,
     ...(options.appliesWhen && { appliesWhen: options.appliesWhen }),
+    // Every rule explains itself, as a RED or YELLOW one without a reason is a warning (ADEC5010).
+    reason: { parts: [`${id} decided`], span: span() },
     suppresses: options.suppresses ?? [],
     reads: [],
     span: span(),

@@ -141,7 +141,7 @@ describe('actions and rules', () => {
       ['ADEC4017', 9, 13, 'invalid timeout: `0ms` must be greater than 0', undefined],
       ['ADEC4012', 10, 12, 'weight 2 of `r` is out of range: weights must be between 0 and 1', undefined],
     ]);
-    expectDiagnostics(world(rule(`${RULE_OK}\n    weight 0.5`)), [
+    expectDiagnostics(world(rule(`${RULE_OK}\n    weight 0.5\n    reason "large"`)), [
       ['ADEC5007', 8, 5, 'weight of rule `r` is ignored: action `a` aggregates with `winner_takes_all`', undefined],
     ]);
   });

@@ -158,7 +158,7 @@ describe('optional values', () => {
   });
 
   it('reports an interpolated optional value (ADEC3007) and an interpolated list (ADEC3012)', () => {
-    expectDiagnostics(actionWith('  supplied n: int?\n  supplied d: list<string>', 'true').replace('when true', 'when true\n    reason "{n} {d}"'), [
+    expectDiagnostics(actionWith('  supplied n: int?\n  supplied d: list<string>', 'true').replace('reason "refused"', 'reason "{n} {d}"'), [
       ['ADEC3007', 11, 14, '`n` may be absent (int?); use `??` or check `IS NOT NULL` first', undefined],
       ['ADEC3012', 11, 18, 'cannot interpolate list<string> into a string', undefined],
     ]);

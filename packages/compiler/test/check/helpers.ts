@@ -63,5 +63,5 @@ function render(d: Diagnostic): string {
 
 /** A world whose only action reads `context` attributes in one rule's `when`. */
 export function actionWith(context: string, when: string, extra = ''): string {
-  return `${HEADER}context {\n${context}\n}\naction a {\n  rule r {\n    outcome RED\n    severity t2\n    when ${when}\n  }\n${extra}}\n`;
+  return `${HEADER}context {\n${context}\n}\naction a {\n  rule r {\n    outcome RED\n    severity t2\n    when ${when}\n    reason "refused"\n  }\n${extra}}\n`;
 }

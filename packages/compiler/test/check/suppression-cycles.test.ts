@@ -6,7 +6,7 @@ import { HEADER, check, checkOk } from './helpers.js';
 function world(rules: readonly (readonly string[])[], severities: Record<string, string> = {}): string {
   const lines = rules.map(([id, ...targets]) => {
     const suppresses = targets.length > 0 ? ` suppresses ${targets.join(', ')}` : '';
-    return `  rule ${id} { outcome RED severity ${severities[id!] ?? 't2'} when x > 1${suppresses} }`;
+    return `  rule ${id} { outcome RED severity ${severities[id!] ?? 't2'} when x > 1${suppresses} reason "no" }`;
   });
   return `${HEADER}context { supplied x: int }\naction a {\n${lines.join('\n')}\n}\n`;
 }

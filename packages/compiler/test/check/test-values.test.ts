@@ -148,6 +148,6 @@ describe('an expected status no rule can produce (ADEC4026)', () => {
   });
 
   it('accepts a test world whose tests all expect producible statuses', () => {
-    checkOk(`${HEADER}context { supplied x: int }\naction a { rule r { outcome RED severity t2 when x > 1 } }\ntest "t" { action a context { x: 2 } expect RED by r }\ntest "u" { action a context { x: 0 } expect GREEN }\n`);
+    checkOk(`${HEADER}context { supplied x: int }\naction a { rule r { outcome RED severity t2 when x > 1 reason "over 1" } }\ntest "t" { action a context { x: 2 } expect RED by r }\ntest "u" { action a context { x: 0 } expect GREEN }\n`);
   });
 });
