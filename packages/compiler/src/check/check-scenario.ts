@@ -32,7 +32,7 @@ export interface ScenarioInfo {
   readonly signals: readonly RecordField[];
   /** Signals with neither a default nor a `?`: a request (and so a test) must give them. */
   readonly requiredSignals: readonly string[];
-  readonly actionTypes: readonly ActionTypeInfo[];
+  readonly actionTypes: readonly CheckedActionType[];
   /** The fields of `action` in its expressions, over all its action types. */
   readonly candidateFields: readonly RecordField[];
 }
@@ -217,7 +217,8 @@ function checkStateDerivations(
   });
 }
 
-interface CheckedActionType extends ActionTypeInfo {
+export interface CheckedActionType extends ActionTypeInfo {
+  /** The skill that describes an action of this type once it is selected. */
   readonly skill?: string;
 }
 
