@@ -35,6 +35,8 @@ export interface ScenarioInfo {
   readonly actionTypes: readonly CheckedActionType[];
   /** The fields of `action` in its expressions, over all its action types. */
   readonly candidateFields: readonly RecordField[];
+  /** How a request that names no mode runs its skills: under `deterministic_only` no model is asked. */
+  readonly defaultMode: CheckedScenario['defaultMode'];
 }
 
 export interface CheckedScenarios {
@@ -110,7 +112,7 @@ function checkScenario(decl: ScenarioDecl, skills: ReadonlyMap<string, SkillInfo
   const requiredSignals = signals.filter((s) => s.type.kind !== 'optional' && withoutDefault.has(s.name)).map((s) => s.name);
   const infoSignals = signals.map(({ name, type }) => ({ name, type }));
   for (const signal of infoSignals) sink.recorder?.fieldOrigin(signal, declaredAt(signal.name));
-  const info: ScenarioInfo = { id, idSpan: decl.id.span, signals: infoSignals, requiredSignals, actionTypes, candidateFields: candidate.kind === 'record' ? candidate.fields : [] };
+  const info: ScenarioInfo = { id, idSpan: decl.id.span, signals: infoSignals, requiredSignals, actionTypes, candidateFields: candidate.kind === 'record' ? candidate.fields : [], defaultMode };
   if (version === undefined) return { info };
   return {
     info,

@@ -57,6 +57,10 @@ export function checkSkillExpectations(
   if (reply !== undefined && skill.type !== 'llm') {
     sink.report('ADEC4030', reply.span, { test, problem: `gives a model_reply, but skill \`${skill.id}\` is deterministic and asks no model` });
     valid = false;
+  } else if (reply !== undefined && scenario.defaultMode === 'deterministic_only') {
+    // A test's request names no mode, so the scenario's decides: its fallback answers, the reply is never read.
+    sink.report('ADEC4030', reply.span, { test, problem: `gives a model_reply, but scenario \`${scenario.id}\` runs its skills \`deterministic_only\`, so no model is asked` }, { help: 'a model is asked only under `default_mode skill_enhanced` (a scenario without `default_mode` is `deterministic_only`)' });
+    valid = false;
   }
   const outputChecks = output === undefined ? undefined : checkOutputFields(output.fields, test, skill, fallback, sink);
   const validationCheck = validation === undefined ? undefined : checkValidation(validation, skill, fallback, sink);

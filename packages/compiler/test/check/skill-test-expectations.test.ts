@@ -52,6 +52,7 @@ scenario day {
   action_type rest { }
   objective fit weight 1 = if action.type == "session" then 1 else 0
   tie_break action.action_id asc
+  default_mode skill_enhanced
 }
 `;
 
@@ -169,6 +170,12 @@ describe('tests in which no skill runs (ADEC4030)', () => {
     const deterministic = WORLD.replace('skill pitch }', 'skill pitch_note }');
     const source = `${deterministic}test "t" {\n  scenario day\n  actions  [ ${SESSION} ]\n  expect   selected "s1"\n  model_reply { note: "Yoga now" }\n}\n`;
     expect(diagnosticsOf(source).map((d) => [d.code, d.column, d.message])).toEqual([['ADEC4030', 3, 'test `t` cannot test a skill: it gives a model_reply, but skill `pitch_note` is deterministic and asks no model']]);
+  });
+
+  it.each([['deterministic_only', 'default_mode deterministic_only'], ['no default_mode', '']])('a model_reply in a scenario with %s, whose skills no model answers', (_, mode) => {
+    const source = `${WORLD.replace('default_mode skill_enhanced', mode)}test "t" {\n  scenario day\n  actions  [ ${SESSION} ]\n  expect   selected "s1"\n  model_reply { note: "Yoga now" }\n}\n`;
+    expect(diagnosticsOf(source).map((d) => [d.code, d.column, d.message])).toEqual([['ADEC4030', 3, 'test `t` cannot test a skill: it gives a model_reply, but scenario `day` runs its skills `deterministic_only`, so no model is asked']]);
+    expect(diagnosticsOf(source.replace('  model_reply { note: "Yoga now" }\n', ''))).toEqual([]);
   });
 
   it.each(expectations)('`%s` in an adjudication test', (line) => {
