@@ -3,13 +3,17 @@
  * over the learning-coach world of docs/language-guide.md §13: the example passes with every
  * template rendered; for each way a skill can answer (each template, a model's reply passing or
  * failing each kind of check) every form of expectation is generated right and wrong, run in one
- * world, and each wrong one fails with its expected and actual lines and the run exits 1.
+ * world, and each wrong one fails with its expected and actual lines and the run exits 1. The
+ * checker's list of check names holds every id the engine's universal checks report.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { UNIVERSAL_PROHIBITIONS } from '@adec/engine';
 import { runCli, tempWorkspace } from '../run-cli.js';
 import { REPO_ROOT } from '../../../../test/support/repo.js';
+import { SEC_CHECK_NAMES } from '../../../compiler/src/check/sec-check-names.js';
+import { RANKING_LANGUAGE } from '../../../engine/src/skills/text/ranking-language.js';
 
 const EXAMPLE = 'examples/learning-coach';
 const WORLD_FILES = ['world.adec', 'next_activity.adec', 'skills/lesson_pitch.adec', 'skills/review_note.adec'];
@@ -156,5 +160,11 @@ describe('adec test, skill tests', () => {
     const run = await runCli(['test', 'coach'], cwd);
     expect(run).toMatchObject({ code: 0, stderr: '' });
     expect(run.stdout).toContain(['  template coverage: 1/4 (25%)', '  templates never rendered', '    lesson_note: first_of_the_week, default', '    review_note: default', ''].join('\n'));
+  });
+
+  // The checker refuses a name no failure can carry (ADEC4032): its list must hold every id stage 7 reports.
+  test('every id a universal check of stage 7 reports is a name a test may expect', () => {
+    const reported = [...UNIVERSAL_PROHIBITIONS.map((p) => p.id), ...RANKING_LANGUAGE.map((kind) => kind.id), 'PROHIB-COMPETITOR', 'NAMES_OTHER_ACTION'];
+    expect(SEC_CHECK_NAMES).toEqual(expect.arrayContaining(reported));
   });
 });
