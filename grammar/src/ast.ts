@@ -638,6 +638,9 @@ export interface TieBreakKey {
  *   signals  { rest_days_last_7d: 0 }
  *   actions  [ { action_id: "w1", type: "workout_session", intensity: "high", … }, { action_id: "r1", type: "rest_day" } ]
  *   expect   selected "r1"                                 // or: expect NO_ELIGIBLE_ACTIONS
+ *   model_reply { note: "…" }                              // optional: an llm skill's model answers this
+ *   expect   skill output { note CONTAINS "rest" }         // optional: the payload's fields, `:` exactly
+ *   expect   skill validation passed                       // optional: or `failed "INV-005", …`
  * }
  * ```
  */
@@ -655,6 +658,8 @@ export type TestMember =
   | { readonly kind: 'TestSystem'; readonly value: ValueRecord; readonly span: Span }
   | { readonly kind: 'TestSignals'; readonly value: ValueRecord; readonly span: Span }
   | { readonly kind: 'TestActions'; readonly value: ValueList; readonly span: Span }
+  /** `model_reply { … }`: the JSON object the model answers an llm skill with, in place of a model. */
+  | { readonly kind: 'TestModelReply'; readonly value: ValueRecord; readonly span: Span }
   | {
       readonly kind: 'TestExpectStatus';
       readonly status: Word;
@@ -666,7 +671,18 @@ export type TestMember =
   | { readonly kind: 'TestExpectWorkFrame'; readonly value: ValueRecord; readonly span: Span }
   | { readonly kind: 'TestExpectMissingEvidence'; readonly attributes: readonly Identifier[]; readonly span: Span }
   | { readonly kind: 'TestExpectSelected'; readonly actionId: StringLiteral; readonly span: Span }
-  | { readonly kind: 'TestExpectNoEligible'; readonly span: Span };
+  | { readonly kind: 'TestExpectNoEligible'; readonly span: Span }
+  | { readonly kind: 'TestExpectSkillOutput'; readonly fields: readonly SkillOutputExpectation[]; readonly span: Span }
+  /** `expect skill validation passed`, or `failed` with the ids of checks that must be among the failures. */
+  | { readonly kind: 'TestExpectSkillValidation'; readonly passed: boolean; readonly checks: readonly StringLiteral[]; readonly span: Span };
+
+/** One field of `expect skill output { … }`: `note: "…"` (exactly) or `note CONTAINS "…"`. */
+export interface SkillOutputExpectation {
+  readonly key: Identifier;
+  readonly match: 'equals' | 'contains';
+  readonly value: Value;
+  readonly span: Span;
+}
 
 /** JSON-like data in tests: `{ a: 1, b: ["x"], c: null }`. Keys are identifiers. */
 export type Value = ValueScalar | ValueList | ValueRecord;

@@ -597,6 +597,8 @@ export class AstBuilder {
         return { kind: 'TestSignals', value: this.valueRecord(this.node(node, 'valueRecord'), after), span };
       case t.Actions:
         return { kind: 'TestActions', value: this.valueList(this.node(node, 'valueList'), after), span };
+      case t.ModelReply:
+        return { kind: 'TestModelReply', value: this.valueRecord(this.node(node, 'valueRecord'), after), span };
       default:
         return undefined;
     }
@@ -620,10 +622,35 @@ export class AstBuilder {
     if (this.token(node, 'MissingEvidence')) {
       return { kind: 'TestExpectMissingEvidence', attributes: this.names(this.node(node, 'nameList'), after), span };
     }
+    const skill = this.node(node, 'skillExpectation');
+    if (skill) return this.skillExpectation(skill, span, this.tokenEnd(this.token(node, 'Skill'), after));
     const status = this.word(this.node(node, 'word'), after);
     const by = this.token(node, 'By');
     const rule = by ? this.identifier(this.token(node, 'Name'), this.tokenEnd(by, after)) : undefined;
     return { kind: 'TestExpectStatus', status, ...(rule && { rule }), span };
+  }
+
+  private skillExpectation(node: CstNode, span: Span, after: number): A.TestMember {
+    const output = this.token(node, 'Output');
+    if (output) return { kind: 'TestExpectSkillOutput', fields: this.skillOutputEntries(this.node(node, 'skillOutputRecord'), this.tokenEnd(output, after)), span };
+    const at = this.tokenEnd(this.token(node, 'Validation'), after);
+    const checks = this.tokens(node, 'StringLiteral').map((token) => this.string(token, at));
+    return { kind: 'TestExpectSkillValidation', passed: this.token(node, 'Passed') !== undefined, checks, span };
+  }
+
+  private skillOutputEntries(node: CstNode | undefined, fallback: number): A.SkillOutputExpectation[] {
+    const start = this.spanOf(node, fallback).offset;
+    return this.nodes(node, 'skillOutputEntry').map((entry) => {
+      const entrySpan = this.spanOf(entry, start);
+      const key = this.identifier(this.token(entry, 'PropertyName'), entrySpan.offset);
+      const contains = this.token(entry, 'Contains');
+      if (contains) {
+        const text = this.string(this.token(entry, 'StringLiteral'), this.tokenEnd(contains, key.span.endOffset));
+        return { key, match: 'contains' as const, value: { kind: 'ValueScalar', value: text.value, span: text.span }, span: entrySpan };
+      }
+      const value = this.value(this.node(entry, 'value'), this.tokenEnd(this.token(entry, 'Colon'), key.span.endOffset));
+      return { key, match: 'equals' as const, value, span: entrySpan };
+    });
   }
 
   private value(node: CstNode | undefined, fallback: number): A.Value {

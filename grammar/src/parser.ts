@@ -525,6 +525,7 @@ export class WorldParser extends CstParser {
         { ALT: () => (this.CONSUME(t.System), this.SUBRULE1(this.valueRecord)) },
         { ALT: () => (this.CONSUME(t.Signals), this.SUBRULE2(this.valueRecord)) },
         { ALT: () => (this.CONSUME(t.Actions), this.SUBRULE(this.valueList)) },
+        { ALT: () => (this.CONSUME(t.ModelReply), this.SUBRULE3(this.valueRecord)) },
         { ALT: () => this.SUBRULE(this.expectation) },
       ],
     });
@@ -533,7 +534,8 @@ export class WorldParser extends CstParser {
   /**
    * `expect RED by rule_id` · `expect reason "text"` · `expect reason NO_QUORUM` ·
    * `expect work_frame { next_action: "…" }` · `expect missing_evidence [documents]` ·
-   * `expect selected "r1"` · `expect NO_ELIGIBLE_ACTIONS`
+   * `expect selected "r1"` · `expect NO_ELIGIBLE_ACTIONS` ·
+   * `expect skill output { note CONTAINS "9 days" }` · `expect skill validation failed "STUDY-001"`
    */
   expectation: Rule = this.RULE('expectation', () => {
     this.CONSUME(t.Expect);
@@ -550,6 +552,7 @@ export class WorldParser extends CstParser {
         },
         { ALT: () => (this.CONSUME(t.WorkFrame), this.SUBRULE(this.valueRecord)) },
         { ALT: () => (this.CONSUME(t.MissingEvidence), this.SUBRULE(this.nameList)) },
+        { ALT: () => (this.CONSUME(t.Skill), this.SUBRULE(this.skillExpectation)) },
         {
           ALT: () => {
             this.SUBRULE(this.word);
@@ -561,6 +564,48 @@ export class WorldParser extends CstParser {
         },
       ],
     });
+  });
+
+  /** After `expect skill`: the payload the selected action's skill gave, or how its validation went. */
+  skillExpectation: Rule = this.RULE('skillExpectation', () => {
+    this.OR([
+      { ALT: () => (this.CONSUME(t.Output), this.SUBRULE(this.skillOutputRecord)) },
+      {
+        ALT: () => {
+          this.CONSUME(t.Validation);
+          this.OR1([
+            { ALT: () => this.CONSUME(t.Passed) },
+            {
+              ALT: () => {
+                this.CONSUME(t.Failed);
+                this.MANY(() => {
+                  this.CONSUME(t.StringLiteral);
+                  this.OPTION(() => this.CONSUME(t.Comma));
+                });
+              },
+            },
+          ]);
+        },
+      },
+    ]);
+  });
+
+  /** `{ note: "…", tone: "warm" }`, a field also as `note CONTAINS "9 days"`; commas optional. */
+  skillOutputRecord: Rule = this.RULE('skillOutputRecord', () => {
+    this.CONSUME(t.LCurly);
+    this.MANY(() => {
+      this.SUBRULE(this.skillOutputEntry);
+      this.OPTION(() => this.CONSUME(t.Comma));
+    });
+    this.CONSUME(t.RCurly);
+  });
+
+  skillOutputEntry: Rule = this.RULE('skillOutputEntry', () => {
+    this.CONSUME(t.PropertyName);
+    this.OR([
+      { ALT: () => (this.CONSUME(t.Colon), this.SUBRULE(this.value)) },
+      { ALT: () => (this.CONSUME(t.Contains), this.CONSUME(t.StringLiteral)) },
+    ]);
   });
 
   /** `[documents, dependent_age]`: names, commas optional. */

@@ -200,6 +200,10 @@ export const Selected = keyword('Selected', ['selected']);
 export const NoEligibleActions = keyword('NoEligibleActions', ['NO_ELIGIBLE_ACTIONS']);
 export const WorkFrame = keyword('WorkFrame', ['work_frame']);
 export const MissingEvidence = keyword('MissingEvidence', ['missing_evidence']);
+export const ModelReply = keyword('ModelReply', ['model_reply']);
+export const Validation = keyword('Validation', ['validation']);
+export const Passed = keyword('Passed', ['passed']);
+export const Failed = keyword('Failed', ['failed']);
 
 // Types
 export const List = keyword('List', ['list']);

@@ -92,6 +92,9 @@ export const CATALOGUE = {
   ADEC4025: { severity: 'error', message: 'invalid skill type `{text}`: expected llm or deterministic' },
   ADEC4026: { severity: 'error', message: 'test `{test}` {problem}' },
   ADEC4027: { severity: 'error', message: 'skill `{skill}` reads user_state `{name}`, but {problem}' },
+  ADEC4030: { severity: 'error', message: 'test `{test}` cannot test a skill: it {problem}' },
+  ADEC4031: { severity: 'error', message: 'skill `{skill}` has no output field `{name}`' },
+  ADEC4032: { severity: 'error', message: 'no check `{id}` can fail in the output of skill `{skill}`' },
 
   // ── Warnings ──────────────────────────────────────────────────────────────
   ADEC5001: { severity: 'warning', message: 'this condition is always true' },

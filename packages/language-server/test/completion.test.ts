@@ -40,7 +40,9 @@ describe('clauses and spellings', () => {
     expect(benefits('submit_claim.adec', 'rule filed_too_late {', '    outcome GREEN-')).toEqual(['GREEN', 'GREEN-SKIP', 'YELLOW', 'RED']);
     expect(benefits('submit_claim.adec', 'rule filed_too_late {', '    severity ')).toEqual(['t1', 't2', 't3']);
     expect(benefits('submit_claim.adec', 'aggregate winner_takes_all', '  aggregate ')).toEqual(['winner_takes_all', 'vote_of_n', 'weighted_sum_threshold']);
-    expect(benefits('change_plan.tests.adec', 'test "open enrollment allows', '  expect ')).toEqual(['GREEN', 'GREEN-SKIP', 'YELLOW', 'RED', 'selected', 'NO_ELIGIBLE_ACTIONS']);
+    expect(benefits('change_plan.tests.adec', 'test "open enrollment allows', '  expect ')).toEqual(['GREEN', 'GREEN-SKIP', 'YELLOW', 'RED', 'selected', 'NO_ELIGIBLE_ACTIONS', 'skill']);
+    expect(benefits('change_plan.tests.adec', 'test "open enrollment allows', '  expect skill ')).toEqual(['output', 'validation']);
+    expect(benefits('change_plan.tests.adec', 'test "open enrollment allows', '  expect skill validation ')).toEqual(['passed', 'failed']);
     expect(benefits('submit_claim.adec', 'supplied clinical_notes', '    supplied notes: list<')).toEqual(['bool', 'int', 'float', 'string', 'timestamp', 'duration', 'list']);
     expect(benefits('context.adec', 'system   request_time', '  system ')).toEqual(['request_time', 'request_id', 'authenticated_caller']);
   });

@@ -1,6 +1,7 @@
 /**
  * What the tests exercised: every rule of every action should be matched by at least one
- * test (rule coverage), and guardrails that never fired are worth knowing about.
+ * test (rule coverage), every template of every skill rendered by one (template coverage),
+ * and guardrails that never fired are worth knowing about.
  */
 import type { CheckedWorld } from '@adec/compiler';
 import type { TestOutcome } from './test-outcome.js';
@@ -8,6 +9,7 @@ import type { TestOutcome } from './test-outcome.js';
 export interface Coverage {
   readonly rules: CoverageCount & { readonly uncovered: readonly { readonly action: string; readonly rules: readonly string[] }[] };
   readonly guardrails: CoverageCount & { readonly never_fired: readonly { readonly scenario: string; readonly guardrails: readonly string[] }[] };
+  readonly templates: CoverageCount & { readonly never_rendered: readonly { readonly skill: string; readonly templates: readonly string[] }[] };
 }
 
 export interface CoverageCount {
@@ -24,13 +26,17 @@ export function measureCoverage(world: CheckedWorld, outcomes: readonly TestOutc
       ? [o.scenario, o.selection.stages.evaluate_guardrails.guardrails.filter((g) => g.fired).map((g) => g.id)]
       : undefined,
   );
+  const rendered = collect(outcomes.flatMap((o) => (o.kind === 'selection' ? o.rendered : [])), ({ skill, template }) => [skill, [template]]);
   const rules = world.actions.map((action) => ({ owner: action.name, ids: action.rules.map((r) => r.id), hit: matched.get(action.name) }));
   const guardrails = world.scenarios.map((scenario) => ({ owner: scenario.id, ids: scenario.guardrails.map((g) => g.id), hit: fired.get(scenario.id) }));
   const rulesMissed = missed(rules);
   const guardrailsMissed = missed(guardrails);
+  const templates = world.skills.map((skill) => ({ owner: skill.id, ids: skill.templates.map((t) => t.name), hit: rendered.get(skill.id) }));
+  const templatesMissed = missed(templates);
   return {
     rules: { ...count(rules, rulesMissed), uncovered: rulesMissed.map(({ owner, ids }) => ({ action: owner, rules: ids })) },
     guardrails: { ...count(guardrails, guardrailsMissed), never_fired: guardrailsMissed.map(({ owner, ids }) => ({ scenario: owner, guardrails: ids })) },
+    templates: { ...count(templates, templatesMissed), never_rendered: templatesMissed.map(({ owner, ids }) => ({ skill: owner, templates: ids })) },
   };
 }
 
@@ -40,11 +46,11 @@ interface Covered {
   readonly hit: ReadonlySet<string> | undefined;
 }
 
-/** owner → every id some outcome reported for it. */
-function collect(outcomes: readonly TestOutcome[], hits: (outcome: TestOutcome) => readonly [string, readonly string[]] | undefined): Map<string, Set<string>> {
+/** owner → every id some item (an outcome, a rendered template) reported for it. */
+function collect<T>(items: readonly T[], hits: (item: T) => readonly [string, readonly string[]] | undefined): Map<string, Set<string>> {
   const byOwner = new Map<string, Set<string>>();
-  for (const outcome of outcomes) {
-    const found = hits(outcome);
+  for (const item of items) {
+    const found = hits(item);
     if (found === undefined) continue;
     const [owner, ids] = found;
     const set = byOwner.get(owner) ?? new Set<string>();

@@ -8,6 +8,7 @@ import type { ActionScore, Selection, SelectionError } from '@adec/engine';
 import type { Coverage } from './coverage.js';
 import type { TestRun } from './run-tests.js';
 import { differingFields, type DecisionFacts, type Expectation } from './decision-expectations.js';
+import type { SkillFacts, SkillMismatch } from './skill-expectations.js';
 import type { AdjudicationOutcome, SelectionOutcome, SelectionVerdict, TestOutcome } from './test-outcome.js';
 
 const DETAIL = '    ';
@@ -90,7 +91,40 @@ function decisionExplanation(decision: Decision): string[] {
 function selectionDiff(outcome: SelectionOutcome): string[] {
   const lines = [`${DETAIL}expected  ${describeVerdict(outcome.expected)}`];
   if (outcome.selection === null) return [...lines, ...engineError(outcome.error)];
+  // Selected as expected: what failed is the skill's part, shown against what the skill gave.
+  if (outcome.skillMismatches.length > 0) return [...outcome.skillMismatches.flatMap((m) => skillMismatchDiff(m, outcome.skill)), ...skillExplanation(outcome.skill)];
   return [...lines, `${DETAIL}actual    ${describeVerdict(outcome.selection)}`, ...selectionExplanation(outcome.selection)];
+}
+
+function skillMismatchDiff(mismatch: SkillMismatch, skill: SkillFacts | null): string[] {
+  if (mismatch.kind === 'output') {
+    const { field, match, value } = mismatch.check;
+    const want = match === 'contains' ? `${field} CONTAINS ${JSON.stringify(value)}` : `${field}: ${JSON.stringify(value)}`;
+    return [`${DETAIL}expected  skill output ${want}`, `${DETAIL}actual    skill output ${field}: ${JSON.stringify(mismatch.actual)}`];
+  }
+  const { expected } = mismatch;
+  return [`${DETAIL}expected  skill validation ${(expected.passed ? 'passed' : describeValidation(false, expected.checks))}`, `${DETAIL}actual    skill validation ${actualValidation(skill)}`];
+}
+
+function describeValidation(passed: boolean, checks: readonly string[]): string {
+  return passed ? 'passed' : ['failed', checks.map((c) => JSON.stringify(c)).join(', ')].join(' ').trimEnd();
+}
+
+function actualValidation(skill: SkillFacts | null): string {
+  if (skill === null) return 'not run: no skill ran';
+  if (skill.validation === null) return 'not run: the skill gave no output';
+  // A schema failure is named by its check, as a test names it (the id is the schema keyword).
+  return describeValidation(skill.validation.passed, [...new Set(skill.validation.failures.map((f) => (f.check === 'schema_valid' ? f.check : f.id)))]);
+}
+
+/** How the skill ran: its validation with each failure, then whose payload the response carries. */
+function skillExplanation(skill: SkillFacts | null): string[] {
+  if (skill === null) return [];
+  const validation = skill.validation === null ? 'gave no output' : skill.validation.passed ? 'validation passed' : 'validation failed';
+  const failures = skill.validation?.failures.map((f) => `${ITEM}  ${f.id} at ${f.path}: ${f.message}`) ?? [];
+  const fallback = skill.fallback === null ? '' : ` (fallback tier ${skill.fallback.tier}: ${skill.fallback.reason})`;
+  const template = skill.template === null ? '' : `, template ${skill.template}`;
+  return section('skill', [`${ITEM}${skill.ran} (${skill.executor}): ${validation}`, ...failures, `${ITEM}payload from ${skill.producer}${template}${fallback}: ${JSON.stringify(skill.payload)}`]);
 }
 
 function describeVerdict(verdict: SelectionVerdict): string {
@@ -134,13 +168,15 @@ function formatNumber(value: number): string {
 
 /** `filtered`: only the tests --filter selected ran, so coverage counts only the actions and scenarios they decide. */
 function renderCoverage(coverage: Coverage, filtered: boolean): string[] {
-  const { rules, guardrails } = coverage;
+  const { rules, guardrails, templates } = coverage;
   // A world of scenarios only has no rules: "0/0 (100%)" would claim coverage of nothing.
   const ruleLine = rules.total === 0 ? `  rule coverage: no rules${filtered ? ' in what --filter selected' : ' in the world'}` : `  rule coverage: ${rules.covered}/${rules.total} (${rules.percent}%)`;
   const lines = [filtered ? 'coverage (of the actions and scenarios --filter selected)' : 'coverage', ruleLine];
   lines.push(...section('uncovered rules', rules.uncovered.map((u) => `${DETAIL}${u.action}: ${u.rules.join(', ')}`), undefined, '  '));
   if (guardrails.total > 0) lines.push(`  guardrails fired: ${guardrails.covered}/${guardrails.total} (${guardrails.percent}%)`);
   lines.push(...section('guardrails that never fired (information)', guardrails.never_fired.map((n) => `${DETAIL}${n.scenario}: ${n.guardrails.join(', ')}`), undefined, '  '));
+  if (templates.total > 0) lines.push(`  template coverage: ${templates.covered}/${templates.total} (${templates.percent}%)`);
+  lines.push(...section('templates never rendered', templates.never_rendered.map((n) => `${DETAIL}${n.skill}: ${n.templates.join(', ')}`), undefined, '  '));
   return lines;
 }
 

@@ -23,6 +23,11 @@ export function testRunJson(run: TestRun, diagnostics: readonly DiagnosticJson[]
 function outcomeJson(outcome: TestOutcome) {
   const { name, kind, file, line, passed, expected, actual, error } = outcome;
   const subject = outcome.kind === 'adjudication' ? { action: outcome.action } : { scenario: outcome.scenario };
-  const explanation = passed ? {} : outcome.kind === 'adjudication' ? { failed: outcome.failed, decision: outcome.decision } : { selection: outcome.selection };
+  const explanation = passed ? {} : outcome.kind === 'adjudication' ? { failed: outcome.failed, decision: outcome.decision } : { selection: outcome.selection, ...skillExplanation(outcome) };
   return { name, kind, file, line, ...subject, passed, expected, actual, error, ...explanation };
+}
+
+/** A selection test that expected the skill's part: what did not hold, and how the skill ran. */
+function skillExplanation(outcome: Extract<TestOutcome, { kind: 'selection' }>) {
+  return outcome.skillMismatches.length === 0 ? {} : { skill_failed: outcome.skillMismatches, skill: outcome.skill };
 }

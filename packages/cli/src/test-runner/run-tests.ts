@@ -3,7 +3,7 @@
  * loaded in this process with the selection extension, in declaration order; then measures
  * coverage.
  */
-import type { BuildArtifacts, CheckedTest, CheckedWorld } from '@adec/compiler';
+import type { BuildArtifacts, CheckedScenario, CheckedSkill, CheckedTest, CheckedWorld } from '@adec/compiler';
 import { loadBuiltModule } from '../built-module.js';
 import { measureCoverage, type Coverage } from './coverage.js';
 import { runAdjudicationTest } from './run-adjudication-test.js';
@@ -38,9 +38,17 @@ export async function runWorldTests(world: CheckedWorld, artifacts: BuildArtifac
     if (filter === undefined) return { ok: true, run: { outcomes, coverage: measureCoverage(world, outcomes), filter: null } };
     // Filtered, coverage counts the actions and scenarios the selected tests decide, not the whole world.
     const tested = new Set(outcomes.map((o) => (o.kind === 'adjudication' ? o.action : o.scenario)));
-    const reached = { ...world, actions: world.actions.filter((a) => tested.has(a.name)), scenarios: world.scenarios.filter((s) => tested.has(s.id)) };
+    const scenarios = world.scenarios.filter((s) => tested.has(s.id));
+    const reached = { ...world, actions: world.actions.filter((a) => tested.has(a.name)), scenarios, skills: skillsOf(scenarios, world.skills) };
     return { ok: true, run: { outcomes, coverage: measureCoverage(reached, outcomes), filter: { pattern: filter, skipped: world.tests.length - count } } };
   } finally {
     await module.evaluator.dispose();
   }
+}
+
+/** The skills the scenarios' action types name, with their fallbacks: those a selection in them can render. */
+function skillsOf(scenarios: readonly CheckedScenario[], skills: readonly CheckedSkill[]): CheckedSkill[] {
+  const named = new Set(scenarios.flatMap((s) => s.actionTypes.flatMap((t) => (t.skill === undefined ? [] : [t.skill]))));
+  for (const skill of skills) if (named.has(skill.id) && skill.fallback !== undefined) named.add(skill.fallback);
+  return skills.filter((s) => named.has(s.id));
 }

@@ -5,6 +5,7 @@
 import type { Decision } from '@adec/runtime';
 import type { DecisionFacts, Expectation } from './decision-expectations.js';
 import type { Selection, SelectionError, SelectionStatus } from '@adec/engine';
+import type { RenderedTemplate, SkillFacts, SkillMismatch } from './skill-expectations.js';
 
 export type TestOutcome = AdjudicationOutcome | SelectionOutcome;
 
@@ -37,6 +38,12 @@ export interface SelectionOutcome extends OutcomeBase {
   readonly actual: SelectionVerdict | null;
   readonly selection: Selection | null;
   readonly error: SelectionError | null;
+  /** The selected action's skill as the cycle ran it; null when nothing was selected or its type names no skill. */
+  readonly skill: SkillFacts | null;
+  /** The `expect skill …` expectations that did not hold (compared only once the expected action was selected). */
+  readonly skillMismatches: readonly SkillMismatch[];
+  /** The skill templates that rendered, for coverage. */
+  readonly rendered: readonly RenderedTemplate[];
 }
 
 export interface SelectionVerdict {

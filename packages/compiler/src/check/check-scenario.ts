@@ -32,13 +32,15 @@ export interface ScenarioInfo {
   readonly signals: readonly RecordField[];
   /** Signals with neither a default nor a `?`: a request (and so a test) must give them. */
   readonly requiredSignals: readonly string[];
-  readonly actionTypes: readonly ActionTypeInfo[];
+  readonly actionTypes: readonly CheckedActionType[];
   /** The fields of `action` in its expressions, over all its action types. */
   readonly candidateFields: readonly RecordField[];
   /** Derived state values; with the signals, what a skill's `user_state` is filled from. */
   readonly state: readonly RecordField[];
   /** Each action type that names a skill, with where it does. */
   readonly skillUses: readonly SkillUse[];
+  /** How a request that names no mode runs its skills: under `deterministic_only` no model is asked. */
+  readonly defaultMode: CheckedScenario['defaultMode'];
 }
 
 /** `skill X` in an action type: the scenario hands the selected action of that type to skill X. */
@@ -129,6 +131,7 @@ function checkScenario(decl: ScenarioDecl, skills: ReadonlyMap<string, SkillInfo
     actionTypes,
     candidateFields: candidate.kind === 'record' ? candidate.fields : [],
     state: stateTypes,
+    defaultMode,
     skillUses: actionTypes.flatMap((t) => (t.skill === undefined ? [] : [{ actionType: t.name, skill: t.skill.name, span: t.skill.span }])),
   };
   if (version === undefined) return { info };
@@ -237,7 +240,7 @@ function checkStateDerivations(
   });
 }
 
-interface CheckedActionType extends ActionTypeInfo {
+export interface CheckedActionType extends ActionTypeInfo {
   /** The skill it names, where it names it; present only when that skill exists. */
   readonly skill?: { readonly name: string; readonly span: Span };
 }

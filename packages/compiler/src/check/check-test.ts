@@ -8,12 +8,13 @@
  */
 import { closestMatch, type Span } from '@adec/diagnostics';
 import type { TestDecl, TestMember, Value, ValueRecord } from '@adec/grammar';
-import { RULE_OUTCOMES, type CheckedTest, type JsonValue, type RecordField, type RuleOutcome } from '../model/index.js';
+import { RULE_OUTCOMES, type CheckedSkill, type CheckedTest, type JsonValue, type RecordField, type RuleOutcome } from '../model/index.js';
 import { bindingOnlySink, firstDeclaredAt, type DiagnosticSink } from './checker-context.js';
 import type { ActionInfo } from './check-action.js';
 import { SYSTEM_ATTRIBUTE_TYPES, type DeclaredAttribute } from './check-context.js';
 import type { ScenarioInfo } from './check-scenario.js';
 import { checkDecisionExpectations } from './check-test-expectations.js';
+import { checkSkillExpectations } from './check-skill-expectations.js';
 import { checkRecordValues } from './test-record-values.js';
 import { unmatchableRules } from './outcome-in-context.js';
 import { checkLiteral, describeLiteral, literalFromValue } from './literal-values.js';
@@ -38,13 +39,18 @@ const MEMBER_CLAUSES: Readonly<Record<TestMember['kind'], string>> = {
   TestExpectMissingEvidence: 'expect missing_evidence',
   TestExpectSelected: 'expect',
   TestExpectNoEligible: 'expect',
+  TestModelReply: 'model_reply',
+  TestExpectSkillOutput: 'expect skill output',
+  TestExpectSkillValidation: 'expect skill validation',
 };
 const ADJUDICATION_ONLY: readonly TestMember['kind'][] = ['TestContext', 'TestSystem', 'TestExpectStatus', 'TestExpectReason', 'TestExpectWorkFrame', 'TestExpectMissingEvidence'];
-const SELECTION_ONLY: readonly TestMember['kind'][] = ['TestSignals', 'TestActions', 'TestExpectSelected', 'TestExpectNoEligible'];
+const SELECTION_ONLY: readonly TestMember['kind'][] = ['TestSignals', 'TestActions', 'TestExpectSelected', 'TestExpectNoEligible', 'TestModelReply', 'TestExpectSkillOutput', 'TestExpectSkillValidation'];
 
 export interface TestEnvironment {
   readonly actions: ReadonlyMap<string, ActionInfo>;
   readonly scenarios: ReadonlyMap<string, ScenarioInfo>;
+  /** The skills that checked without errors, for a selection test's `expect skill …`. */
+  readonly skills: ReadonlyMap<string, CheckedSkill>;
   readonly onUse: (attribute: DeclaredAttribute) => void;
 }
 
@@ -90,7 +96,7 @@ function checkTest(decl: TestDecl, env: TestEnvironment, sink: DiagnosticSink): 
     sink.report('ADEC4026', scenario.span, { test, problem: 'names both an action and a scenario: an adjudication test names an action, a selection test a scenario' });
     if (bindingOnly !== undefined) {
       checkAdjudicationTest(decl, action, member, expect, bindingEnv, bindingOnly);
-      checkSelectionTest(decl, scenario, member('TestSignals'), member('TestActions'), expect, bindingEnv, bindingOnly);
+      checkSelectionTest(decl, scenario, member, expect, bindingEnv, bindingOnly);
     }
     return undefined;
   }
@@ -108,7 +114,7 @@ function checkTest(decl: TestDecl, env: TestEnvironment, sink: DiagnosticSink): 
   }
   if (expect === undefined) sink.report('ADEC4003', decl.name.span, { clause: 'expect', owner });
   if (action !== undefined) return checkAdjudicationTest(decl, action, member, expect, env, sink);
-  return checkSelectionTest(decl, scenario!, member('TestSignals'), member('TestActions'), expect, env, sink);
+  return checkSelectionTest(decl, scenario!, member, expect, env, sink);
 }
 
 /** `system { … }`: values of the system attributes, which the runtime captures whether or not `action` declares them. */
@@ -220,13 +226,14 @@ function checkAdjudicationTest(
 function checkSelectionTest(
   decl: TestDecl,
   scenarioRef: MemberOf<'TestScenario'>,
-  signalsMember: MemberOf<'TestSignals'> | undefined,
-  actionsMember: MemberOf<'TestActions'> | undefined,
+  member: MemberLookup,
   expect: ExpectMember | undefined,
   env: TestEnvironment,
   sink: DiagnosticSink,
 ): CheckedTest | undefined {
   const test = decl.name.value;
+  const signalsMember = member('TestSignals');
+  const actionsMember = member('TestActions');
   const name = scenarioRef.scenario.name;
   const scenario = env.scenarios.get(name);
   if (scenario === undefined) {
@@ -242,7 +249,8 @@ function checkSelectionTest(
   });
   const actions = (actionsMember?.value.items ?? []).map((item) => checkCandidate(item, scenario, test, sink));
   checkCandidateIds(test, actionsMember, expect, sink);
-  if (expect === undefined || expect.kind === 'TestExpectStatus' || signals === undefined || missingSignals || actions.some((a) => a === undefined)) return undefined;
+  const skillPart = checkSkillExpectations(test, scenario, actionsMember, expect, member, env.skills, sink);
+  if (expect === undefined || expect.kind === 'TestExpectStatus' || signals === undefined || missingSignals || actions.some((a) => a === undefined) || skillPart === undefined) return undefined;
   return {
     kind: 'selection',
     name: test,
@@ -250,6 +258,7 @@ function checkSelectionTest(
     signals,
     actions: actions as { [key: string]: JsonValue }[],
     expect: expect.kind === 'TestExpectSelected' ? { selected: expect.actionId.value } : { noEligibleActions: true },
+    ...skillPart,
     span: decl.span,
   };
 }

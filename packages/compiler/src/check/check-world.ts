@@ -60,7 +60,7 @@ export function checkWorld(files: readonly SourceFile[], options: CheckWorldOpti
   const { skills, infos: skillInfos } = checkSkills(ofKind<SkillDecl>(declarations, 'SkillDecl'), sink);
   const { scenarios, infos: scenarioInfos } = checkScenarios(ofKind<ScenarioDecl>(declarations, 'ScenarioDecl'), skillInfos, sink);
   checkUserStateSources(scenarioInfos.values(), skillInfos, sink);
-  const tests = checkTests(ofKind<TestDecl>(declarations, 'TestDecl'), { actions: actionInfos, scenarios: scenarioInfos, onUse }, sink);
+  const tests = checkTests(ofKind<TestDecl>(declarations, 'TestDecl'), { actions: actionInfos, scenarios: scenarioInfos, skills: new Map(skills.map((s) => [s.id, s])), onUse }, sink);
 
   const ownAttributes = [...actionInfos.values()].flatMap((info) => info.view.attributes.slice(shared.length));
   // After a syntax error the use may be in the text recovery skipped: no warning for it.

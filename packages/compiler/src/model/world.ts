@@ -173,5 +173,26 @@ export type CheckedTest =
       readonly signals: { readonly [key: string]: JsonValue };
       readonly actions: readonly { readonly [key: string]: JsonValue }[];
       readonly expect: { readonly selected: string } | { readonly noEligibleActions: true };
+      /** `model_reply { … }`: what the model answers the selected action's llm skill; without it, no model is asked. */
+      readonly modelReply?: { readonly [key: string]: JsonValue };
+      /** `expect skill …`: what the selected action's skill must render. */
+      readonly expectSkill?: SkillExpectation;
       readonly span: Span;
     };
+
+/** What a selection test expects of the skill that describes the selected action. */
+export interface SkillExpectation {
+  /** The skill the selected action's type names (an llm skill's payload may be its fallback's). */
+  readonly skill: string;
+  /** `expect skill output { … }`: fields of the payload the response carries; the others are not compared. */
+  readonly output?: readonly SkillOutputCheck[];
+  /** `expect skill validation …`: stage 7 on the skill's own output; `failed` lists checks that must be among the failures. */
+  readonly validation?: { readonly passed: true } | { readonly passed: false; readonly checks: readonly string[] };
+}
+
+export interface SkillOutputCheck {
+  readonly field: string;
+  /** `equals`: the field's value exactly (`note: "…"`); `contains`: its text holds this (`note CONTAINS "…"`). */
+  readonly match: 'equals' | 'contains';
+  readonly value: JsonValue;
+}

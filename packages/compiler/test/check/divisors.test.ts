@@ -61,16 +61,16 @@ function world(place: Place, operator: string, divisor: string, guard?: { readon
   const rule = ['  rule check {', '    outcome  YELLOW', '    severity t2'];
   switch (place) {
     case 'when':
-      rule.push(`    when     ${condition(`${quotient} > 2`)}`);
+      rule.push(`    when     ${condition(`${quotient} > 2`)}`, '    reason   "Too large a share"');
       break;
     case 'reason':
       rule.push(`    when     ${guard?.kind === 'proving' ? `${guard.condition} and ` : ''}amount > 10`, `    reason   "Share {${quotient}}"`);
       break;
     case 'computed':
-      rule.push('    when     share > 2');
+      rule.push('    when     share > 2', '    reason   "Too large a share"');
       break;
     case 'applies_when':
-      rule.push(...(guard?.kind === 'proving' ? [`    applies_when ${guard.condition}`] : []), `    when     ${quotient} > 2`);
+      rule.push(...(guard?.kind === 'proving' ? [`    applies_when ${guard.condition}`] : []), `    when     ${quotient} > 2`, '    reason   "Too large a share"');
       break;
   }
   return `${HEADER}action split {\n${[...context, ...rule, '  }'].join('\n')}\n}\n`;

@@ -130,7 +130,13 @@ export function completions(input: CompletionInput): CompletionItem[] {
     }
     if (previous === 'expect') {
       items.replacing(/[A-Za-z_-]*$/.exec(statement)?.[0]?.length ?? prefix.length);
-      words([...OUTCOMES, 'selected', 'NO_ELIGIBLE_ACTIONS'], CompletionItemKind.EnumMember, 'expected result');
+      words([...OUTCOMES, 'selected', 'NO_ELIGIBLE_ACTIONS', 'skill'], CompletionItemKind.EnumMember, 'expected result');
+      return items.list();
+    }
+    // `expect skill output { … }` and `expect skill validation passed | failed "…"`.
+    const skillWords = previous === 'skill' ? ['output', 'validation'] : previous === 'validation' ? ['passed', 'failed'] : undefined;
+    if (skillWords !== undefined) {
+      words(skillWords, CompletionItemKind.Keyword, 'skill expectation');
       return items.list();
     }
   }

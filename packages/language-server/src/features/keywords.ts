@@ -22,7 +22,7 @@ export const CLAUSE_KEYWORDS: Readonly<Record<string, readonly string[]>> = {
   scenario: ['version', 'signals', 'state', 'action_type', 'guardrail', 'objective', 'weight', 'execution_risk', 'tie_break', 'asc', 'desc', 'default_mode'],
   action_type: ['skill'],
   guardrail: ['when', 'block', 'force', 'cap'],
-  test: ['action', 'scenario', 'context', 'system', 'signals', 'actions', 'expect', 'by', 'reason', 'work_frame', 'missing_evidence', 'selected', 'NO_ELIGIBLE_ACTIONS'],
+  test: ['action', 'scenario', 'context', 'system', 'signals', 'actions', 'model_reply', 'expect', 'by', 'reason', 'work_frame', 'missing_evidence', 'selected', 'NO_ELIGIBLE_ACTIONS', 'skill', 'output', 'validation', 'passed', 'failed'],
 };
 
 /** Words that build expressions (both spellings the SEC documents use). */
