@@ -12,7 +12,9 @@ import { buildWorld, checkSources } from '@adec/compiler';
 import { decide, type LoadedModule } from '@adec/runtime';
 import { asTestBundle, loadTestBundle } from '../../../test/support/runtime.js';
 
-const WORLD = `world { org "test" domain "reasons" version "1.0.0" }
+// A roomy predicate limit: the property is about rendering, and a loaded machine must not turn a
+// match into a timeout.
+const WORLD = `world { org "test" domain "reasons" version "1.0.0" timeout 200ms }
 
 action review {
   context {
