@@ -12,6 +12,7 @@ import { DecisionRequest, EligibleActions, FallbackOutput, RankedActions, SkillO
 
 export { UUID_V4_PATTERN, type Wire } from './schema-kit.js';
 export { CHECKING_CONTRACTS, contractProblems } from './contract-validation.js';
+export { uuidV4From } from './decision-id.js';
 export { API_VERSION, DecisionResponse, Degradation } from './decision-response.js';
 export { ReplayToken } from './replay-token.js';
 export { CYCLE_OUTCOMES, REASONING_TRACE_SCHEMA_VERSION, SelectionTrace, TRACE_VERSION, UnaddressedSelectionTrace } from './selection-trace.js';

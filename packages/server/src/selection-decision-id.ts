@@ -8,13 +8,9 @@
  * retry idempotent, as it is for every other record. The id reveals nothing the request id does
  * not, and names a decision only within its org.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { uuidV4From } from '@adec/contracts';
 
 export function selectionDecisionId(tenant: string, requestId: string | null): string {
-  if (requestId === null) return randomUUID();
-  const bytes = createHash('sha256').update(JSON.stringify(['adec selection', tenant, requestId])).digest().subarray(0, 16);
-  bytes[6] = (bytes[6]! & 0x0f) | 0x40; // version 4
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80; // RFC 9562 variant
-  const hex = bytes.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return requestId === null ? randomUUID() : uuidV4From(JSON.stringify(['adec selection', tenant, requestId]));
 }

@@ -46,6 +46,7 @@ export const SELECT_REQUEST: RequestSchema = {
 /** The request in a body `SELECT_REQUEST` accepted. */
 export function selectRequestOf(fields: Readonly<Record<string, unknown>>): SelectRequest {
   const requestId = (fields['request_id'] as string | null | undefined) ?? null;
+  const userId = (fields['user_id'] as string | null | undefined) ?? null;
   const cycle: CycleRequest = {
     scenario: fields['scenario'] as string,
     actions: fields['actions'] as CycleRequest['actions'],
@@ -53,7 +54,7 @@ export function selectRequestOf(fields: Readonly<Record<string, unknown>>): Sele
     ...(fields['conditions'] !== undefined && { conditions: fields['conditions'] as CycleRequest['conditions'] }),
     ...(fields['execution_mode_override'] !== undefined && { execution_mode_override: fields['execution_mode_override'] as ExecutionMode | null }),
     request_id: requestId,
-    user_id: (fields['user_id'] as string | null | undefined) ?? null,
+    user_id: userId,
     ...(fields['platform_id'] !== undefined && { platform_id: fields['platform_id'] as string }),
   };
   return {
@@ -61,7 +62,7 @@ export function selectRequestOf(fields: Readonly<Record<string, unknown>>): Sele
     worldModelVersion: fields['world_model_version'] as string,
     cycle,
     requestId,
-    userId: (fields['user_id'] as string | null | undefined) ?? null,
+    userId,
     orgId: (fields['org_id'] as string | null | undefined) ?? null,
   };
 }
