@@ -5,4 +5,4 @@
  */
 import { llmStubExecutor } from '../../packages/engine/dist/index.js';
 
-export const instantModel = () => llmStubExecutor((call) => ({ text: JSON.stringify({ rationale: `${call.input.action_metadata.session_name} fits your week: steady effort and good recovery.` }) }));
+export const instantModel = () => llmStubExecutor((call) => ({ payload: { rationale: `${call.input.decision_context.action_metadata.session_name} fits your week: steady effort and good recovery.` } }));

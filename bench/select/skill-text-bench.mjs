@@ -72,7 +72,7 @@ async function loadWorld(pathFromRepo, closers) {
 }
 
 async function decide(module, request, reply, id) {
-  const result = await runCycle(module, request, { decisionId: id, timestamp: TIMESTAMP, executors: [llmStubExecutor(() => ({ text: JSON.stringify(reply) }))] });
+  const result = await runCycle(module, request, { decisionId: id, timestamp: TIMESTAMP, executors: [llmStubExecutor(() => ({ payload: reply }))] });
   if (!result.ok) throw new Error(`${id}: ${result.error.code}: ${result.error.message}`);
   return result;
 }

@@ -27,12 +27,26 @@ const ajv = new Ajv2020({
 
 const compiled = new WeakMap<TSchema, ValidateFunction>();
 
-/** Every way `value` breaks `schema`, as `path: message` lines; empty when it conforms. */
-export function contractProblems(schema: TSchema, value: unknown): string[] {
+/** One way a value breaks its contract: where (a JSON Pointer, `/` for the value itself) and how. */
+export interface ContractViolation {
+  readonly pointer: string;
+  readonly message: string;
+}
+
+/** Every way `value` breaks `schema`; empty when it conforms. */
+export function contractViolations(schema: TSchema, value: unknown): ContractViolation[] {
   let validate = compiled.get(schema);
   if (validate === undefined) compiled.set(schema, (validate = ajv.compile(schema)));
   if (validate(value)) return [];
-  return (validate.errors ?? []).map((error) => `${error.instancePath || '/'}: ${error.message ?? error.keyword}${error.keyword === 'additionalProperties' ? ` (${String((error.params as { additionalProperty?: string }).additionalProperty)})` : ''}`);
+  return (validate.errors ?? []).map((error) => ({
+    pointer: error.instancePath || '/',
+    message: error.keyword === 'additionalProperties' ? `has a field the contract does not declare: \`${String((error.params as { additionalProperty?: string }).additionalProperty)}\`` : (error.message ?? error.keyword),
+  }));
+}
+
+/** Every way `value` breaks `schema`, as `pointer: message` lines; empty when it conforms. */
+export function contractProblems(schema: TSchema, value: unknown): string[] {
+  return contractViolations(schema, value).map((violation) => `${violation.pointer}: ${violation.message}`);
 }
 
 /** Whether the engine checks what it produces against its contracts (tests set ADEC_CHECK_CONTRACTS=1). */

@@ -8,10 +8,11 @@ import type { TSchema } from '@sinclair/typebox';
 import { DecisionResponse } from './decision-response.js';
 import { ReplayToken } from './replay-token.js';
 import { SelectionTrace } from './selection-trace.js';
+import { SkillInputEnvelope, SkillOutputEnvelope } from './skill-envelopes.js';
 import { DecisionRequest, EligibleActions, FallbackOutput, RankedActions, SkillOutput, SkillResolution, UserState, ValidationResult } from './stage-outputs.js';
 
 export { UUID_V4_PATTERN, type Wire } from './schema-kit.js';
-export { CHECKING_CONTRACTS, contractProblems } from './contract-validation.js';
+export { CHECKING_CONTRACTS, contractProblems, contractViolations, type ContractViolation } from './contract-validation.js';
 export { uuidV4From } from './decision-id.js';
 export { API_VERSION, DecisionResponse, Degradation } from './decision-response.js';
 export { ReplayToken } from './replay-token.js';
@@ -19,6 +20,7 @@ export { CYCLE_OUTCOMES, REASONING_TRACE_SCHEMA_VERSION, SelectionTrace, TRACE_V
 export * from './stage-outputs.js';
 export * from './stage-artifacts.js';
 export * from './selection-details.js';
+export { SkillInputEnvelope, SkillOutputEnvelope } from './skill-envelopes.js';
 
 /** Every contract the service serves, by the name in its URL. */
 export const CONTRACT_SCHEMAS: Readonly<Record<string, TSchema>> = {
@@ -33,6 +35,8 @@ export const CONTRACT_SCHEMAS: Readonly<Record<string, TSchema>> = {
   SkillOutput,
   ValidationResult,
   FallbackOutput,
+  SkillInputEnvelope,
+  SkillOutputEnvelope,
 };
 
 /** A contract's schema as plain JSON (what the service serves and the OpenAPI document embeds). */

@@ -20,11 +20,11 @@ export { API_VERSION, type DecisionResponse } from './cycle/decision-response.js
 export { decodeReplayToken, encodeReplayToken, TRACE_VERSION, type AddressedTrace, type CycleOutcome, type ReasoningTrace, type ReplayToken } from './cycle/reasoning-trace.js';
 export { jsonDifferences, type Difference } from './json-differences.js';
 export type { LlmCall, LlmExecutor, LlmExecutorType, LlmReply } from './skills/executors/llm-executor.js';
-export { llmStubExecutor, type LlmScript, type ScriptedAnswer } from './skills/executors/llm-stub-executor.js';
+export { envelopeText, llmStubExecutor, type LlmScript, type ScriptedAnswer } from './skills/executors/llm-stub-executor.js';
 export { cloudLlmExecutor, cloudLlmFromEnvironment, type CloudLlmOptions } from './skills/executors/cloud-llm-executor.js';
 export { DETERMINISTIC_HARD_LIMIT_MS, LLM_HARD_LIMIT_MS, type ModelOutcome, type SkillExecution } from './skills/execute-skill.js';
 export { MINIMAL_SAFE_PAYLOAD, type FallbackReason, type FallbackStage } from './skills/fallback.js';
 export { NULL_SKILL, type ResolutionReason, type SkillResolution } from './skills/resolve-skill.js';
-export type { SkillInput } from './skills/skill-input.js';
+export type { ModuleSkillInput, SkillInput } from './skills/skill-input.js';
 export { UNIVERSAL_PROHIBITIONS } from './skills/universal-prohibitions.js';
 export type { ValidationCheck, ValidationFailure, ValidationResult } from './skills/validate-output.js';

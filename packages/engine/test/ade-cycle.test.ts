@@ -8,6 +8,7 @@ import type { LoadedModule } from '@adec/runtime';
 import {
   API_VERSION,
   cloudLlmExecutor,
+  envelopeText,
   llmStubExecutor,
   replayCycle,
   runCycle,
@@ -58,11 +59,11 @@ const RUN: CandidateAction = { action_id: 'run-40', type: 'workout_session', ses
 const YOGA: CandidateAction = { action_id: 'yoga-30', type: 'workout_session', session_name: 'Morning Yoga', session_type: 'yoga', intensity: 'low', duration_minutes: 30 };
 const REST: CandidateAction = { action_id: 'rest', type: 'rest_day', session_name: 'Active recovery walk' };
 
-const coach = (text: string) => llmStubExecutor(() => ({ text }));
+const coach = (payload: Record<string, unknown>) => llmStubExecutor(() => ({ payload }));
 
 describe('the fitness world, end to end', () => {
   test('the rest-day guardrail forces rest_day, and its deterministic skill explains it', async () => {
-    const { response, trace } = await decided(fitness, { scenario: FITNESS, signals: { sessions_last_7d: 6, rest_days_last_7d: 0, consecutive_high_intensity: 1 }, actions: [HIIT, YOGA, REST] }, { executors: [coach('{"rationale":"unused"}')] });
+    const { response, trace } = await decided(fitness, { scenario: FITNESS, signals: { sessions_last_7d: 6, rest_days_last_7d: 0, consecutive_high_intensity: 1 }, actions: [HIIT, YOGA, REST] }, { executors: [coach({ rationale: 'unused' })] });
     expect(response.decision).toMatchObject({ selected_action: 'rest', payload: { rationale: 'Great momentum! Active recovery walk will help you maintain your streak.' } });
     expect(response.execution).toEqual({
       execution_mode: 'skill_enhanced',
@@ -82,7 +83,7 @@ describe('the fitness world, end to end', () => {
   });
 
   test('the intensity cap blocks high intensity; the LLM skill explains the session chosen instead', async () => {
-    const { response, trace } = await decided(fitness, { scenario: FITNESS, signals: { sessions_last_7d: 0, rest_days_last_7d: 2, consecutive_high_intensity: 2 }, actions: [HIIT, RUN] }, { executors: [coach('{"rationale":"Tempo Run keeps your legs moving at an easy, steady pace."}')] });
+    const { response, trace } = await decided(fitness, { scenario: FITNESS, signals: { sessions_last_7d: 0, rest_days_last_7d: 2, consecutive_high_intensity: 2 }, actions: [HIIT, RUN] }, { executors: [coach({ rationale: 'Tempo Run keeps your legs moving at an easy, steady pace.' })] });
     expect(trace.stages.evaluate_guardrails.output.EligibleActions.rejected).toEqual([{ action_id: 'hiit-20', violated_guardrails: ['GR-INTENSITY-CAP'] }]);
     expect(response.decision.selected_action).toBe('run-40');
     expect(response.decision.payload).toEqual({ rationale: 'Tempo Run keeps your legs moving at an easy, steady pace.' });
@@ -109,10 +110,10 @@ describe('the fitness world, end to end', () => {
 
   test('execution risk is per candidate and changes a ranking: offline, the rest day overtakes a workout whose skill needs the model', async () => {
     const request = { scenario: FITNESS, signals: { sessions_last_7d: 5, rest_days_last_7d: 2 }, actions: [YOGA, REST] };
-    const online = await decided(fitness, request, { executors: [coach('{"rationale":"Morning Yoga is a calm way to keep moving today."}')] });
+    const online = await decided(fitness, request, { executors: [coach({ rationale: 'Morning Yoga is a calm way to keep moving today.' })] });
     // Equal scores (0.88); the rest day has no duration, and an absent tie-break key sorts last.
     expect(online.response.decision.selected_action).toBe('yoga-30');
-    const offline = await decided(fitness, { ...request, conditions: ['offline_mode'] }, { executors: [coach('{"rationale":"unused"}')] });
+    const offline = await decided(fitness, { ...request, conditions: ['offline_mode'] }, { executors: [coach({ rationale: 'unused' })] });
     expect(offline.trace.stages.score_and_rank!.output.RankedActions.scores.map((s) => [s.action_id, s.execution_risk_factors, s.final_score])).toEqual([
       ['yoga-30', ['offline_mode'], 0.86],
       ['rest', [], 0.88],
@@ -180,8 +181,11 @@ function cloudModel(): Model {
 let model: Model = STUB_MODEL;
 
 /** One lab decision with the model answering `payload` (an object, or raw text). */
+/** The lab's LLM skill answering `payload` in a well-formed output envelope. */
+const noteWriterReply = (payload: unknown) => envelopeText({ skillId: 'note_writer', skillVersion: '1.0.0' }, payload);
+
 async function labWith(payload: unknown, options: Partial<CycleOptions> = {}) {
-  const text = typeof payload === 'string' ? payload : JSON.stringify(payload);
+  const text = typeof payload === 'string' ? payload : noteWriterReply(payload);
   const { executor, calls: callsOf } = model.answer(text);
   const violations: ValidationFailure[][] = [];
   const result = await decided(lab, LAB_REQUEST, { executors: [executor], onAuthorityViolation: (failures) => violations.push([...failures]), ...options });
@@ -200,14 +204,14 @@ describe("the skill execution tests of docs/spec/skill-contract.md §10", () => 
     expect(trace.stages.validate_output?.output.ValidationResult).toMatchObject({ valid: true, checks_passed: ['schema_valid', 'invariants_satisfied', 'authority_boundary_intact', 'prohibited_fields_absent'], checks_failed: [] });
     // The skill got its prompt, rendered in the isolate, and only the fields it declares.
     expect(calls[0]!.prompt).toBe('Write one sentence about weather titled Morning digest.');
-    expect(calls[0]!.input.action_metadata).toEqual({ title: 'Morning digest', topic: 'weather' });
-    expect(calls[0]!.input.user_state).toEqual({ visits: 4, engaged: true });
+    expect(calls[0]!.input.decision_context.action_metadata).toEqual({ title: 'Morning digest', topic: 'weather' });
+    expect(calls[0]!.input.user_state).toEqual({ core: {}, scenario_extensions: { visits: 4, engaged: true } });
     expect(trace.redaction_info).toEqual({ withheld_action_fields: ['priority'], withheld_state: ['mood'] });
   });
 
   test('timeout: a model slower than the skill\'s limit is abandoned and the fallback answers', async () => {
     let aborted = false;
-    const executor = llmStubExecutor(() => ({ text: JSON.stringify(VALID), delayMs: 2_000 }));
+    const executor = llmStubExecutor(() => ({ payload: VALID, delayMs: 2_000 }));
     const watching = { ...executor, complete: (call: LlmCall, signal: AbortSignal) => {
       signal.addEventListener('abort', () => (aborted = true));
       return executor.complete(call, signal);
@@ -326,7 +330,7 @@ describe.each([
 
 describe('resolution, executors and fallback tiers', () => {
   test('deterministic_only runs the fallback skill in the LLM skill\'s place, without asking the model', async () => {
-    const { executor, calls } = scripted({ text: JSON.stringify(VALID) });
+    const { executor, calls } = scripted({ payload: VALID });
     const { response, trace } = await decided(lab, { ...LAB_REQUEST, execution_mode_override: 'deterministic_only' }, { executors: [executor] });
     expect(calls).toHaveLength(0);
     expect(trace.stages.resolve_skills?.output.SkillResolution).toMatchObject({ mapped_skill_id: 'note_writer', skill_bundle_id: 'quiet_template', resolution_reason: 'mode_override', execution_mode: 'deterministic_only' });
@@ -337,7 +341,7 @@ describe('resolution, executors and fallback tiers', () => {
     ['offline_mode is reported', { conditions: ['offline_mode'] }, true],
     ['no executor is configured', {}, false],
   ])('the model is unavailable when %s: llm_unavailable, flagged', async (_, extra, withExecutor) => {
-    const { executor, calls } = scripted({ text: JSON.stringify(VALID) });
+    const { executor, calls } = scripted({ payload: VALID });
     const { response, trace } = await decided(lab, { ...LAB_REQUEST, ...extra }, { executors: withExecutor ? [executor] : [] });
     expect(calls).toHaveLength(0);
     expect(response.execution).toMatchObject({ fallback_used: true, fallback_reason_code: 'executor_error', skill_bundle_id: 'quiet_template' });
@@ -363,7 +367,7 @@ describe('resolution, executors and fallback tiers', () => {
 
   test('the first available executor is used', async () => {
     const down = { ...scripted({ error: 'never called' }).executor, id: 'down', isAvailable: () => false };
-    const { executor, calls } = scripted({ text: JSON.stringify(VALID) });
+    const { executor, calls } = scripted({ payload: VALID });
     const { response } = await decided(lab, LAB_REQUEST, { executors: [down, executor] });
     expect(calls).toHaveLength(1);
     expect(response.execution.executor_id).toBe('llm_stub');
@@ -378,7 +382,9 @@ describe('stage 9: response, trace and replay', () => {
     expect(response.audit).toMatchObject({ decision_id: testDecisionId('d-fixed'), scenario_id: LAB, scenario_version: '1.0.0', scenario_hash: lab.moduleHash, trace_id: `trace:${testDecisionId('d-fixed')}` });
     expect(response.meta).toMatchObject({ request_id: null, timestamp: TIMESTAMP, api_version: API_VERSION });
     expect(trace.final_decision).toEqual(response);
-    expect(trace.stages.execute_skill!.output.SkillOutput.model_outcome).toEqual({ kind: 'reply', text: JSON.stringify(VALID), token_count: null });
+    const { model_outcome: outcome } = trace.stages.execute_skill!.output.SkillOutput;
+    expect(outcome).toMatchObject({ kind: 'reply', token_count: null });
+    expect(JSON.parse(outcome?.kind === 'reply' ? outcome.text : '')).toMatchObject({ payload: VALID, metadata: { skill_id: 'note_writer', skill_version: '1.0.0' } });
   });
 
   test('a replay of an LLM decision never asks the model: it re-validates the recorded reply', async () => {

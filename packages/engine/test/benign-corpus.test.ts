@@ -42,7 +42,7 @@ test('every benign reply passes every check of stage 7, through runCycle with a 
       {
         decisionId: testDecisionId(`benign-${benign.id}`),
         timestamp: TIMESTAMP,
-        executors: [llmStubExecutor(() => ({ text: JSON.stringify(benign.reply) }))],
+        executors: [llmStubExecutor(() => ({ payload: benign.reply }))],
         onAuthorityViolation: (found) => violations.push(...found),
       },
     );

@@ -15,7 +15,7 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { buildWorld } from '@adec/compiler';
 import type { LoadedModule } from '@adec/runtime';
-import { cloudLlmExecutor, cloudLlmFromEnvironment, replayCycle, runCycle, type CandidateAction, type CycleRequest, type LlmExecutor } from '@adec/engine';
+import { cloudLlmExecutor, cloudLlmFromEnvironment, envelopeText, replayCycle, runCycle, type CandidateAction, type CycleRequest, type LlmExecutor } from '@adec/engine';
 import { startChatCompletionsServer, type ChatAnswer, type ChatCompletionsServer, type RecordedChatRequest } from '../../../test/support/chat-completions-server.js';
 import { loadWorldFromDir } from '../../../test/support/repo.js';
 import { asTestBundle } from '../../../test/support/runtime.js';
@@ -65,7 +65,7 @@ beforeAll(async () => {
   cloud = cloudLlmExecutor({ baseUrl: server.baseUrl, model: MODEL, apiKey: API_KEY });
   // The first call of a process loads node's HTTP client and compiles the path through the
   // isolate: one decision on each module first, so that the tests measure the endpoint.
-  server.answer(() => ({ content: JSON.stringify(VALID) }));
+  server.answer(() => ({ content: noteWriterReply(VALID) }));
   for (const module of [lab, roomyLab]) await runCycle(module, LAB_REQUEST, { decisionId: testDecisionId('warm-up'), timestamp: TIMESTAMP, executors: [cloud] });
 });
 
@@ -95,7 +95,12 @@ async function decideOver(answer: ChatAnswer | null, executor: LlmExecutor = clo
   return { response: result.response, trace: result.trace, asked, decisionId };
 }
 
-const reply = (payload: unknown): ChatAnswer => ({ content: typeof payload === 'string' ? payload : JSON.stringify(payload) });
+/** The lab's LLM skill answering `payload` in a well-formed output envelope. */
+function noteWriterReply(payload: unknown): string {
+  return envelopeText({ skillId: 'note_writer', skillVersion: '1.0.0' }, payload);
+}
+
+const reply = (payload: unknown): ChatAnswer => ({ content: typeof payload === 'string' ? payload : noteWriterReply(payload) });
 
 /** The line of the system message that starts with `label`, parsed as JSON. */
 function systemLine(seen: RecordedChatRequest, label: string): unknown {
@@ -111,7 +116,8 @@ function decisionIdOf(seen: RecordedChatRequest): string {
 
 describe('the happy path over HTTP', () => {
   test('a valid payload in choices[0].message.content is used as it is (tier 1), by executor cloud_llm:<model>', async () => {
-    const { response, trace, asked } = await decideOver({ content: JSON.stringify(VALID), completionTokens: 17 });
+    const content = noteWriterReply(VALID);
+    const { response, trace, asked } = await decideOver({ content, completionTokens: 17 });
     expect(asked).toHaveLength(1);
     expect(response.decision.payload).toEqual(VALID);
     expect(response.execution).toEqual({
@@ -124,10 +130,10 @@ describe('the happy path over HTTP', () => {
       fallback_reason_code: null,
       fallback_tier: 1,
     });
-    expect(trace.stages.execute_skill?.output.SkillOutput).toMatchObject({ status: 'completed', executor_id: `cloud_llm:${MODEL}`, model_outcome: { kind: 'reply', text: JSON.stringify(VALID), token_count: 17 } });
+    expect(trace.stages.execute_skill?.output.SkillOutput).toMatchObject({ status: 'completed', executor_id: `cloud_llm:${MODEL}`, model_outcome: { kind: 'reply', text: content, token_count: 17 } });
   });
 
-  test('the endpoint is asked for a JSON object at temperature 0, with the schema and the input envelope, and the rendered prompt', async () => {
+  test('the endpoint is asked for the output envelope at temperature 0, with the schema and the input envelope, and the rendered prompt', async () => {
     const { asked, decisionId } = await decideOver(reply(VALID));
     expect(asked).toHaveLength(1);
     const [seen] = asked;
@@ -137,7 +143,10 @@ describe('the happy path over HTTP', () => {
     expect(seen!.body).not.toHaveProperty('max_tokens');
     expect(seen!.body.messages.map((message) => message.role)).toEqual(['system', 'user']);
     expect(seen!.body.messages[1]!.content).toBe('Write one sentence about weather titled Morning digest.');
-    expect(systemLine(seen!, 'It must satisfy this JSON Schema: ')).toMatchObject({
+    const envelopeLine = seen!.body.messages[0]!.content.split('\n')[0]!;
+    const envelopeAsked = /^You are skill note_writer@1\.0\.0\. Answer with one JSON object and nothing else: \{"payload": …, "metadata": (.*)\}\.$/.exec(envelopeLine);
+    expect(JSON.parse(envelopeAsked?.[1] ?? 'null')).toEqual({ skill_id: 'note_writer', skill_version: '1.0.0', generated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    expect(systemLine(seen!, 'The payload must satisfy this JSON Schema: ')).toMatchObject({
       type: 'object',
       additionalProperties: false,
       required: ['text'],
@@ -155,8 +164,7 @@ describe('the happy path over HTTP', () => {
         ],
         guardrails_applied: [],
       },
-      action_metadata: { title: 'Morning digest', topic: 'weather' },
-      user_state: { visits: 4, engaged: true },
+      user_state: { core: {}, scenario_extensions: { visits: 4, engaged: true } },
       skill_config: { skill_id: 'note_writer', skill_version: '1.0.0', execution_mode: 'skill_enhanced', timeout_ms: 500 },
     });
   });
@@ -180,7 +188,7 @@ describe("the skill execution tests of docs/spec/skill-contract.md §10 over HTT
 
   test.each([
     ['content that is not JSON', 'The weather is bright today.', 'type'],
-    ['a field the contract does not declare', JSON.stringify({ ...VALID, mood: 'sunny' }), 'additionalProperties'],
+    ['a field the contract does not declare', noteWriterReply({ ...VALID, mood: 'sunny' }), 'additionalProperties'],
   ])('invalid output (%s) fails the schema: validation_failed, and the fallback answers', async (_, content, keyword) => {
     const { response, trace } = await decideOver({ content });
     expect(trace.stages.validate_output!.output.ValidationResult.failures).toContainEqual(expect.objectContaining({ check: 'schema_valid', id: keyword }));

@@ -75,7 +75,7 @@ const FITNESS_WORLD: World = {
     fc.record({ type: fc.constant('workout_session'), session_name: name, session_type: text, intensity: fc.constantFrom('low', 'moderate', 'high'), duration_minutes: int }),
     fc.record({ type: fc.constant('rest_day'), session_name: name }),
   ),
-  valid: (call) => ({ rationale: `${String(call.input.action_metadata['session_name'])} keeps you moving at a steady pace.` }),
+  valid: (call) => ({ rationale: `${String(call.input.decision_context.action_metadata['session_name'])} keeps you moving at a steady pace.` }),
   textField: 'rationale',
 };
 
@@ -88,7 +88,7 @@ const LAB_WORLD: World = {
     fc.record({ type: fc.constant('note'), title: name, topic: text, priority: int }),
     fc.record({ type: fc.constant('quiet'), title: name }),
   ),
-  valid: (call) => ({ text: `The ${String(call.input.action_metadata['topic'])} is bright today.`, title: String(call.input.action_metadata['title']) }),
+  valid: (call) => ({ text: `The ${String(call.input.decision_context.action_metadata['topic'])} is bright today.`, title: String(call.input.decision_context.action_metadata['title']) }),
   textField: 'text',
 };
 
@@ -137,13 +137,13 @@ const replies: fc.Arbitrary<Reply> = fc.oneof(
 function answerFor(world: World, reply: Reply, call: LlmCall): ScriptedAnswer {
   switch (reply.kind) {
     case 'valid':
-      return { text: JSON.stringify(world.valid(call)) };
+      return { payload: world.valid(call) };
     case 'violation':
-      return { text: JSON.stringify(VIOLATIONS[reply.violation](world.valid(call), world.textField, call)) };
+      return { payload: VIOLATIONS[reply.violation](world.valid(call), world.textField, call) };
     case 'text':
       return { text: reply.text };
     case 'json':
-      return { text: JSON.stringify(reply.value) };
+      return { payload: reply.value };
     case 'error':
       return { error: reply.message };
     case 'throws':
@@ -290,7 +290,7 @@ describe('a decision the machine was too slow for replays identically on a machi
     ["the LLM skill's prompt ran out of time", '__adec_skill_prompt', REQUEST],
     ["the skill's compiled invariants ran out of time", '__adec_skill_invariants', REQUEST],
   ])('%s', async (_, entry, request) => {
-    const executor = llmStubExecutor(() => ({ text: JSON.stringify(VALID_NOTE) }));
+    const executor = llmStubExecutor(() => ({ payload: VALID_NOTE }));
     const recorded = await runCycle(overloaded(lab, entry), request, { decisionId: testDecisionId(`slow-${entry}`), timestamp: TIMESTAMP, executors: [executor] });
     if (!recorded.ok) throw new Error(`${recorded.error.code}: ${recorded.error.message}`);
     // The record holds what the slow machine did…

@@ -20,7 +20,7 @@ beforeAll(async () => {
 });
 
 async function decideWith(text: string) {
-  const executor = llmStubExecutor(() => ({ text: JSON.stringify({ ...VALID_REPLY, text }) }));
+  const executor = llmStubExecutor(() => ({ payload: { ...VALID_REPLY, text } }));
   const result = await runCycle(lab, { scenario: 'lab_pick', signals: LAB_SIGNALS, actions: [...LAB_CANDIDATES] }, { decisionId: testDecisionId('disguise'), timestamp: '2026-11-27T12:00:00.000Z', executors: [executor] });
   if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
   return result;

@@ -19,12 +19,12 @@ const RUN = { action_id: 'run-40', type: 'workout_session', session_name: 'Tempo
 const REST = { action_id: 'rest', type: 'rest_day', session_name: 'Active recovery walk' };
 
 let service: ServiceFixture;
-/** The model's next reply: a valid rationale, or one that breaks the skill's contract. */
-let reply = '{"rationale":"Tempo Run keeps your legs moving at an easy, steady pace."}';
+/** The model's next reply: a payload (a valid rationale, or one that breaks the skill's contract), or raw text. */
+let reply: unknown = { rationale: 'Tempo Run keeps your legs moving at an easy, steady pace.' };
 
 beforeAll(async () => {
   const bundle = asTestBundle(await buildFixture('examples/fitness'));
-  service = await startService({ executors: [llmStubExecutor(() => ({ text: reply }))] }, (modules, keys) => publish(bundle, modules, keys));
+  service = await startService({ executors: [llmStubExecutor(() => (typeof reply === 'string' ? { text: reply } : { payload: reply }))] }, (modules, keys) => publish(bundle, modules, keys));
 });
 afterAll(async () => {
   await service.close();
@@ -65,8 +65,8 @@ describe('real answers validate against the schema the service serves', () => {
     const trace = ajv.compile(await served('SelectionTrace'));
     const bodies: unknown[] = [];
     for (const [n, rationale] of [
-      [1, '{"rationale":"Tempo Run keeps your legs moving at an easy, steady pace."}'],
-      [2, '{"rationale":"I recommend a different session instead."}'],
+      [1, { rationale: 'Tempo Run keeps your legs moving at an easy, steady pace.' }],
+      [2, { rationale: 'I recommend a different session instead.' }],
       [3, 'not json'],
     ] as const) {
       reply = rationale;

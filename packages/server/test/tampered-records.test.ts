@@ -172,7 +172,7 @@ describe.each(backends)('a tampered record is never used on %s: not as a retry, 
   beforeAll(async () => {
     backend = await makeBackend();
     const fitness = asTestBundle(await buildFixture('examples/fitness'));
-    const coach = llmStubExecutor(() => ({ text: JSON.stringify({ rationale: 'Tempo Run keeps your legs moving at an easy, steady pace.' }) }));
+    const coach = llmStubExecutor(() => ({ payload: { rationale: 'Tempo Run keeps your legs moving at an easy, steady pace.' } }));
     service = await startService({ audit: backend.location, executors: [coach] }, (modules, keys) => publish(fitness, modules, keys));
   });
   afterAll(async () => {

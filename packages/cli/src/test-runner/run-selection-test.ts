@@ -54,8 +54,9 @@ export async function runSelectionTest(module: LoadedModule, test: SelectionTest
 const SKILL_ATTEMPTS = 3;
 
 async function runSkill(module: LoadedModule, request: SelectionRequest, test: SelectionTest): Promise<{ facts: SkillFacts | null; rendered: RenderedTemplate[] }> {
-  const reply = test.modelReply === undefined ? null : JSON.stringify(test.modelReply);
-  const executors = reply === null ? [] : [llmStubExecutor(() => ({ text: reply }), { id: 'model_reply' })];
+  // `model_reply` is the payload the model writes; it answers in a well-formed output envelope.
+  const reply = test.modelReply;
+  const executors = reply === undefined ? [] : [llmStubExecutor(() => ({ payload: reply }), { id: 'model_reply' })];
   for (let attempt = 1; ; attempt++) {
     // A decision id is a UUID v4 (docs/spec/selection.md 3.1.2); nothing a test checks reads it.
     const cycle = await runCycle(module, request, { decisionId: randomUUID(), timestamp: TEST_TIMESTAMP, executors, timeLimitMs: TEST_TIME_LIMIT_MS });

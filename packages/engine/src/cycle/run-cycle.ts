@@ -126,7 +126,7 @@ async function runSkillStages(module: LoadedModule, locked: CandidateAction, rec
   const input = skillInput(resolved.skill, { ...basis, timeoutMs: timeLimitOf(resolved.skill) });
   const execution = await executeSkill({ crossings, skill: resolved.skill, input, mode, executor: resolved.executor, generatedAt: record.timestamp, ...(options.recordedModelOutcome !== undefined && resolved.executor !== null && { recordedOutcome: options.recordedModelOutcome }) });
   const validationContext = { candidates: record.normalized.actions, competitorNames: options.competitorNames ?? [], timeLimitMs: timeLimitOf(resolved.skill) };
-  const validation = execution.status === 'completed' ? await validateOutput(execution.payload, { ...validationContext, crossings, skill: resolved.skill, input }) : null;
+  const validation = execution.status === 'completed' ? await validateOutput(execution, { ...validationContext, crossings, skill: resolved.skill, input }) : null;
   const violations = validation?.failures.filter((failure) => failure.check === 'authority_boundary_intact' || ['INV-001', 'INV-002', 'INV-003'].includes(failure.id)) ?? [];
   if (violations.length > 0) options.onAuthorityViolation?.(violations, resolved.skill.id);
   const failedReason = execution.status !== 'completed' ? execution.status : validation !== null && !validation.valid ? validation.reason_code : null;

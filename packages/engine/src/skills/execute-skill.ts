@@ -5,6 +5,10 @@
  * timeout or an executor error is an outcome here, never a failure of the decision: stage 8
  * falls back. The model's reply is recorded exactly as received, so a replay can feed the
  * same reply through the same validation without asking the model again.
+ *
+ * Templates, prompts and the module's invariants read the envelope through the language's roots
+ * (`moduleSkillInput`); an executor is given the envelope itself and answers with the output
+ * envelope, whose payload is taken out here (skill-reply.ts) and whose shape stage 7 checks.
  */
 import type { ModelOutcome as ModelOutcomeSchema, SkillOutput, Wire } from '@adec/contracts';
 import { jsonDigest } from '../json-digest.js';
@@ -12,7 +16,8 @@ import type { LlmExecutor } from './executors/llm-executor.js';
 import type { SkillContract } from './skill-catalog.js';
 import type { SkillCrossings } from './skill-crossings.js';
 import type { ExecutionMode } from '../selection-request.js';
-import type { SkillInput } from './skill-input.js';
+import { moduleSkillInput, type SkillInput } from './skill-input.js';
+import { readSkillReply } from './skill-reply.js';
 
 /** docs/spec/skill-contract.md §5 hard limits: no contract can give a skill more. */
 export const DETERMINISTIC_HARD_LIMIT_MS = 50;
@@ -71,7 +76,7 @@ export async function executeSkill(request: ExecutionRequest): Promise<SkillExec
     case 'error':
       return finished({ ...common, status: 'executor_error', message: outcome.message, prompt: prompt.prompt, model_outcome: outcome, payload: null });
     case 'reply':
-      return finished({ ...common, status: 'completed', message: null, prompt: prompt.prompt, model_outcome: outcome, payload: parseReply(outcome.text) });
+      return finished({ ...common, status: 'completed', message: null, prompt: prompt.prompt, model_outcome: outcome, payload: readSkillReply(outcome.text, request.skill).payload });
   }
 }
 
@@ -103,21 +108,12 @@ async function askModel(request: ExecutionRequest, executor: LlmExecutor, prompt
   }
 }
 
-/** A reply is JSON text; anything else stays text, which the schema check then refuses. */
-function parseReply(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
 type Rendered =
   | { readonly ok: true; readonly template: string | null; readonly payload: unknown; readonly prompt: string }
   | { readonly ok: false; readonly status: ExecutionStatus; readonly template: string | null; readonly message: string };
 
 async function crossInto(request: ExecutionRequest, entry: '__adec_skill_render' | '__adec_skill_prompt', limit: number): Promise<Rendered> {
-  const crossing = await request.crossings.call(entry, request.skill.id, JSON.stringify(request.input), limit);
+  const crossing = await request.crossings.call(entry, request.skill.id, JSON.stringify(moduleSkillInput(request.input)), limit);
   if (!crossing.ok) return { ok: false, status: crossing.kind === 'timeout' ? 'timeout' : 'executor_error', template: null, message: `${crossing.kind}: ${crossing.message}` };
   const answer = JSON.parse(crossing.value) as { ok: boolean; template?: string | null; payload?: unknown; prompt?: string; message?: string };
   if (!answer.ok) return { ok: false, status: 'executor_error', template: answer.template ?? null, message: answer.message ?? 'failed' };

@@ -48,7 +48,7 @@ export async function fallBack(request: FallbackRequest): Promise<FallbackStage>
   const input = skillInput(skill, { ...request.basis, timeoutMs: skill.timeoutMs });
   const execution = await executeSkill({ crossings: request.crossings, skill, input, mode: request.mode, executor: null, generatedAt: request.generatedAt });
   if (execution.status !== 'completed') return minimal(execution, null, `the fallback skill did not complete (${execution.status}): ${execution.message}`);
-  const validation = await validateOutput(execution.payload, { ...request.validation, crossings: request.crossings, skill, input });
+  const validation = await validateOutput(execution, { ...request.validation, crossings: request.crossings, skill, input });
   if (!validation.valid) return minimal(execution, validation, `the fallback skill's output failed validation: ${validation.failures.map((f) => `${f.id} at ${f.path}`).join(', ')}`);
   return { ...base, payload: execution.payload as FallbackStage['payload'], tier: 2, tier_2_failure: null, execution, validation };
 }

@@ -3,8 +3,9 @@
  * result decides between the payload and the fallback. Every check runs and every failure is
  * recorded, so the trace says all that was wrong, not just the first thing:
  *
- *   schema_valid               the output schema (ajv: types, `additionalProperties: false`,
- *                              lengths, required fields)
+ *   schema_valid               an executor's reply is the output envelope (skill-reply.ts),
+ *                              and the payload meets the output schema (ajv: types,
+ *                              `additionalProperties: false`, lengths, required fields)
  *   invariants_satisfied       INV-001..006 and the skill's compiled invariants (run in the
  *                              isolate, where the module's functions live)
  *   authority_boundary_intact  the payload neither names another candidate nor ranks, compares
@@ -21,7 +22,9 @@ import type { ValidationCheck as ValidationCheckSchema, ValidationFailure as Val
 import type { CandidateAction } from '../selection-request.js';
 import type { SkillContract } from './skill-catalog.js';
 import type { SkillCrossings } from './skill-crossings.js';
-import type { SkillInput } from './skill-input.js';
+import type { SkillExecution } from './execute-skill.js';
+import { moduleSkillInput, type SkillInput } from './skill-input.js';
+import { readSkillReply } from './skill-reply.js';
 import { findTerm, termLetters } from './text/protected-terms.js';
 import { RANKING_LANGUAGE } from './text/ranking-language.js';
 import { findPattern, textForms, type TextForms } from './text/text-forms.js';
@@ -45,8 +48,12 @@ export interface ValidationContext {
 
 const CHECKS: readonly ValidationCheck[] = ['schema_valid', 'invariants_satisfied', 'authority_boundary_intact', 'prohibited_fields_absent'];
 
-export async function validateOutput(payload: unknown, context: ValidationContext): Promise<ValidationResult> {
+/** What stage 7 checks: the payload stage 6 produced and, for a model's, the reply it came in. */
+export type ValidatedOutput = Pick<SkillExecution, 'payload' | 'model_outcome'>;
+
+export async function validateOutput(output: ValidatedOutput, context: ValidationContext): Promise<ValidationResult> {
   const started = performance.now();
+  const { payload } = output;
   // Each string is read once, for every check that reads text.
   const formsByText = new Map<string, TextForms>();
   const formsOf = (text: string): TextForms => {
@@ -56,6 +63,7 @@ export async function validateOutput(payload: unknown, context: ValidationContex
   };
   const read = texts(payload).map(({ path, text }) => ({ path, forms: formsOf(text) }));
   const failures: ValidationFailure[] = [
+    ...(output.model_outcome?.kind === 'reply' ? readSkillReply(output.model_outcome.text, context.skill).failures : []),
     ...schemaFailures(payload, context.skill),
     ...universalInvariantFailures(payload, context.skill.outputSchema, formsOf).map((failure) => ({ check: 'invariants_satisfied' as const, ...failure })),
     ...(await compiledInvariantFailures(payload, context)),
@@ -87,7 +95,7 @@ function schemaFailures(payload: unknown, skill: SkillContract): ValidationFailu
 
 async function compiledInvariantFailures(payload: unknown, context: ValidationContext): Promise<ValidationFailure[]> {
   if (context.skill.invariants.length === 0) return [];
-  const crossing = await context.crossings.call('__adec_skill_invariants', context.skill.id, JSON.stringify({ ...context.input, payload }), context.timeLimitMs);
+  const crossing = await context.crossings.call('__adec_skill_invariants', context.skill.id, JSON.stringify({ ...moduleSkillInput(context.input), payload }), context.timeLimitMs);
   if (!crossing.ok) return [{ check: 'invariants_satisfied', id: 'SANDBOX', path: 'payload', message: `the skill's invariants could not be evaluated (${crossing.kind}): ${crossing.message}` }];
   const results = JSON.parse(crossing.value) as { id: string; as_written: InvariantResult; as_read: InvariantResult }[];
   return results.flatMap((result) => {

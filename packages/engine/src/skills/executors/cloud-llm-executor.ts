@@ -1,8 +1,9 @@
 /**
  * `cloud_llm` (docs/spec/skill-contract.md): any endpoint speaking the OpenAI chat-completions protocol
  * (`POST {baseUrl}/chat/completions`), configured by environment or options. The model is
- * asked for one JSON object that satisfies the skill's output schema; the engine validates
- * whatever comes back, so nothing here trusts the reply. The call is aborted at the engine's
+ * asked for the skill's output envelope, one JSON object `{ payload, metadata }` whose payload
+ * satisfies the skill's output schema; the engine validates whatever comes back, so nothing here
+ * trusts the reply. The call is aborted at the engine's
  * time limit, which is never above the SEC hard limit.
  */
 import type { LlmCall, LlmExecutor, LlmReply } from './llm-executor.js';
@@ -58,9 +59,10 @@ export function cloudLlmExecutor(options: CloudLlmOptions): LlmExecutor {
 }
 
 function chatRequest(options: CloudLlmOptions, call: LlmCall) {
+  const metadata = { skill_id: call.skillId, skill_version: call.skillVersion, generated_at: new Date().toISOString() };
   const system = [
-    `You write the \`payload\` of skill ${call.skillId}@${call.skillVersion}: one JSON object and nothing else.`,
-    `It must satisfy this JSON Schema: ${JSON.stringify(call.outputSchema)}`,
+    `You are skill ${call.skillId}@${call.skillVersion}. Answer with one JSON object and nothing else: {"payload": …, "metadata": ${JSON.stringify(metadata)}}.`,
+    `The payload must satisfy this JSON Schema: ${JSON.stringify(call.outputSchema)}`,
     'The action has already been selected and cannot change: never name, rank, compare or recommend another action, and never mention scores.',
     `Input: ${JSON.stringify(call.input)}`,
   ].join('\n');
