@@ -21,6 +21,7 @@ export * from './stage-outputs.js';
 export * from './stage-artifacts.js';
 export * from './selection-details.js';
 export { SkillInputEnvelope, SkillOutputEnvelope } from './skill-envelopes.js';
+export * from './reasoning-structure.js';
 
 /** Every contract the service serves, by the name in its URL. */
 export const CONTRACT_SCHEMAS: Readonly<Record<string, TSchema>> = {

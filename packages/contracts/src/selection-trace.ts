@@ -9,6 +9,7 @@ import { Type } from '@sinclair/typebox';
 import { Closed, DecisionId, Milliseconds, Nullable, OneOf, Sha256, Timestamp } from './schema-kit.js';
 import { DecisionResponse } from './decision-response.js';
 import { FunctionError, ModuleReference, SandboxFault } from './selection-details.js';
+import { ReasoningStructure, TraceSignature } from './reasoning-structure.js';
 import { StageArtifacts } from './stage-artifacts.js';
 
 /** The shape of the full trace (docs/spec/contracts.md 1.2: a new shape, a new version). */
@@ -30,6 +31,7 @@ const traceFields = {
   stages: StageArtifacts,
   final_decision: Nullable(DecisionResponse, { description: 'null when the cycle stopped without a decision (no eligible candidate, scoring failed)' }),
   replay_token: Type.String(),
+  structure: ReasoningStructure,
   total_duration_ms: Milliseconds('The whole cycle'),
   redaction_info: Nullable(
     Closed({
@@ -49,6 +51,10 @@ const traceFields = {
 export const UnaddressedSelectionTrace = Closed(traceFields);
 
 export const SelectionTrace = Closed(
-  { ...traceFields, content_address: Sha256('sha256 of the trace’s JSON text without this field') },
+  {
+    ...traceFields,
+    content_address: Sha256('sha256 of the trace’s JSON text without this field and `signatures`'),
+    signatures: Type.Array(TraceSignature, { description: 'The service’s signatures over the content address; empty when the trace was made without a signing key' }),
+  },
   { description: 'docs/spec/selection.md §3.9' },
 );

@@ -16,8 +16,10 @@ export type { SelectionError, SelectionErrorCode, RequestProblem } from './selec
 export type * from './selection-trace.js';
 export { runCycle, type CycleRequest, type CycleOptions, type CycleResult, type MemoryInput } from './cycle/run-cycle.js';
 export { replayCycle, type ReplayOptions, type ReplayResult } from './cycle/replay-cycle.js';
+export { reasoningStructure, type ReasoningStructure } from './cycle/reasoning-structure.js';
+export { signTrace, TRACE_SIGNATURE_FORMAT, verifyTrace, type TraceSigner, type TraceVerification } from './cycle/trace-signatures.js';
 export { API_VERSION, type DecisionResponse } from './cycle/decision-response.js';
-export { decodeReplayToken, encodeReplayToken, TRACE_VERSION, type AddressedTrace, type CycleOutcome, type ReasoningTrace, type ReplayToken } from './cycle/reasoning-trace.js';
+export { contentAddressOf, decodeReplayToken, encodeReplayToken, TRACE_VERSION, type AddressedTrace, type CycleOutcome, type ReasoningTrace, type ReplayToken } from './cycle/reasoning-trace.js';
 export { jsonDifferences, type Difference } from './json-differences.js';
 export type { LlmCall, LlmExecutor, LlmExecutorType, LlmReply } from './skills/executors/llm-executor.js';
 export { envelopeText, llmStubExecutor, type LlmScript, type ScriptedAnswer } from './skills/executors/llm-stub-executor.js';

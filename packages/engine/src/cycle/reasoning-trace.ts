@@ -1,7 +1,7 @@
 /**
  * The full trace of one selection (docs/spec/selection.md §3.9, with the reasoning trace's
- * identity of docs/spec/contracts.md §4: `trace_id`, `schema_version`, `redaction_info`,
- * `content_address`), as @adec/contracts states it: every stage's artifact, what the skill was
+ * identity of docs/spec/contracts.md §4: `trace_id`, `schema_version`, `structure`,
+ * `redaction_info`, `content_address`, `signatures`), as @adec/contracts states it: every stage's artifact, what the skill was
  * given and answered, and the final decision. It is what the audit store keeps and what a
  * replay re-executes and compares against.
  */
@@ -24,11 +24,18 @@ export type CycleOutcome = (typeof CYCLE_OUTCOMES)[number];
 
 export type ReasoningTrace = Wire<typeof UnaddressedSelectionTrace>;
 
-/** A trace with its content address: sha256 over its JSON text without the address. */
+/** A trace with its content address (sha256 over its JSON text without the address and the signatures) and its signatures. */
 export type AddressedTrace = Wire<typeof SelectionTraceSchema>;
 
+/** The content address a trace must have: of everything but the address and the signatures over it. */
+export function contentAddressOf(trace: AddressedTrace | ReasoningTrace): string {
+  const { content_address: _address, signatures: _signatures, ...content } = trace as AddressedTrace;
+  return jsonDigest(content);
+}
+
+/** The trace, addressed and not yet signed (trace-signatures.ts signs it). */
 export function addressed(trace: ReasoningTrace): AddressedTrace {
-  const result = { ...trace, content_address: jsonDigest(trace) };
+  const result = { ...trace, content_address: contentAddressOf(trace), signatures: [] };
   if (CHECKING_CONTRACTS) {
     // Only under test (ADEC_CHECK_CONTRACTS=1): a trace that breaks its own contract is a bug in adec.
     const problems = contractProblems(SelectionTraceSchema, result);

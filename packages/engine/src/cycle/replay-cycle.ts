@@ -59,9 +59,9 @@ export async function replayCycle(module: LoadedModule, recorded: AddressedTrace
   return { ok: true, identical: differences.length === 0, differences, replayed: replayed.trace };
 }
 
-const TIMING_KEYS = new Set(['duration_ms', 'execution_duration_ms', 'validation_duration_ms', 'total_duration_ms', 'selection_locked_at', 'content_address']);
+const TIMING_KEYS = new Set(['duration_ms', 'execution_duration_ms', 'validation_duration_ms', 'total_duration_ms', 'selection_locked_at', 'content_address', 'signatures']);
 
-/** The trace as JSON, without the keys that measure time (and the address that covers them). */
+/** The trace as JSON, without the keys that measure time (and the address and signatures that cover them). */
 function withoutTimings(trace: AddressedTrace): unknown {
   return JSON.parse(JSON.stringify(trace), (key, value: unknown) => (TIMING_KEYS.has(key) ? undefined : value));
 }

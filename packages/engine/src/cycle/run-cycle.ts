@@ -22,6 +22,7 @@ import { resolveSkill } from '../skills/resolve-skill.js';
 import { skillCatalog } from '../skills/skill-catalog.js';
 import { SkillCrossings, type SandboxFault } from '../skills/skill-crossings.js';
 import { skillInput } from '../skills/skill-input.js';
+import { reasoningStructure } from './reasoning-structure.js';
 import { validateOutput, type ValidationFailure } from '../skills/validate-output.js';
 import { jsonDigest } from '../json-digest.js';
 import type { CycleRecord, SkillStages } from './cycle-record.js';
@@ -147,7 +148,7 @@ function finish(record: CycleRecord, outcome: CycleOutcome, decided: SkillStages
   const totalMs = performance.now() - started;
   const response = decided === null ? null : assembleResponse(record, decided, { replayToken, traceId, totalMs });
   const skill = decided?.resolved.skill ?? null;
-  const trace: ReasoningTrace = {
+  const trace: Omit<ReasoningTrace, 'structure'> = {
     trace_version: TRACE_VERSION,
     schema_version: REASONING_TRACE_SCHEMA_VERSION,
     trace_id: traceId,
@@ -173,5 +174,5 @@ function finish(record: CycleRecord, outcome: CycleOutcome, decided: SkillStages
     sandbox_faults: decided?.sandboxFaults ?? [],
     errors: selection.errors,
   };
-  return { ok: true, outcome, response, trace: addressed(trace) };
+  return { ok: true, outcome, response, trace: addressed({ ...trace, structure: reasoningStructure(trace) }) };
 }
