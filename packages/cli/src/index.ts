@@ -91,6 +91,10 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'verify the audit store\'s hash chains (`adec audit verify`)',
     load: () => import('./commands/audit.js'),
   },
+  trace: {
+    summary: "verify a selection's signed reasoning trace with the service's public key (`adec trace verify`)",
+    load: () => import('./commands/trace.js'),
+  },
   token: {
     summary: 'mint a development JWT for the decision service',
     load: () => import('./commands/token.js'),

@@ -9,7 +9,7 @@
  * "Stopping").
  */
 import { DEFAULT_RETENTION_DAYS, openAuditStore, type AuditStore } from '@adec/audit';
-import { cloudLlmExecutor, cloudLlmFromEnvironment, SELECTION_EXTENSION, type CloudLlmOptions, type LlmExecutor } from '@adec/engine';
+import { cloudLlmExecutor, cloudLlmFromEnvironment, SELECTION_EXTENSION, type CloudLlmOptions, type LlmExecutor, type TraceSigner } from '@adec/engine';
 import { DEFAULT_REQUEST_LIMITS, DirectoryModuleStore, ModuleLoader, type RequestLimits, type SandboxOptions, type TrustConfig } from '@adec/runtime';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { TokenVerifier, type AuthConfig } from './auth/index.js';
@@ -58,6 +58,8 @@ export interface DecisionHostConfig {
   readonly executors?: readonly LlmExecutor[];
   /** Names no skill output may mention (docs/spec/skill-contract.md §4). */
   readonly competitorNames?: readonly string[];
+  /** The Ed25519 key that signs every selection's reasoning trace (docs/spec/contracts.md §4); none: traces are unsigned. */
+  readonly traceSigner?: TraceSigner;
   /** Audit records older than this are purged at start and then daily (default 90). */
   readonly retentionDays?: number;
   readonly logger?: FastifyServerOptions['logger'];
@@ -114,6 +116,7 @@ export async function startDecisionHost(config: DecisionHostConfig): Promise<Sta
     admission,
     executors: config.executors ?? executorsFor(config.llm === undefined ? cloudLlmFromEnvironment() : config.llm),
     ...(config.competitorNames !== undefined && { competitorNames: config.competitorNames }),
+    ...(config.traceSigner !== undefined && { traceSigner: config.traceSigner }),
     observer: {
       selected: (outcome, seconds) => metrics.selected(outcome, seconds),
       refused: (code) => metrics.refused(code),

@@ -4,7 +4,7 @@
  * replayed by the decision routes.
  */
 import type { AuditRecord, AuditStore } from '@adec/audit';
-import { replayCycle, type CycleOutcome, type LlmExecutor, type ValidationFailure } from '@adec/engine';
+import { replayCycle, type CycleOutcome, type LlmExecutor, type TraceSigner, type ValidationFailure } from '@adec/engine';
 import type { ModuleLoader } from '@adec/runtime';
 import type { Admission } from './admission.js';
 import { apiError } from './api-error.js';
@@ -26,6 +26,8 @@ export interface SelectionServiceOptions {
   readonly executors: readonly LlmExecutor[];
   /** Names no skill output may mention (docs/spec/skill-contract.md §4). */
   readonly competitorNames?: readonly string[];
+  /** The service's key that signs every trace it stores (docs/spec/contracts.md §4). */
+  readonly traceSigner?: TraceSigner;
   readonly observer?: SelectionObserver;
   readonly now?: () => number;
 }
@@ -49,6 +51,7 @@ export class SelectionService implements StoredSelections {
       store: options.store,
       executors: options.executors,
       ...(options.competitorNames !== undefined && { competitorNames: options.competitorNames }),
+      ...(options.traceSigner !== undefined && { traceSigner: options.traceSigner }),
       selected: (outcome, seconds) => observer?.selected(outcome, seconds),
       authorityViolation: (tenant, skillId, failures) => observer?.authorityViolation(tenant, skillId, failures),
     });

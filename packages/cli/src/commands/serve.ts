@@ -5,7 +5,8 @@ import { startDecisionHost, superviseWorkers, supervisorLogger, workerLink, WORK
 import { parseOptions } from '../bundle-command.js';
 import { EXIT, type CliIo, type ExitCode } from '../io.js';
 import { hostConfig, loadDeployment, readServeSettings, settingOptions, shownLocation } from '../serve/deployment.js';
-import { anchorEvery, readAnchorSigner, type ServiceLog } from '../serve/anchor-schedule.js';
+import { anchorEvery, type ServiceLog } from '../serve/anchor-schedule.js';
+import { readSigningKey } from '../serve/signing-key.js';
 import type { ServeSettings } from '../serve/serve-settings.js';
 
 export const usage = `usage: adec serve [--config <file.json>] [options]
@@ -68,6 +69,8 @@ environment, the environment over the file. Relative paths in the file are relat
                                (JSON lines; with --anchor-key; see adec audit verify --anchors)
   --anchor-key <key>           the Ed25519 private key that signs them (adec keygen)
   --anchor-interval-seconds <n>  how often (default 300; and once at start)
+  --trace-key <key>            the Ed25519 private key that signs every selection's reasoning
+                               trace (adec keygen; verify with its public key: adec trace verify)
   --recycle-after-decisions <n>  replace each sandbox process after this many decisions, the
                                replacement started first and the old one drained (default off)
   --recycle-above-rss-mb <n>   likewise once its resident set is above this many MiB (default off)
@@ -110,11 +113,18 @@ export async function run(args: readonly string[], io: CliIo, signals: NodeJS.Ev
   const settings = await readServeSettings(values, io, usage);
   const deployment = await loadDeployment(settings, io);
   if (!deployment.ok) return fail(io, deployment.message);
-  const anchorSigner = settings.anchorKey === undefined ? undefined : await readAnchorSigner(settings.anchorKey, io.cwd);
+  const anchorSigner = settings.anchorKey === undefined ? undefined : await readSigningKey('anchor-key', settings.anchorKey, io.cwd);
   if (anchorSigner !== undefined && !anchorSigner.ok) return fail(io, anchorSigner.message);
+  const traceSigner = settings.traceKey === undefined ? undefined : await readSigningKey('trace-key', settings.traceKey, io.cwd);
+  if (traceSigner !== undefined && !traceSigner.ok) return fail(io, traceSigner.message);
   if (cluster.isPrimary && settings.workers > 1) return supervise(args, settings, io, signals, forceExit);
   const worker = cluster.isWorker ? workerLink(Number(process.env[WORKER_SLOT_VARIABLE])) : undefined;
-  const started = await startDecisionHost({ ...hostConfig(settings, deployment, worker === undefined ? 1 : settings.workers), logger: { level: settings.logLevel }, ...(worker !== undefined && { worker }) });
+  const started = await startDecisionHost({
+    ...hostConfig(settings, deployment, worker === undefined ? 1 : settings.workers),
+    logger: { level: settings.logLevel },
+    ...(worker !== undefined && { worker }),
+    ...(traceSigner !== undefined && { traceSigner: traceSigner.signer }),
+  });
   if (!started.ok) return fail(io, `${started.code}: ${started.message}`);
   const { host } = started;
   const log = host.app.log;

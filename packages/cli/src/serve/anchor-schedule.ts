@@ -7,17 +7,10 @@
  */
 import { open } from 'node:fs/promises';
 import { signedAnchors, type AnchorSigner, type AuditStore } from '@adec/audit';
-import { readPrivateKeyFile } from '@adec/runtime';
 import type { DecisionHost } from '@adec/server';
 
 /** The service's logger (JSON lines on standard output). */
 export type ServiceLog = DecisionHost['app']['log'];
-
-/** The key anchors are signed with, read (and checked: Ed25519, not weak) as `adec sign` reads its key. */
-export async function readAnchorSigner(path: string, cwd: string): Promise<{ readonly ok: true; readonly signer: AnchorSigner } | { readonly ok: false; readonly message: string }> {
-  const read = await readPrivateKeyFile(path, cwd);
-  return read.ok ? { ok: true, signer: { key: read.key, keyId: read.keyId } } : { ok: false, message: `--anchor-key: ${read.code}: ${read.message}` };
-}
 
 export interface AnchorSchedule {
   /** Stops the schedule (an anchor being written is finished). */

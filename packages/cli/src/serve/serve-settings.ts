@@ -43,6 +43,7 @@ export interface ServeSettings extends ConnectionLimits {
    */
   readonly anchors?: string;
   readonly anchorKey?: string;
+  readonly traceKey?: string;
   readonly anchorIntervalSeconds: number;
   /**
    * Recycle each sandbox process after this many decisions, or once its resident set is above
@@ -102,6 +103,7 @@ export const SETTINGS: readonly SettingSpec[] = [
   { name: 'anchors', flag: 'anchors', kind: 'path', optional: true },
   { name: 'anchorKey', flag: 'anchor-key', kind: 'path', optional: true },
   { name: 'anchorIntervalSeconds', flag: 'anchor-interval-seconds', kind: 'count', fallback: 300 },
+  { name: 'traceKey', flag: 'trace-key', kind: 'path', optional: true },
   { name: 'recycleAfterDecisions', flag: 'recycle-after-decisions', kind: 'count', optional: true },
   { name: 'recycleAboveRssMb', flag: 'recycle-above-rss-mb', kind: 'count', optional: true },
   { name: 'isolation', flag: 'isolation', kind: 'isolation', fallback: 'auto' },

@@ -9,7 +9,7 @@
  * anything was decided (400, 404, 429, 503).
  */
 import type { AuditStore } from '@adec/audit';
-import { runCycle, type CycleOutcome, type DecisionResponse, type LlmExecutor, type MemoryInput, type SelectionError, type ValidationFailure } from '@adec/engine';
+import { runCycle, signTrace, type CycleOutcome, type DecisionResponse, type LlmExecutor, type MemoryInput, type SelectionError, type TraceSigner, type ValidationFailure } from '@adec/engine';
 import type { ModuleLoader } from '@adec/runtime';
 import { apiError, type ApiError } from '../api-error.js';
 import { decisionHeaders, errorResponse, json, retryAfter, sharedRefusals } from '../openapi-responses.js';
@@ -81,6 +81,8 @@ export interface SelectHandlerOptions {
   readonly executors: readonly LlmExecutor[];
   /** Names no skill output may mention (docs/spec/skill-contract.md §4). */
   readonly competitorNames?: readonly string[];
+  /** The service's key that signs every trace it stores (docs/spec/contracts.md §4); none: traces are unsigned. */
+  readonly traceSigner?: TraceSigner;
   readonly selected?: (outcome: CycleOutcome, seconds: number) => void;
   /** A skill output tried to name, rank or change the selection: rejected, and worth a log line. */
   readonly authorityViolation?: (tenant: string, skillId: string, failures: readonly ValidationFailure[]) => void;
@@ -100,8 +102,9 @@ export function selectHandler(options: SelectHandlerOptions): OperationHandler<S
         onAuthorityViolation: (failures, skillId) => options.authorityViolation?.(caller.tenant, skillId, failures),
       });
       if (!result.ok) return { ok: false, error: selectionError(result.error) };
-      const outcome = { outcome: result.outcome, response: result.response, decisionId: result.trace.decision_id, idempotentReplay: false };
-      return { ok: true, value: { entry: selectionEntry(caller, request, result.outcome, result.trace), work: outcome } };
+      const trace = options.traceSigner === undefined ? result.trace : signTrace(result.trace, options.traceSigner, new Date());
+      const outcome = { outcome: result.outcome, response: result.response, decisionId: trace.decision_id, idempotentReplay: false };
+      return { ok: true, value: { entry: selectionEntry(caller, request, result.outcome, trace), work: outcome } };
     },
     committed: async (_caller, _request, outcome) => ({ ok: true, value: outcome }),
     async replayed(_caller, _request, record) {
