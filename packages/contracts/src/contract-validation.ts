@@ -25,12 +25,18 @@ const ajv = new Ajv2020({
   formats: { 'date-time': isDateTime, uuid: UUID },
 });
 
-const compiled = new WeakMap<TSchema, ValidateFunction>();
+const compiled = new WeakMap<object, ValidateFunction>();
+
+/** `schema`'s validator, compiled once (contract-violations.ts words its errors for refusals). */
+export function validatorOf(schema: object): ValidateFunction {
+  let validate = compiled.get(schema);
+  if (validate === undefined) compiled.set(schema, (validate = ajv.compile(schema)));
+  return validate;
+}
 
 /** Every way `value` breaks `schema`, as `path: message` lines; empty when it conforms. */
 export function contractProblems(schema: TSchema, value: unknown): string[] {
-  let validate = compiled.get(schema);
-  if (validate === undefined) compiled.set(schema, (validate = ajv.compile(schema)));
+  const validate = validatorOf(schema);
   if (validate(value)) return [];
   return (validate.errors ?? []).map((error) => `${error.instancePath || '/'}: ${error.message ?? error.keyword}${error.keyword === 'additionalProperties' ? ` (${String((error.params as { additionalProperty?: string }).additionalProperty)})` : ''}`);
 }
