@@ -20,11 +20,21 @@ const MAX_VIOLATIONS = 100;
 /** Patterns the contracts share, said in words rather than as a regular expression. */
 const PATTERN_RULES: Readonly<Record<string, string>> = { [REQUEST_ID_PATTERN]: REQUEST_ID_RULE };
 
-/** Every way `value` breaks `schema` (at most 100), each at its path under `root`; empty when it conforms. */
+/**
+ * What is wrong with `value` against `schema`, each at its path under `root`; empty when it
+ * conforms. One problem per path, the first found (a number where a status belongs is `expected
+ * a string`, not that too and `expected one of …`); at most 100.
+ */
 export function contractViolations(schema: object, value: unknown, root = '$'): ContractViolation[] {
   const validate = validatorOf(schema);
   if (validate(value)) return [];
-  return (validate.errors ?? []).slice(0, MAX_VIOLATIONS).map((error) => violationOf(error, schema, value, root));
+  const byPath = new Map<string, ContractViolation>();
+  for (const error of validate.errors ?? []) {
+    const violation = violationOf(error, schema, value, root);
+    if (!byPath.has(violation.path)) byPath.set(violation.path, violation);
+    if (byPath.size === MAX_VIOLATIONS) break;
+  }
+  return [...byPath.values()];
 }
 
 /** `name` as a JSONPath member: `.name` when it is an identifier, `['…']` otherwise (escaped, short). */
