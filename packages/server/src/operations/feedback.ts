@@ -93,7 +93,7 @@ export function feedbackHandler(options: FeedbackHandlerOptions): OperationHandl
   };
 }
 
-/** The decided selection the outcome reports on, of the caller's tenant. */
+/** The decided selection the outcome reports on, of the caller's tenant, once what the outcome says of it (action, world) holds. */
 async function selectionOf(store: AuditStore, caller: Caller, request: FeedbackRequest): Promise<ServiceResult<SelectionPayload>> {
   const found = await store.get(caller.tenant, request.decisionId);
   if (!found.ok) return { ok: false, error: storedRecordError(found, request.decisionId, storeUnreadable) };
