@@ -25,28 +25,20 @@ const ajv = new Ajv2020({
   formats: { 'date-time': isDateTime, uuid: UUID },
 });
 
-const compiled = new WeakMap<TSchema, ValidateFunction>();
+const compiled = new WeakMap<object, ValidateFunction>();
 
-/** One way a value breaks its contract: where (a JSON Pointer, `/` for the value itself) and how. */
-export interface ContractViolation {
-  readonly pointer: string;
-  readonly message: string;
-}
-
-/** Every way `value` breaks `schema`; empty when it conforms. */
-export function contractViolations(schema: TSchema, value: unknown): ContractViolation[] {
+/** `schema`'s validator, compiled once (contract-violations.ts words its errors for refusals). */
+export function validatorOf(schema: object): ValidateFunction {
   let validate = compiled.get(schema);
   if (validate === undefined) compiled.set(schema, (validate = ajv.compile(schema)));
-  if (validate(value)) return [];
-  return (validate.errors ?? []).map((error) => ({
-    pointer: error.instancePath || '/',
-    message: error.keyword === 'additionalProperties' ? `has a field the contract does not declare: \`${String((error.params as { additionalProperty?: string }).additionalProperty)}\`` : (error.message ?? error.keyword),
-  }));
+  return validate;
 }
 
-/** Every way `value` breaks `schema`, as `pointer: message` lines; empty when it conforms. */
+/** Every way `value` breaks `schema`, as `path: message` lines; empty when it conforms. */
 export function contractProblems(schema: TSchema, value: unknown): string[] {
-  return contractViolations(schema, value).map((violation) => `${violation.pointer}: ${violation.message}`);
+  const validate = validatorOf(schema);
+  if (validate(value)) return [];
+  return (validate.errors ?? []).map((error) => `${error.instancePath || '/'}: ${error.message ?? error.keyword}${error.keyword === 'additionalProperties' ? ` (${String((error.params as { additionalProperty?: string }).additionalProperty)})` : ''}`);
 }
 
 /** Whether the engine checks what it produces against its contracts (tests set ADEC_CHECK_CONTRACTS=1). */

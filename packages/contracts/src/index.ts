@@ -1,18 +1,21 @@
 /**
- * @adec/contracts — the wire contracts of selections (docs/spec/selection.md, docs/spec/contracts.md)
- * as JSON Schemas, each with its TypeScript type (`Wire<typeof Schema>`): producers build their
+ * @adec/contracts — the wire contracts of selections and of their execution outcomes
+ * (docs/spec/selection.md, docs/spec/contracts.md) as JSON Schemas, each with its TypeScript type (`Wire<typeof Schema>`): producers build their
  * values as these types, the service serves the schemas (`GET /v1/schemas/{name}`) and its
  * OpenAPI document refers to them, and the tests validate every value they see against them.
  */
 import type { TSchema } from '@sinclair/typebox';
 import { DecisionResponse } from './decision-response.js';
+import { ExecutionOutcomePackage } from './execution-outcome-package.js';
 import { ReplayToken } from './replay-token.js';
 import { SelectionTrace } from './selection-trace.js';
 import { SkillInputEnvelope, SkillOutputEnvelope } from './skill-envelopes.js';
 import { DecisionRequest, EligibleActions, FallbackOutput, RankedActions, SkillOutput, SkillResolution, UserState, ValidationResult } from './stage-outputs.js';
 
-export { UUID_V4_PATTERN, type Wire } from './schema-kit.js';
-export { CHECKING_CONTRACTS, contractProblems, contractViolations, type ContractViolation } from './contract-validation.js';
+export { REQUEST_ID_PATTERN, REQUEST_ID_RULE, UUID_V4_PATTERN, type Wire } from './schema-kit.js';
+export { CHECKING_CONTRACTS, contractProblems } from './contract-validation.js';
+export { contractViolations, jsonPathMember, kindOf, type ContractViolation } from './contract-violations.js';
+export * from './execution-outcome-package.js';
 export { uuidV4From } from './decision-id.js';
 export { API_VERSION, DecisionResponse, Degradation } from './decision-response.js';
 export { ReplayToken } from './replay-token.js';
@@ -38,6 +41,7 @@ export const CONTRACT_SCHEMAS: Readonly<Record<string, TSchema>> = {
   FallbackOutput,
   SkillInputEnvelope,
   SkillOutputEnvelope,
+  ExecutionOutcomePackage,
 };
 
 /** A contract's schema as plain JSON (what the service serves and the OpenAPI document embeds). */

@@ -40,3 +40,10 @@ export const Milliseconds = (description: string) => Type.Number({ minimum: 0, d
 /** A decision id: a UUID v4 the service generates (docs/spec/selection.md 3.1.2). */
 export const UUID_V4_PATTERN = '^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$';
 export const DecisionId = (description = 'A UUID v4 the service generates, never the client’s request id') => Type.String({ pattern: UUID_V4_PATTERN, description });
+
+/**
+ * A client's id (a request, user, outcome or decision id): what a client can safely put in a URL
+ * and a log line. `REQUEST_ID_RULE` says it in words, for refusals.
+ */
+export const REQUEST_ID_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$';
+export const REQUEST_ID_RULE = 'must be 1–128 letters, digits, `.`, `_`, `:` or `-`, starting with a letter or digit';

@@ -2,7 +2,8 @@
  * The OpenAPI schemas of what the selection operations answer (docs/spec/selection.md) beyond
  * the contracts of @adec/contracts (the `DecisionResponse` and the trace, served under their own
  * names): a stored selection and a feedback receipt. Part of the document in openapi.ts; their
- * requests' schemas are the operations' (operations/select-request.ts, feedback-request.ts).
+ * requests' schemas are the operations' (operations/select-request.ts; feedback's is the contract
+ * ExecutionOutcomePackage).
  */
 
 export const storedSelection = {

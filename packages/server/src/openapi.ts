@@ -12,7 +12,6 @@ import { CONTRACT_SCHEMAS, plainSchema } from '@adec/contracts';
 import { feedbackReceipt, storedSelection } from './openapi-selection.js';
 import { errorResponse, json, sharedRefusals } from './openapi-responses.js';
 import { DECIDE } from './operations/decide.js';
-import { FEEDBACK } from './operations/feedback.js';
 import { OPERATIONS } from './operations/registry.js';
 import { SELECT } from './operations/select.js';
 import { jsonSchemaOf } from './pipeline/request-schema.js';
@@ -225,9 +224,9 @@ export const OPENAPI_DOCUMENT = {
       ReplayReport: replayReport,
       SelectRequest: jsonSchemaOf(SELECT.schema),
       StoredSelection: storedSelection,
-      ExecutionOutcome: jsonSchemaOf(FEEDBACK.schema),
       FeedbackReceipt: feedbackReceipt,
-      // The contracts of docs/spec/selection.md, each also served on its own at /v1/schemas/{name}.
+      // The contracts of docs/spec/selection.md and docs/spec/contracts.md (the body of POST /v1/feedback
+      // is ExecutionOutcomePackage), each also served on its own at /v1/schemas/{name}.
       ...contractComponents,
     },
   },

@@ -18,7 +18,7 @@ one is picked up within 10 s), authenticates every /v1 call by its JWT
 
   POST /v1/decide                   one action's decision: { status, work_frame, decision_metadata }
   POST /v1/select                   the whole ADE selection cycle: a DecisionResponse
-  POST /v1/feedback                 an execution outcome of a selection (the user's memory)
+  POST /v1/feedback                 an Execution Outcome Package of a selection (the user's memory)
   GET  /v1/decisions/{id}           a stored decision or selection of the caller's org
   POST /v1/decisions/{id}/replay    re-execute a stored decision: identical, or the differences
   POST /v1/mcp                      the MCP tools \`decide\` and \`select\` (Streamable HTTP)

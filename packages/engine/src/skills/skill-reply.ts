@@ -31,7 +31,7 @@ export function readSkillReply(text: string, asked: AskedSkill): SkillReply {
     return { payload: reply, failures: [envelopeFailure('reply', 'is not the output envelope: one JSON object with `payload` and `metadata`')] };
   }
   // The payload's own shape is the skill's contract, checked by stage 7; here only that it is an object.
-  const failures = contractViolations(SkillOutputEnvelope, { ...reply, payload: {} }).map((violation) => envelopeFailure(`reply${violation.pointer === '/' ? '' : violation.pointer.replaceAll('/', '.')}`, violation.message));
+  const failures = contractViolations(SkillOutputEnvelope, { ...reply, payload: {} }, 'reply').map((violation) => envelopeFailure(violation.path, violation.message));
   const metadata = reply.metadata as Record<string, unknown> | null;
   for (const [field, expected] of [['skill_id', asked.id], ['skill_version', asked.version]] as const) {
     const given = metadata?.[field];

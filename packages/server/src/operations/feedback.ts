@@ -1,8 +1,9 @@
 /**
- * `POST /v1/feedback` (issue 16; the Execution Outcome Package (docs/spec/contracts.md §3)): what became of a
- * selected action. The outcome is appended to the tenant's hash chain (kind `feedback`, its id
- * the outcome's), then its observed effects are written to the user's short-term memory for
- * the decision's scenario, where the next selection for that user reads them (stage 2).
+ * `POST /v1/feedback` (docs/spec/contracts.md §3): an Execution Outcome Package v1, what became of
+ * a selected action. The package, whole and as received, is appended to the tenant's hash chain
+ * (kind `feedback`, its id the outcome's), then its observed effects are written to the user's
+ * short-term memory for the decision's scenario, where the next selection for that user reads
+ * them (stage 2).
  *
  * The record is written first: an outcome whose memory write failed is still on record, and
  * a retry with the same outcome id (idempotent) writes the memory again.
@@ -19,7 +20,7 @@ import type { Operation, OperationHandler, ServiceResult } from '../pipeline/ope
 import { loadError, storeUnreadable } from '../pipeline/refusals.js';
 import type { SelectionPayload } from '../selection-record.js';
 import { storedRecordError } from '../stored-record-error.js';
-import { FEEDBACK_REQUEST, feedbackRequestOf, type FeedbackRequest } from './feedback-request.js';
+import { FEEDBACK_REQUEST, feedbackRequestOf, packageProblems, type FeedbackRequest, type OutcomePackage } from './feedback-request.js';
 
 export interface FeedbackReceipt {
   readonly outcome_id: string;
@@ -35,21 +36,22 @@ interface FeedbackPayload {
   readonly decision_id: string;
   readonly user_id: string | null;
   readonly scenario: string;
-  readonly outcome: Readonly<Record<string, unknown>>;
+  /** The Execution Outcome Package exactly as received. */
+  readonly outcome: OutcomePackage;
   readonly caller: CallerRecord;
 }
 
 export const FEEDBACK: Operation<FeedbackRequest, FeedbackReceipt> = {
   path: '/v1/feedback',
-  schemaName: 'ExecutionOutcome',
+  schemaName: 'ExecutionOutcomePackage',
   schema: FEEDBACK_REQUEST,
   document: {
     operationId: 'recordOutcome',
-    summary: "Record what became of a selected action (the Execution Outcome Package (docs/spec/contracts.md §3)); its observed effects become the user's short-term memory",
+    summary: "Record what became of a selected action: an Execution Outcome Package v1 (docs/spec/contracts.md §3), stored whole; its observed effects become the user's short-term memory",
     responses: {
       '201': { description: 'Recorded in the audit chain; the effects remembered', content: json('FeedbackReceipt') },
       '200': { description: 'The same outcome again (idempotent): the stored receipt, the memory written again', content: json('FeedbackReceipt') },
-      '400': errorResponse('Invalid body, an effect that is not a signal of the scenario or does not fit its type, or an action that was not selected'),
+      '400': errorResponse('A package that does not fit the contract (each problem with its JSON path; schema_version other than 1.0.0), an end before the start, an effect that is not a signal of the scenario or does not fit its type, an action that was not selected, or a world_version_id_before that is not the module hash of the selection'),
       ...sharedRefusals.unauthorized,
       '404': errorResponse('No such selection for this org'),
       '409': errorResponse('The outcome_id was used for a different record, or the selection selected nothing'),
@@ -76,6 +78,8 @@ export interface FeedbackHandlerOptions {
 export function feedbackHandler(options: FeedbackHandlerOptions): OperationHandler<FeedbackRequest, undefined, FeedbackReceipt> {
   return {
     async make(caller, request) {
+      const problems = packageProblems(request.body);
+      if (problems.length > 0) return { ok: false, error: apiError(400, 'INVALID_REQUEST', `the execution outcome package is invalid: ${problems[0]!.path} ${problems[0]!.message}`, problems) };
       const decision = await selectionOf(options.store, caller, request);
       if (!decision.ok) return decision;
       const payload = decision.value;
@@ -89,7 +93,7 @@ export function feedbackHandler(options: FeedbackHandlerOptions): OperationHandl
   };
 }
 
-/** The decided selection the outcome reports on, of the caller's tenant. */
+/** The decided selection the outcome reports on, of the caller's tenant, once what the outcome says of it (action, world) holds. */
 async function selectionOf(store: AuditStore, caller: Caller, request: FeedbackRequest): Promise<ServiceResult<SelectionPayload>> {
   const found = await store.get(caller.tenant, request.decisionId);
   if (!found.ok) return { ok: false, error: storedRecordError(found, request.decisionId, storeUnreadable) };
@@ -99,6 +103,10 @@ async function selectionOf(store: AuditStore, caller: Caller, request: FeedbackR
   if (payload.outcome !== 'decided' || response === null) return { ok: false, error: apiError(409, 'NOTHING_SELECTED', `selection ${request.decisionId} selected no action (${payload.outcome}): there is no execution to report`, [{ path: '$.decision_id', message: 'names a selection without a selected action' }]) };
   if (request.actionName !== null && request.actionName !== response.decision.selected_action) {
     return { ok: false, error: apiError(400, 'INVALID_REQUEST', `the outcome reports action ${request.actionName}, but selection ${request.decisionId} selected ${response.decision.selected_action}`, [{ path: '$.action_name', message: `must be the selected action (${response.decision.selected_action})` }]) };
+  }
+  // adec's world is the module that decided (docs/spec/contracts.md 3.1.5).
+  if (request.worldBefore !== null && request.worldBefore !== payload.module_hash) {
+    return { ok: false, error: apiError(400, 'INVALID_REQUEST', `the outcome reports world ${request.worldBefore}, but selection ${request.decisionId} was made by module ${payload.module_hash}`, [{ path: '$.world_version_id_before', message: `must be the module hash of the selection (${payload.module_hash})` }]) };
   }
   return { ok: true, value: payload };
 }

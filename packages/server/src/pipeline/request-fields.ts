@@ -4,12 +4,12 @@
  * documented the same way, whichever route it came to. An optional field may be sent as null,
  * which is the same as leaving it out.
  */
+import { kindOf, REQUEST_ID_PATTERN, REQUEST_ID_RULE } from '@adec/contracts';
 import type { ErrorDetail } from '../api-error.js';
 import type { JsonSchema, RequestField } from './request-schema.js';
 
 /** A request or user id: what a client can safely put in a URL and a log line. */
-export const REQUEST_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
-const ID_PROBLEM = 'must be 1–128 letters, digits, `.`, `_`, `:` or `-`, starting with a letter or digit';
+export const REQUEST_ID = new RegExp(REQUEST_ID_PATTERN);
 const ROUTING_SEGMENT_MAX = 200;
 /** Control characters (U+0000–U+001F, U+007F): the loader refuses them in a routing key. */
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
@@ -33,7 +33,7 @@ export function orgField(): RequestField {
 /** A request, user, decision or outcome id; a required one sent as null is missing. */
 export function idField(name: string, options: FieldOptions): RequestField {
   const schema = { type: 'string', pattern: REQUEST_ID.source } as const;
-  const problem = (value: string) => (REQUEST_ID.test(value) ? undefined : ID_PROBLEM);
+  const problem = (value: string) => (REQUEST_ID.test(value) ? undefined : REQUEST_ID_RULE);
   if (options.required !== true) return optionalString(name, schema, options.description, problem);
   return {
     name,
@@ -43,31 +43,9 @@ export function idField(name: string, options: FieldOptions): RequestField {
   };
 }
 
-/** An optional string, any. */
-export function stringField(name: string, description?: string): RequestField {
-  return optionalString(name, { type: 'string' }, description, () => undefined);
-}
-
-/** A required string, one of `values`. */
-export function enumField(name: string, values: readonly string[]): RequestField {
-  const problem = (value: unknown) => (values.includes(value as string) ? undefined : `expected one of ${values.join(', ')}, found ${typeof value === 'string' ? JSON.stringify(value.slice(0, 50)) : kindOf(value)}`);
-  return { name, required: true, schema: { type: 'string', enum: values }, check: (value, path) => detailOf(path, problem(value)) };
-}
-
 /** A required JSON object, its members not checked here (`context`: the action's schema checks them). */
 export function objectField(name: string, description: string): RequestField {
   return { name, required: true, schema: { type: 'object', description }, check: (value, path) => (isObject(value) ? [] : [{ path, message: `expected an object, found ${kindOf(value)}` }]) };
-}
-
-/** An optional JSON value of `type`, kept as sent (the parts of an execution outcome the service does not read). */
-export function keptField(name: string, type: 'string' | 'object' | 'array'): RequestField {
-  const fits = (value: unknown) => (type === 'array' ? Array.isArray(value) : type === 'object' ? isObject(value) : typeof value === 'string');
-  return {
-    name,
-    required: false,
-    schema: { type: [type, 'null'] },
-    check: (value, path) => (value === undefined || value === null || fits(value) ? [] : [{ path, message: `expected ${type === 'array' ? 'an array' : `a ${type}`}, found ${kindOf(value)}` }]),
-  };
 }
 
 /**
@@ -107,15 +85,4 @@ function detailOf(path: string, problem: string | undefined): ErrorDetail[] {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-export function kindOf(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return value === undefined ? 'nothing' : `a ${typeof value}`;
-}
-
-/** `name` as a JSONPath member: `.name` when it is an identifier, `['…']` otherwise (escaped, short). */
-export function pathKey(name: string): string {
-  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? `.${name}` : `[${JSON.stringify(name.length > 64 ? `${name.slice(0, 64)}…` : name)}]`;
 }

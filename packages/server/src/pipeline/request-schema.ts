@@ -4,8 +4,8 @@
  * input schemas) are both made from it, so the document cannot state a rule the validator does
  * not apply, nor the validator refuse what the document allows.
  */
+import { jsonPathMember, kindOf } from '@adec/contracts';
 import { apiError, type ApiError, type ErrorDetail } from '../api-error.js';
-import { kindOf, pathKey } from './request-fields.js';
 
 /** A JSON Schema fragment, as the OpenAPI document writes it. */
 export type JsonSchema = Readonly<Record<string, unknown>>;
@@ -36,6 +36,8 @@ export interface RequestSchema {
   readonly article: 'a' | 'an';
   /** In the order problems are reported. */
   readonly fields: readonly RequestField[];
+  /** The contract the fields were made from (contract-request.ts): the body's JSON Schema, as the contract states it. */
+  readonly contract?: ObjectSchema;
 }
 
 export type ReadBody = { readonly ok: true; readonly fields: Readonly<Record<string, unknown>> } | { readonly ok: false; readonly error: ApiError };
@@ -49,7 +51,7 @@ export function readBody(schema: RequestSchema, body: unknown): ReadBody {
   const details = schema.fields.flatMap((field) => field.check(fields[field.name], `$.${field.name}`));
   const names = schema.fields.map((field) => field.name);
   for (const name of Object.keys(fields)) {
-    if (!names.includes(name)) details.push({ path: `$${pathKey(name)}`, message: `is not a field of ${schema.article} ${schema.noun} (${names.join(', ')})` });
+    if (!names.includes(name)) details.push({ path: `$${jsonPathMember(name)}`, message: `is not a field of ${schema.article} ${schema.noun} (${names.join(', ')})` });
   }
   if (details.length === 0) return { ok: true, fields };
   const summary = details.length === 1 ? `${details[0]!.path} ${details[0]!.message}` : `${details.length} problems`;
@@ -58,6 +60,7 @@ export function readBody(schema: RequestSchema, body: unknown): ReadBody {
 
 /** The JSON Schema of a body `schema` accepts. */
 export function jsonSchemaOf(schema: RequestSchema): ObjectSchema {
+  if (schema.contract !== undefined) return schema.contract;
   return {
     type: 'object',
     required: schema.fields.filter((field) => field.required).map((field) => field.name),
