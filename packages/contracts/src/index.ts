@@ -5,6 +5,7 @@
  * OpenAPI document refers to them, and the tests validate every value they see against them.
  */
 import type { TSchema } from '@sinclair/typebox';
+import { DecisionPackage } from './decision-package.js';
 import { DecisionResponse } from './decision-response.js';
 import { ExecutionOutcomePackage } from './execution-outcome-package.js';
 import { ReplayToken } from './replay-token.js';
@@ -25,6 +26,7 @@ export * from './stage-artifacts.js';
 export * from './selection-details.js';
 export { SkillInputEnvelope, SkillOutputEnvelope } from './skill-envelopes.js';
 export * from './reasoning-structure.js';
+export { DECISION_PACKAGE_SCHEMA_VERSION, DecisionPackage } from './decision-package.js';
 
 /** Every contract the service serves, by the name in its URL. */
 export const CONTRACT_SCHEMAS: Readonly<Record<string, TSchema>> = {
@@ -42,6 +44,7 @@ export const CONTRACT_SCHEMAS: Readonly<Record<string, TSchema>> = {
   SkillInputEnvelope,
   SkillOutputEnvelope,
   ExecutionOutcomePackage,
+  DecisionPackage,
 };
 
 /** A contract's schema as plain JSON (what the service serves and the OpenAPI document embeds). */

@@ -8,6 +8,7 @@ import type { AppendedEntry, AuditRecord } from '@adec/audit';
 import type { Decision, EntryValues } from '@adec/runtime';
 import type { Caller } from './auth/index.js';
 import { digestOf } from './canonical-json.js';
+import { adjudicationPackage, type DecisionPackage } from './decision-package.js';
 import type { DecideRequest } from './operations/decide-request.js';
 
 /** The payload of an `adjudication` record. */
@@ -24,6 +25,8 @@ export interface AdjudicationPayload {
   readonly caller: CallerRecord;
   readonly module_hash: string;
   readonly inputs_hash: string;
+  /** The Decision Package v1 (decision-package.ts); absent from records made before it. */
+  readonly decision_package?: DecisionPackage;
   readonly response: Decision;
 }
 
@@ -46,12 +49,14 @@ export function requestHashOf(tenant: string, request: DecideRequest): string {
 
 /** The record of `decision`, whose JSON text the answer already holds (`decisionJson`): the record splices it in. */
 export function adjudicationEntry(caller: Caller, request: DecideRequest, entry: Required<EntryValues>, decision: Decision, decisionJson: string): AppendedEntry {
+  const inputsHash = digestOf(request.context);
   const context: Omit<AdjudicationPayload, 'response'> = {
     request: { domain: request.domain, action: request.action, world_model_version: request.worldModelVersion, context: request.context, request_id: request.requestId },
     entry: { request_id: entry.requestId, request_time: entry.requestTime, authenticated_caller: entry.authenticatedCaller ?? caller.subject },
     caller: callerRecord(caller),
     module_hash: decision.decision_metadata.module.module_hash,
-    inputs_hash: digestOf(request.context),
+    inputs_hash: inputsHash,
+    decision_package: adjudicationPackage(request, decision, inputsHash),
   };
   const payload: AdjudicationPayload = { ...context, response: decision };
   return {

@@ -83,6 +83,16 @@ export class DecisionService {
     return { ok: true, value: found.value.kind === 'selection' ? this.options.selections!.view(found.value) : storedDecisionView(found.value) };
   }
 
+  /** The Decision Package stored with a decision (docs/spec/contracts.md §2). */
+  async decisionPackage(caller: Caller, decisionId: string): Promise<ServiceResult<unknown>> {
+    const found = await this.#existing(caller, decisionId);
+    if (!found.ok) return found;
+    const stored = (found.value.payload as { readonly decision_package?: unknown }).decision_package;
+    if (stored === undefined) return { ok: false, error: apiError(409, 'NO_DECISION_PACKAGE', `decision ${decisionId} was recorded before decisions stored a Decision Package; read it as recorded without ?format`) };
+    if (stored === null) return { ok: false, error: apiError(409, 'NO_DECISION_PACKAGE', `decision ${decisionId} chose no action (${String((found.value.payload as { readonly outcome?: unknown }).outcome)}), so it has no Decision Package; its trace is stored`) };
+    return { ok: true, value: stored };
+  }
+
   /**
    * Re-executes a stored decision with the same module, context and system values, and reports
    * whether the result is identical to the recorded response, or where it differs.

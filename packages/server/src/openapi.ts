@@ -161,9 +161,20 @@ export const OPENAPI_DOCUMENT = {
     '/v1/decisions/{id}': {
       get: {
         operationId: 'getDecision',
-        summary: "One of the org's stored decisions: an adjudication or a selection",
-        parameters: [decisionId],
-        responses: { '200': { description: 'The stored decision', content: { 'application/json': { schema: { oneOf: [{ $ref: '#/components/schemas/StoredDecision' }, { $ref: '#/components/schemas/StoredSelection' }] } } } }, '401': errorResponse('Invalid token'), '404': errorResponse('No such decision for this org'), '414': errorResponse('URI_TOO_LONG: the id is longer than any decision id (128 characters)'), '500': errorResponse('RECORD_TAMPERED: the stored record does not verify against its audit chain, and is not served') },
+        summary: "One of the org's stored decisions: an adjudication or a selection; with ?format=decision-package, its Decision Package v1",
+        parameters: [decisionId, { name: 'format', in: 'query', required: false, schema: { type: 'string', enum: ['decision-package'] }, description: 'decision-package: the Decision Package stored with the decision (docs/spec/contracts.md §2) instead of the record' }],
+        responses: {
+          '200': {
+            description: 'The stored decision, or its Decision Package',
+            content: { 'application/json': { schema: { oneOf: [{ $ref: '#/components/schemas/StoredDecision' }, { $ref: '#/components/schemas/StoredSelection' }, { $ref: '#/components/schemas/DecisionPackage' }] } } },
+          },
+          '400': errorResponse('INVALID_QUERY: a query parameter other than format, or a format other than decision-package'),
+          '401': errorResponse('Invalid token'),
+          '409': errorResponse('NO_DECISION_PACKAGE: a selection that chose no action, or a decision recorded before packages were stored'),
+          '404': errorResponse('No such decision for this org'),
+          '414': errorResponse('URI_TOO_LONG: the id is longer than any decision id (128 characters)'),
+          '500': errorResponse('RECORD_TAMPERED: the stored record does not verify against its audit chain, and is not served'),
+        },
       },
     },
     '/v1/decisions/{id}/replay': {

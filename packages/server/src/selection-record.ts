@@ -8,6 +8,7 @@ import type { AuditEntry, AuditRecord } from '@adec/audit';
 import type { AddressedTrace, CycleOutcome } from '@adec/engine';
 import type { Caller } from './auth/index.js';
 import { digestOf } from './canonical-json.js';
+import { selectionPackage, type DecisionPackage } from './decision-package.js';
 import { callerRecord, storedRecordView, type CallerRecord } from './decision-record.js';
 import type { SelectRequest } from './operations/select-request.js';
 
@@ -22,6 +23,8 @@ export interface SelectionPayload {
   readonly module_hash: string;
   readonly outcome: CycleOutcome;
   readonly trace: AddressedTrace;
+  /** The Decision Package v1 (decision-package.ts): null when nothing was chosen; absent from records made before it. */
+  readonly decision_package?: DecisionPackage | null;
 }
 
 /** What makes two select requests "the same request" for an idempotent retry. */
@@ -36,6 +39,7 @@ export function selectionEntry(caller: Caller, request: SelectRequest, outcome: 
     module_hash: trace.scenario_hash,
     outcome,
     trace,
+    decision_package: selectionPackage(trace),
   };
   return { tenant: caller.tenant, decisionId: trace.decision_id, kind: 'selection', requestHash: selectionRequestHash(caller.tenant, request), payload: payload as unknown as Record<string, unknown> };
 }
