@@ -8,6 +8,8 @@ import type { TSchema } from '@sinclair/typebox';
 import { DecisionResponse } from './decision-response.js';
 import { ReplayToken } from './replay-token.js';
 import { SelectionTrace } from './selection-trace.js';
+import { SkillContractDocument } from './skill-contract-document.js';
+import { SkillInputEnvelope, SkillOutputEnvelope } from './skill-envelopes.js';
 import { DecisionRequest, EligibleActions, FallbackOutput, RankedActions, SkillOutput, SkillResolution, UserState, ValidationResult } from './stage-outputs.js';
 
 export { UUID_V4_PATTERN, type Wire } from './schema-kit.js';
@@ -19,6 +21,9 @@ export { CYCLE_OUTCOMES, REASONING_TRACE_SCHEMA_VERSION, SelectionTrace, TRACE_V
 export * from './stage-outputs.js';
 export * from './stage-artifacts.js';
 export * from './selection-details.js';
+export { JSON_SCHEMA_DIALECT } from './json-schema-dialect.js';
+export { SEC_VERSION, SkillContractDocument, skillAuditFields } from './skill-contract-document.js';
+export { RANKED_OPTIONS_SHOWN, SkillInputEnvelope, skillInputSchema, SkillOutputEnvelope, skillOutputSchema, type JsonSchemaObject, type SkillInputFields } from './skill-envelopes.js';
 
 /** Every contract the service serves, by the name in its URL. */
 export const CONTRACT_SCHEMAS: Readonly<Record<string, TSchema>> = {
@@ -33,6 +38,9 @@ export const CONTRACT_SCHEMAS: Readonly<Record<string, TSchema>> = {
   SkillOutput,
   ValidationResult,
   FallbackOutput,
+  SkillInputEnvelope,
+  SkillOutputEnvelope,
+  SkillContractDocument,
 };
 
 /** A contract's schema as plain JSON (what the service serves and the OpenAPI document embeds). */
