@@ -79,13 +79,13 @@ function fallbackChain(skill: CheckedSkill, skills: ReadonlyMap<string, CheckedS
             tier: 2 as const,
             skill_id: fallback.id,
             skill_version: fallback.version,
-            runs_when: `tier 1's output cannot be used (timeout, executor error, failed validation, prohibited content)${skill.type === 'llm' ? '; in its place when no model can run it or the execution mode is deterministic_only' : ''}`,
+            runs_when: `runs when tier 1's output cannot be used (timeout, executor error, failed validation, prohibited content)${skill.type === 'llm' ? ', and in its place when no model can run it or the execution mode is deterministic_only' : ''}`,
           },
         ];
   return [
-    { tier: 1, skill_id: skill.id, skill_version: skill.version, runs_when: skill.type === 'llm' ? 'a model executor is available and the execution mode is skill_enhanced' : 'always: its first template whose condition holds' },
+    { tier: 1, skill_id: skill.id, skill_version: skill.version, runs_when: skill.type === 'llm' ? 'runs when a model executor is available and the execution mode is skill_enhanced' : 'runs first: its first template whose condition holds renders the payload' },
     ...tier2,
-    { tier: 3, skill_id: null, skill_version: null, runs_when: `${tier2.length === 0 ? "tier 1's output cannot be used" : 'tier 2 cannot be used either'}: the minimal safe output, an empty payload` },
+    { tier: 3, skill_id: null, skill_version: null, runs_when: `the minimal safe output, an empty payload: used when ${tier2.length === 0 ? "tier 1's output cannot be used" : 'tier 2 cannot be used either'}` },
   ];
 }
 
