@@ -36,7 +36,7 @@ function* changes(value: Json, path: string): Generator<[string, (root: Json) =>
     for (const [index, item] of value.entries()) yield* changes(item, `${path}/${index}`);
   } else if (value !== null && typeof value === 'object') {
     for (const [key, child] of Object.entries(value)) {
-      yield [`${path}/${key}: removed`, (root) => delete (at(root, path) as Record<string, Json>)[key]];
+      yield [`${path}/${key}: removed`, (root) => Reflect.deleteProperty(at(root, path) as Record<string, Json>, key)];
       yield* changes(child, `${path}/${key}`);
     }
   } else {

@@ -168,7 +168,7 @@ function inSecEnvelope(input: JsonObject): SecInput {
   const engine = input as unknown as SkillInput | SecInput;
   if ('core' in engine.user_state) return engine as SecInput;
   const { decision_context, user_state, skill_config } = engine as SkillInput;
-  return { decision_context, user_state: { core: {}, scenario_extensions: user_state }, skill_config } as SecInput;
+  return { decision_context, user_state: { core: {}, scenario_extensions: user_state }, skill_config };
 }
 
 /** The input, each time broken in one way the contract refuses. */
@@ -180,7 +180,7 @@ function inputVariants(input: SecInput): [string, unknown][] {
     ['user_state', 'scenario_extensions'],
   ] as const;
   for (const [part, fields] of declared) {
-    for (const name of Object.keys(input[part][fields as never] as JsonObject)) {
+    for (const name of Object.keys(input[part][fields as never])) {
       const wrong = copy();
       wrong[part]![fields]![name] = { not: 'a declared type' };
       variants.push([`${part}.${fields}.${name} of another type`, wrong]);
@@ -192,14 +192,14 @@ function inputVariants(input: SecInput): [string, unknown][] {
   for (const part of ['decision_context', 'user_state', 'skill_config'] as const) {
     for (const name of Object.keys(input[part])) {
       const missing = copy();
-      delete missing[part]![name];
+      Reflect.deleteProperty(missing[part]!, name);
       variants.push([`${part}.${name} missing`, missing]);
     }
     const extra = copy();
     extra[part]!['undeclared_field'] = {};
     variants.push([`${part} with a field it does not declare`, extra]);
     const whole = copy();
-    delete whole[part];
+    Reflect.deleteProperty(whole, part);
     variants.push([`${part} missing`, whole]);
   }
   const core = copy();

@@ -75,8 +75,8 @@ function describeType(schema: Schema): string {
   if (members !== undefined) return members.map((member) => JSON.stringify(member)).join(' | ');
   if (schema['type'] === 'array') return `list of ${describeType((schema['items'] as Schema | undefined) ?? {})}`;
   if (schema['type'] === 'object') return `{ ${Object.entries(propertiesOf(schema)).map(([name, field]) => `${name}: ${describeType(field as Schema)}`).join(', ')} }`;
-  const type = Array.isArray(schema['type']) ? (schema['type'] as string[]).join(' or ') : String(schema['type'] ?? 'any');
-  const bounds = [bound(schema, 'minLength', 'maxLength', ' characters'), bound(schema, 'minimum', 'maximum', ''), schema['format'] === undefined ? '' : String(schema['format'])].filter((part) => part !== '');
+  const type = Array.isArray(schema['type']) ? (schema['type'] as string[]).join(' or ') : typeof schema['type'] === 'string' ? schema['type'] : 'any';
+  const bounds = [bound(schema, 'minLength', 'maxLength', ' characters'), bound(schema, 'minimum', 'maximum', ''), typeof schema['format'] === 'string' ? schema['format'] : ''].filter((part) => part !== '');
   return bounds.length === 0 ? type : `${type} (${bounds.join(', ')})`;
 }
 
