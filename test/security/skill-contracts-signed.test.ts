@@ -1,6 +1,6 @@
 /**
  * Each skill's contract document is in manifest.json, so the signature over the manifest covers
- * it (docs/spec/skill-contract.md §12): a host or an auditor reading a skill's contract from a
+ * it (docs/spec/skill-contract.md §7): a host or an auditor reading a skill's contract from a
  * verified bundle reads what the signer signed. Generated from the real documents of
  * examples/learning-coach: every value of every document changed, every field removed, every
  * list shortened, and each such manifest must fail verification; the untouched one verifies.

@@ -1,5 +1,5 @@
 /**
- * A skill's contract as a document of its own (docs/spec/skill-contract.md §12): what a host or
+ * A skill's contract as a document of its own (docs/spec/skill-contract.md §7): what a host or
  * an auditor needs to know about a skill without its source. `adec build` writes one per skill
  * into the signed manifest (`skill_contracts`), and `adec skill-contract` prints them.
  */
@@ -58,7 +58,7 @@ export const SkillContractDocument = Closed(
       description: 'What the trace records of a run of the skill (stages 5 to 8)',
     }),
   },
-  { description: 'A skill’s execution contract as a document (docs/spec/skill-contract.md §12)' },
+  { description: 'A skill’s execution contract as a document (docs/spec/skill-contract.md §7)' },
 );
 
 /** The stages of the trace that record a skill's run (docs/spec/selection.md §3.5–3.8). */

@@ -1,5 +1,5 @@
 /**
- * Each skill's contract document (docs/spec/skill-contract.md §12), as `adec build` writes it into
+ * Each skill's contract document (docs/spec/skill-contract.md §7), as `adec build` writes it into
  * the manifest, against what the engine really does: for every skill of examples/learning-coach
  * and examples/fitness, the document conforms to SkillContractDocument; its input schema accepts
  * the input envelope the engine builds for a real selection (an LLM skill's, as its executor

@@ -13,7 +13,7 @@ import { buildWorldOrReport } from '../world-input.js';
 
 export const usage = `usage: adec skill-contract <bundle|world> [<skill>] [options]
 
-Prints the execution contract of each skill (docs/spec/skill-contract.md §12), as \`adec build\`
+Prints the execution contract of each skill (docs/spec/skill-contract.md §7), as \`adec build\`
 writes it into the signed manifest: what the skill receives and may return (JSON Schemas of its
 input and output envelopes), the invariants and prohibitions its output is checked against, the
 time limits the engine enforces, its fallback chain down to the minimal safe output, its

@@ -1,6 +1,6 @@
 /**
  * Each skill's contract as a document of its own (@adec/contracts `SkillContractDocument`,
- * docs/spec/skill-contract.md §12), written into the manifest so that it is signed with it: what
+ * docs/spec/skill-contract.md §7), written into the manifest so that it is signed with it: what
  * a skill receives, what it may return, the checks its output passes, its time limits and its
  * fallbacks, read off the checked world and the limits and universal checks the engine applies
  * (@adec/abi), never restated here.
