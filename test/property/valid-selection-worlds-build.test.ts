@@ -1,15 +1,19 @@
 /**
  * Code generation's contract on valid selection worlds: each checks without error, builds
  * without internal compiler error, and every scenario and skill function of the bundle runs in
- * a bare context on well-typed input with an answer of the declared kind. Replay with
+ * a bare context on well-typed input with an answer of the declared kind; each skill's contract
+ * document conforms to SkillContractDocument, its envelopes' schemas compiling in strict mode. Replay with
  * ADEC_PROPERTY_SEED=<seed>; run longer with ADEC_PROPERTY_RUNS=<n>.
  */
 import { createContext, runInContext } from 'node:vm';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { checkSources } from '@adec/compiler';
+import { contractProblems, SkillContractDocument } from '@adec/contracts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BUNDLE_GLOBAL_NAME, bundleModule } from '../../packages/compiler/src/bundle/index.js';
 import { generateAndVerify } from '../../packages/compiler/src/generate/index.js';
+import { skillContractDocuments } from '../../packages/compiler/src/manifest/index.js';
 import { selectionInput, validSelectionWorld } from './valid-selection-world-generator.js';
 
 const SEED = process.env['ADEC_PROPERTY_SEED'] === undefined ? 20_261_122 : Number(process.env['ADEC_PROPERTY_SEED']);
@@ -32,6 +36,13 @@ describe('valid selection worlds', () => {
       fc.asyncProperty(validSelectionWorld(), selectionInput(), async (text, input) => {
         const { world, diagnostics } = checkSources({ root: 'w', files: [{ path: 'w/main.adec', text }] });
         expect(diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.code} ${d.span.line}:${d.span.column} ${d.message}`)).toEqual([]);
+        const documents = skillContractDocuments(world!);
+        expect(documents.map((document) => document.skill_id)).toContain('narrator');
+        for (const document of documents) {
+          expect(contractProblems(SkillContractDocument, document), document.skill_id).toEqual([]);
+          const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, validateFormats: false });
+          for (const schema of [document.input_schema, document.output_schema]) expect(() => ajv.compile(schema), document.skill_id).not.toThrow();
+        }
         const generated = generateAndVerify(world!, { compilerVersion: '0.1.0', sources: ['main.adec'] });
         expect(generated.problems).toEqual([]);
         const module = runInContext(`${await bundleModule(generated.source)}\n${BUNDLE_GLOBAL_NAME};`, createContext(Object.create(null) as object)) as {

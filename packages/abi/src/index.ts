@@ -64,6 +64,26 @@ export {
   type SkillDescription,
   type SkillType,
 } from './selection-registries.js';
+export {
+  DETERMINISTIC_HARD_LIMIT_MS,
+  enforcedSkillTimeLimits,
+  LLM_HARD_LIMIT_MS,
+  SKILL_TIME_LIMITS,
+  type DeclaredSkillTimes,
+  type SkillTimeLimits,
+} from './skill-time-limits.js';
+export {
+  ACTION_SELECTION_FIELDS,
+  EXTERNAL_REFERENCE,
+  GUARDRAIL_BYPASS,
+  SCORING_FIELDS,
+  STATE_CHANGE_FIELDS,
+  STATE_CHANGE_PREFIX,
+  UNIVERSAL_INVARIANTS,
+  UNIVERSAL_PROHIBITIONS,
+  type UniversalInvariant,
+  type UniversalProhibition,
+} from './universal-skill-checks.js';
 export { DECISION_BASES, type DecisionBasis } from './decision-basis.js';
 export { OBJECT_PROTOTYPE_NAMES } from './prototype-names.js';
 export { HELPER_LIBRARY, HELPER_NAMES, type HelperDefinition, type HelperName } from './helper-library.js';

@@ -4,7 +4,7 @@
  * manifest covers the bundle. The compiler writes it (packages/compiler/src/manifest); the
  * runtime reads it through `readManifest`, which also reads the older versions.
  */
-import { checkInteger, checkString, checkStrings, listOf, mapOf, matching, oneOf, required, shape, type Check } from './checks.js';
+import { checkInteger, checkObject, checkString, checkStrings, listOf, mapOf, matching, oneOf, optional, required, shape, type Check, type JsonObject } from './checks.js';
 import { checkAggregationSpec, checkRuleOutcome, checkSeverityTier, type AggregationSpec, type RuleOutcome, type SeverityTier } from './rule-classes.js';
 import { checkObjectValueSchema, type ObjectValueSchema } from './value-schema.js';
 import { checkWorldIdentity, type WorldIdentity } from './world-identity.js';
@@ -27,6 +27,12 @@ export interface Manifest {
   readonly actions: { readonly [action: string]: ManifestAction };
   readonly skills: readonly ManifestSkill[];
   readonly scenarios: readonly ManifestScenario[];
+  /**
+   * Each skill's contract document (@adec/contracts `SkillContractDocument`), in the order of
+   * `skills`: signed with the manifest, so a host or an auditor can trust what it reads there.
+   * Absent in manifests built by compilers older than the document.
+   */
+  readonly skill_contracts?: readonly JsonObject[];
 }
 
 export interface ManifestCompiler {
@@ -122,4 +128,6 @@ export const checkManifest: Check<Manifest> = shape((object, path, problems) => 
   required(object, 'actions', path, problems, mapOf(checkManifestAction));
   required(object, 'skills', path, problems, listOf(checkManifestSkill));
   required(object, 'scenarios', path, problems, listOf(checkManifestScenario));
+  // Their shape is @adec/contracts' to check: the runtime does not read them.
+  optional(object, 'skill_contracts', path, problems, listOf(checkObject));
 });

@@ -49,6 +49,15 @@ describe('the manifests this compiler writes', () => {
   });
 });
 
+describe("a manifest's skill contract documents", () => {
+  it('may be absent (a compiler older than them), and are otherwise a list of objects, whose shape is @adec/contracts\' to check', () => {
+    expect(readManifest(edited(fitness, ['skill_contracts'], undefined)).ok).toBe(true);
+    expect(refused(readManifest(edited(fitness, ['skill_contracts'], 'none'))).map((p) => p.path)).toEqual(['skill_contracts']);
+    expect(refused(readManifest(edited(fitness, ['skill_contracts', 1], 7))).map((p) => p.path)).toEqual(['skill_contracts[1]']);
+    expect(readManifest(edited(fitness, ['skill_contracts', 0, 'timeouts'], 'any')).ok).toBe(true);
+  });
+});
+
 describe('a manifest of an older ABI', () => {
   it('reads an ABI 1 manifest (rules graded by status, actions with only their context schema)', () => {
     const result = readManifest(legacyManifest());

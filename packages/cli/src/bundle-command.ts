@@ -11,12 +11,16 @@ import { UsageError } from './usage-error.js';
 type Options = NonNullable<ParseArgsConfig['options']>;
 type Values = Readonly<Record<string, string | boolean | undefined>>;
 
-/** Parses options and at most `positional.length` positionals, each named in usage errors. */
+/**
+ * Parses options, the `positionals` (each named in usage errors when missing) and then at most
+ * `optional` more.
+ */
 export function parseOptions(
   args: readonly string[],
   usage: string,
   options: Options,
   positionals: readonly string[],
+  optional = 0,
 ): { readonly positionals: readonly string[]; readonly values: Values } {
   let parsed;
   try {
@@ -24,7 +28,7 @@ export function parseOptions(
   } catch (error) {
     throw new UsageError(`${(error as Error).message}\n\n${usage}`);
   }
-  const extra = parsed.positionals[positionals.length];
+  const extra = parsed.positionals[positionals.length + optional];
   if (extra !== undefined) throw new UsageError(`unexpected argument \`${extra}\`\n\n${usage}`);
   const missing = positionals[parsed.positionals.length];
   if (missing !== undefined) throw new UsageError(`missing ${missing}\n\n${usage}`);

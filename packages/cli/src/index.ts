@@ -79,6 +79,10 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'run the ADE selection cycle on a bundle and print the DecisionResponse as JSON',
     load: () => import('./commands/select.js'),
   },
+  'skill-contract': {
+    summary: "print a skill's execution contract (inputs, outputs, checks, limits, fallbacks) from a bundle or world",
+    load: () => import('./commands/skill-contract.js'),
+  },
   serve: {
     summary: 'run the decision service (HTTP, JWT auth, durable hash-chained audit)',
     load: () => import('./commands/serve.js'),
@@ -101,11 +105,14 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   },
 };
 
+/** The width of the command names' column in the usage text: the longest name's. */
+const COMMAND_COLUMN = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
+
 export const usage = `usage: adec <command> [options]
 
 commands:
 ${Object.entries(COMMANDS)
-  .map(([name, { summary }]) => `  ${name.padEnd(8)} ${summary}`)
+  .map(([name, { summary }]) => `  ${name.padEnd(COMMAND_COLUMN)} ${summary}`)
   .join('\n')}
 
 run \`adec <command> --help\` for a command's options.

@@ -10,6 +10,7 @@ import { DecisionResponse } from './decision-response.js';
 import { ExecutionOutcomePackage } from './execution-outcome-package.js';
 import { ReplayToken } from './replay-token.js';
 import { SelectionTrace } from './selection-trace.js';
+import { SkillContractDocument } from './skill-contract-document.js';
 import { SkillInputEnvelope, SkillOutputEnvelope } from './skill-envelopes.js';
 import { DecisionRequest, EligibleActions, FallbackOutput, RankedActions, SkillOutput, SkillResolution, UserState, ValidationResult } from './stage-outputs.js';
 
@@ -24,9 +25,11 @@ export { CYCLE_OUTCOMES, REASONING_TRACE_SCHEMA_VERSION, SelectionTrace, TRACE_V
 export * from './stage-outputs.js';
 export * from './stage-artifacts.js';
 export * from './selection-details.js';
-export { SkillInputEnvelope, SkillOutputEnvelope } from './skill-envelopes.js';
 export * from './reasoning-structure.js';
 export { DECISION_PACKAGE_SCHEMA_VERSION, DecisionPackage } from './decision-package.js';
+export { JSON_SCHEMA_DIALECT } from './json-schema-dialect.js';
+export { SEC_VERSION, SkillContractDocument, skillAuditFields } from './skill-contract-document.js';
+export { RANKED_OPTIONS_SHOWN, SkillInputEnvelope, skillInputSchema, SkillOutputEnvelope, skillOutputSchema, type JsonSchemaObject, type SkillInputFields } from './skill-envelopes.js';
 
 /** Every contract the service serves, by the name in its URL. */
 export const CONTRACT_SCHEMAS: Readonly<Record<string, TSchema>> = {
@@ -45,6 +48,7 @@ export const CONTRACT_SCHEMAS: Readonly<Record<string, TSchema>> = {
   SkillOutputEnvelope,
   ExecutionOutcomePackage,
   DecisionPackage,
+  SkillContractDocument,
 };
 
 /** A contract's schema as plain JSON (what the service serves and the OpenAPI document embeds). */

@@ -4,13 +4,15 @@
  * limits (deterministic 50ms, llm 500ms) bound both: a longer budget would hold the cycle past
  * what the contract promises.
  */
+import { SKILL_TIME_LIMITS, type SkillType } from '@adec/abi';
 import type { SkillMember } from '@adec/grammar';
 import type { DiagnosticSink } from './checker-context.js';
 
-const DEFAULT_BUDGETS = {
-  deterministic: { timeoutMs: 20, hardLimitMs: 50 },
-  llm: { timeoutMs: 300, hardLimitMs: 500 },
-} as const;
+/** The SEC's defaults (@adec/abi, where the engine reads its limits too). */
+const DEFAULT_BUDGETS: { readonly [Type in SkillType]: SkillBudget } = {
+  deterministic: { timeoutMs: SKILL_TIME_LIMITS.deterministic.defaultTimeoutMs, hardLimitMs: SKILL_TIME_LIMITS.deterministic.hardLimitMs },
+  llm: { timeoutMs: SKILL_TIME_LIMITS.llm.defaultTimeoutMs, hardLimitMs: SKILL_TIME_LIMITS.llm.hardLimitMs },
+};
 
 export interface SkillBudget {
   readonly timeoutMs: number;

@@ -6,7 +6,7 @@
 import type { ValueSchema } from '@adec/abi';
 import type { JsonValue, RecordField, Type } from '../model/index.js';
 
-export const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
+export { JSON_SCHEMA_DIALECT } from '@adec/contracts';
 
 /** Wire form of a duration: `500ms`, `18h`, `7d` … (or a plain number of milliseconds). */
 export const DURATION_PATTERN = '^[0-9]+(ms|s|m|h|d)$';

@@ -9,6 +9,7 @@ import { rulesInEvaluationOrder } from '../generate/emit-actions.js';
 import { relativeSourcePath } from '../generate/source-location.js';
 import type { CheckedAction, CheckedWorld, JsonValue } from '../model/index.js';
 import { contextSchema } from './context-schema.js';
+import { skillContractDocuments } from './skill-contract-documents.js';
 
 export interface ManifestOptions {
   /** sha256 of the bundle: hex, or already prefixed `sha256:<hex>`. */
@@ -45,6 +46,7 @@ export function buildManifest(world: CheckedWorld, options: ManifestOptions): Ma
     actions,
     skills: world.skills.map((s) => ({ id: s.id, version: s.version, type: s.type })),
     scenarios: world.scenarios.map((s) => ({ id: s.id, version: s.version })),
+    skill_contracts: skillContractDocuments(world),
   };
 }
 

@@ -66,7 +66,7 @@ describe('serializeManifest', () => {
     expect(text.startsWith('{\n  "abi_version": 2,\n  "actions": {\n    "add_dependent": {\n      "aggregation": {\n')).toBe(true);
     const keys = Object.keys(JSON.parse(text) as object);
     expect(keys).toEqual([...keys].sort());
-    expect(keys).toEqual(['abi_version', 'actions', 'compiler', 'module_hash', 'rules', 'scenarios', 'skills', 'source_hash', 'sources', 'world']);
+    expect(keys).toEqual(['abi_version', 'actions', 'compiler', 'module_hash', 'rules', 'scenarios', 'skill_contracts', 'skills', 'source_hash', 'sources', 'world']);
   });
 
   it('depends only on content, not on construction order', () => {

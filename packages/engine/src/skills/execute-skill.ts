@@ -10,6 +10,7 @@
  * (`moduleSkillInput`); an executor is given the envelope itself and answers with the output
  * envelope, whose payload is taken out here (skill-reply.ts) and whose shape stage 7 checks.
  */
+import { DETERMINISTIC_HARD_LIMIT_MS, enforcedSkillTimeLimits } from '@adec/abi';
 import type { ModelOutcome as ModelOutcomeSchema, SkillOutput, Wire } from '@adec/contracts';
 import { jsonDigest } from '../json-digest.js';
 import type { LlmExecutor } from './executors/llm-executor.js';
@@ -18,10 +19,6 @@ import type { SkillCrossings } from './skill-crossings.js';
 import type { ExecutionMode } from '../selection-request.js';
 import { moduleSkillInput, type SkillInput } from './skill-input.js';
 import { readSkillReply } from './skill-reply.js';
-
-/** docs/spec/skill-contract.md §5 hard limits: no contract can give a skill more. */
-export const DETERMINISTIC_HARD_LIMIT_MS = 50;
-export const LLM_HARD_LIMIT_MS = 500;
 
 /** What the model did, as recorded for replay. */
 export type ModelOutcome = Wire<typeof ModelOutcomeSchema>;
@@ -45,8 +42,9 @@ export interface ExecutionRequest {
   readonly recordedOutcome?: ModelOutcome;
 }
 
+/** docs/spec/skill-contract.md §5: the limits come from @adec/abi, which the contract document states too. */
 export function timeLimitOf(skill: SkillContract): number {
-  return skill.type === 'llm' ? Math.min(skill.timeoutMs, skill.hardLimitMs, LLM_HARD_LIMIT_MS) : Math.min(skill.timeoutMs, DETERMINISTIC_HARD_LIMIT_MS);
+  return enforcedSkillTimeLimits(skill).timeoutMs;
 }
 
 export async function executeSkill(request: ExecutionRequest): Promise<SkillExecution> {

@@ -4,13 +4,10 @@
  * the skill declares it reads, nothing else (no raw user data), so what a skill could leak is
  * fixed at compile time.
  */
-import { CHECKING_CONTRACTS, contractProblems, SkillInputEnvelope, type Wire } from '@adec/contracts';
+import { CHECKING_CONTRACTS, contractProblems, RANKED_OPTIONS_SHOWN, SkillInputEnvelope, type Wire } from '@adec/contracts';
 import type { CandidateAction, ExecutionMode } from '../selection-request.js';
 import type { Selection } from '../selection-trace.js';
 import type { SkillContract } from './skill-catalog.js';
-
-/** How many ranked options a skill sees (read-only context: it may not compare them). */
-const RANKED_OPTIONS_SHOWN = 3;
 
 export type SkillInput = Wire<typeof SkillInputEnvelope>;
 

@@ -3,9 +3,10 @@
  * its contract says. INV-001..003 guard the authority boundary by field name (at any depth of
  * the payload); INV-004 and INV-005 by content; INV-006 by the declared length limits, which
  * every string of the payload must have and respect. Content is read as written and as a reader
- * sees it (text/text-forms.ts), so a disguised "ignore the guardrails" is found.
+ * sees it (text/text-forms.ts), so a disguised "ignore the guardrails" is found. The field names
+ * and patterns are @adec/abi's, which each skill's contract document states.
  */
-import type { ValueSchema } from '@adec/abi';
+import { ACTION_SELECTION_FIELDS, EXTERNAL_REFERENCE, GUARDRAIL_BYPASS, SCORING_FIELDS, STATE_CHANGE_FIELDS, STATE_CHANGE_PREFIX, type ValueSchema } from '@adec/abi';
 import { findPattern, textForms, type TextForms, type TextMatch } from './text/text-forms.js';
 
 export interface InvariantFailure {
@@ -16,11 +17,9 @@ export interface InvariantFailure {
   readonly match?: TextMatch;
 }
 
-const ACTION_FIELDS = new Set(['selected_action', 'recommended_action', 'action_id']);
-const SCORING_FIELDS = new Set(['score', 'scores', 'ranking', 'rank', 'probability']);
-const STATE_FIELDS = new Set(['state', 'update_state']);
-const GUARDRAIL_BYPASS = /\b(?:bypass|override|ignore|disable|skip|circumvent|get around)\b[^.!?]{0,40}\b(?:guardrails?|rules?|limits?|safety|restrictions?|constraints?|caps?)\b/i;
-const EXTERNAL_REFERENCE = /\bhttps?:\/\/|\bwww\.|\b[a-z0-9-]+\.(?:com|org|net|io|app|co)\b|\b(?:see|read|learn) more\b|\bclick here\b/i;
+const ACTION_FIELDS = new Set(ACTION_SELECTION_FIELDS);
+const SCORING = new Set(SCORING_FIELDS);
+const STATE_FIELDS = new Set(STATE_CHANGE_FIELDS);
 
 /** `formsOf` reads a string of the payload in its forms; stage 7 passes the ones it has already read. */
 export function universalInvariantFailures(payload: unknown, schema: ValueSchema, formsOf: (text: string) => TextForms = textForms): InvariantFailure[] {
@@ -28,8 +27,8 @@ export function universalInvariantFailures(payload: unknown, schema: ValueSchema
   visit(payload, 'payload', (key, value, path) => {
     if (key !== null) {
       if (ACTION_FIELDS.has(key)) failures.push({ id: 'INV-001', path, message: `the payload names the action selection in field \`${key}\`` });
-      if (SCORING_FIELDS.has(key)) failures.push({ id: 'INV-002', path, message: `the payload holds scoring data in field \`${key}\`` });
-      if (STATE_FIELDS.has(key) || key.startsWith('set_')) failures.push({ id: 'INV-003', path, message: `the payload tries to change state in field \`${key}\`` });
+      if (SCORING.has(key)) failures.push({ id: 'INV-002', path, message: `the payload holds scoring data in field \`${key}\`` });
+      if (STATE_FIELDS.has(key) || key.startsWith(STATE_CHANGE_PREFIX)) failures.push({ id: 'INV-003', path, message: `the payload tries to change state in field \`${key}\`` });
     }
     if (typeof value === 'string') {
       const forms = formsOf(value);
