@@ -12,7 +12,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadWorldFromDir, repoPath } from '../support/repo.js';
 import { rate, renderTypoReport, typoFigures, verdictsOf, type TypoReportPage } from './typo-mutation-report.js';
-import { judge, validWords, worldMutations, type TypoVerdict } from './typo-mutations.js';
+import { judge, validWords, worldMutations, type TypoMutation, type TypoVerdict } from './typo-mutations.js';
 import { withWorldTests } from './typo-world-tests.js';
 
 const RULE_WORLDS = ['examples/benefits', 'examples/fitness'];
@@ -93,6 +93,21 @@ describe('one-character typos of the example worlds', () => {
   it('never get a diagnostic that names an internal of adec', () => {
     const leaks = verdicts.filter((v) => v.internalName !== undefined);
     expect(leaks.map((v) => `${v.mutation.file}:${v.mutation.line} ${v.mutation.original} → ${v.mutation.replacement}: ${v.internalName}`)).toEqual([]);
+  });
+
+  // The world-tests verdict must be able to say no: an accepted typo whose world fails a test stays accepted.
+  it.each([
+    ['a model reply the test still holds for', 'next_activity.tests.adec', 'model_reply { note: "A grammar', 'note', 'npte', 'passes its tests'],
+    ['a backlog no longer big enough to force the review', 'next_activity.tests.adec', 'cards_due: 240', '240', '24', 'accepted'],
+  ] as const)('that the checker accepts are a valid world only when every test still passes: %s', async (_, file, context, original, replacement, outcome) => {
+    const world = loadWorldFromDir(SELECTION_WORLDS[0]!);
+    const path = `${SELECTION_WORLDS[0]}/${file}`;
+    const text = world.files.find((f) => f.path === path)!.text;
+    const offset = text.indexOf(context) + context.indexOf(original);
+    const mutation: TypoMutation = { category: 'name', file: path, line: text.slice(0, offset).split('\n').length, offset, original, replacement };
+    const judged = judge(world, mutation, validWords(world));
+    expect(judged.outcome).toBe('accepted');
+    expect((await withWorldTests(world, judged)).outcome).toBe(outcome);
   });
 
   it.each(REPORTS)('are recorded in $file', (page) => {

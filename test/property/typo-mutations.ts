@@ -1,22 +1,30 @@
 /**
  * One-character typos of real worlds, one per token, and what the checker makes of each
- * (issue 13: "diagnostics a person fixes in one go"). Every token of the example worlds that
- * an author types by hand gets one deterministic mutation, chosen by its role:
+ * (issue 13: "diagnostics a person fixes in one go"; issue 31 adds a world of scenarios, skills,
+ * templates and skill tests). Every token of the example worlds that an author types by hand
+ * gets one deterministic mutation, chosen by its role:
  *
- *   name           a reference to a declaration or a built-in: an attribute in an expression,
- *                  a field after `.`, a function, a type, a rule in `suppresses` or `by`, a
- *                  skill, an action type, a test's action or scenario, a key of a test value
+ *   name           a reference to a declaration or a built-in: an attribute in an expression
+ *                  (inside a `"{…}"` placeholder too), a field after `.`, a function, a type, a
+ *                  rule in `suppresses` or `by`, a skill, an action type, a test's action or
+ *                  scenario, a key of a test value or of `expect skill output`, a field of a
+ *                  skill's `action_metadata` or `user_state` (they restate what the action type
+ *                  and the scenario provide), a check a skill test expects to fail, the candidate
+ *                  a selection test expects selected
  *   keyword        a keyword or clause word: `rule`, `when`, `and`, `CONTAINS`, a world
  *                  setting (`org`), a work_frame field (`next_action`)
  *   enum member    a member of a closed set: a string of an enum type where it is used, an
- *                  outcome, severity, status, aggregation mode, skill type or default mode
+ *                  action type's name as a string (`type: "lesson"`, `action.type == "lesson"`),
+ *                  an outcome, severity, status, aggregation mode, skill type or default mode
  *   number↔string  a number written as a string (`"26"`), a string written as a number
- *   duration unit  a typo in the unit of a duration, deleting it included (`180d` → `180`)
+ *   duration unit  a typo in the unit of a duration, deleting it included (`180d` → `180`), in a
+ *                  test's data too (`"14d"` → `"14"`: a bare number there is milliseconds)
  *
  * A typo is a deletion, an insertion, a substitution or a transposition of one character, from a
  * random generator seeded by the token's place, so the set is the same on every run.
- * Declarations (a rule's id, an attribute's name, an enum's members) are not mutated: renaming a
- * declaration is a valid edit, and whatever refers to it is mutated as a name of its own.
+ * Declarations (a rule's id, an attribute's name, an enum's members, a template's name) are not
+ * mutated: renaming a declaration is a valid edit, and whatever refers to it is mutated as a name
+ * of its own.
  *
  * A verdict records whether the checker reports an error on the mutated line, and whether a
  * diagnostic there names the original word in its help or notes (a did-you-mean). A typo that

@@ -17,7 +17,7 @@ import { NOTHING_NARROWED } from './narrowing.js';
 import { resolveFields, resolveType } from './resolve-types.js';
 import { createScope, type ExprScope, type NameBinding } from './scope.js';
 import { didYouMeanName } from './suggestions.js';
-import { isError, isNumeric, isAssignable, isOrderable, isWithinBounds, unwrapOptional } from './type-relations.js';
+import { isError, isNumeric, isOrderable, unwrapOptional } from './type-relations.js';
 import { checkVersion } from './versions.js';
 import { checkObjectives, checkExecutionRisk } from './check-scoring.js';
 import { reportReservedName } from './reserved-names.js';
