@@ -6,13 +6,13 @@
  * (ADEC4018). The skill's field is what reads a value that is not there: the error is reported at
  * it, with a note naming the action type, so a misspelled field is flagged where it was typed.
  */
-import { formatType, type RecordField } from '../model/index.js';
+import { formatType, type RecordField, type Type } from '../model/index.js';
 import type { DiagnosticSink } from './checker-context.js';
 import type { ScenarioInfo } from './check-scenario.js';
 import type { SkillInfo } from './check-skill.js';
 import { handsOver, skillUsers, type SkillUser } from './skill-users.js';
-import { didYouMeanName } from './suggestions.js';
-import { isAssignable, isWithinBounds } from './type-relations.js';
+import { didYouMeanName, didYouMeanValue } from './suggestions.js';
+import { isAssignable, isWithinBounds, unwrapOptional } from './type-relations.js';
 
 export function checkActionMetadataSources(scenarios: Iterable<ScenarioInfo>, skills: ReadonlyMap<string, SkillInfo>, sink: DiagnosticSink): void {
   const users = skillUsers(scenarios, skills);
@@ -33,6 +33,15 @@ function checkField(skill: SkillInfo, wanted: RecordField, fields: readonly Reco
   if (field === undefined) {
     if (wanted.type.kind !== 'optional') report(`has no field \`${wanted.name}\``, didYouMeanName(wanted.name, fields.map((f) => f.name)));
   } else if (!isAssignable(field.type, wanted.type) || !isWithinBounds(field.type, wanted.type)) {
-    report(`its field \`${wanted.name}\` is ${formatType(field.type)}, the skill expects ${formatType(wanted.type)}`);
+    report(`its field \`${wanted.name}\` is ${formatType(field.type)}, the skill expects ${formatType(wanted.type)}`, misspelledMember(field.type, wanted.type));
   }
+}
+
+/** For two enums: a member the skill spells unlike any of the action type's, close to one it lacks. */
+function misspelledMember(provided: Type, wanted: Type): { help?: string } {
+  const [given, read] = [unwrapOptional(provided), unwrapOptional(wanted)];
+  if (given.kind !== 'enum' || read.kind !== 'enum') return {};
+  const unread = given.members.filter((m) => !read.members.includes(m));
+  const misspelled = read.members.filter((m) => !given.members.includes(m));
+  return misspelled.length === 1 ? didYouMeanValue(misspelled[0]!, unread) : {};
 }

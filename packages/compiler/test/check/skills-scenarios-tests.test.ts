@@ -101,14 +101,15 @@ describe('action_metadata against the action types that hand their actions over 
     { skillField: 'rute: string(..60)', actionField: 'route: string(..60),', problem: 'has no field `rute`', help: 'did you mean `route`?' },
     { skillField: 'route: string(..60)', actionField: 'route: int,', problem: 'its field `route` is int, the skill expects string(..60)' },
     { skillField: 'route: string(..60)', actionField: 'route: string,', problem: 'its field `route` is string, the skill expects string(..60)' },
+    { skillField: 'pace: "slow" | "fsat"', actionField: 'pace: "slow" | "fast",', problem: 'its field `pace` is "slow" | "fast", the skill expects "slow" | "fsat"', help: 'did you mean "fast"?' },
   ];
   it.each(cases.flatMap((c) => (['named', 'fallback'] as const).map((via) => ({ via, ...c }))))(
     'skill $via, `$skillField` against `$actionField`: $problem',
     ({ via, skillField, actionField, problem, help }) => {
-      // `rest` has `route` as the skill reads it; a misspelled field it lacks as well.
-      const restLacks = skillField.startsWith('rute');
+      // `rest` has `route` as the skill reads it; any other field it lacks.
+      const name = skillField.split(':')[0]!;
       const expected: ExpectedDiagnostic[] = problem === undefined ? [] : [['ADEC4018', 6, 21, `action type \`walk\` uses skill \`note\` but ${problem}`, help]];
-      if (restLacks) expected.push(['ADEC4018', 6, 21, 'action type `rest` uses skill `note` but has no field `rute`', help]);
+      if (name !== 'route') expected.push(['ADEC4018', 6, 21, `action type \`rest\` uses skill \`note\` but has no field \`${name}\``, name === 'rute' ? help : undefined]);
       const diagnostics = expectDiagnostics(world(skillField, actionField, via), expected);
       const notes = diagnostics.map((d) => d.notes?.[0]);
       const handedOver = via === 'named' ? 'to skill `note`' : 'to skill `pitch`, which falls back to `note`';
