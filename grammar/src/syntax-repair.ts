@@ -133,15 +133,16 @@ function didYouMean(text: string): string {
 
 /**
  * A repair of `error`: its token read as a keyword or an operator close to it, or else the
- * token before it (`ist<string>` fails at `<`, but `ist` is the typo), such that the parse
- * no longer fails there. Among close suggestions the first that parses on wins.
+ * word before it (`ist<string>` fails at `<`, but `ist` is the typo; `action [` in a test fails
+ * at `[`, but `action` is the keyword `actions` mistyped into another), such that the parse no
+ * longer fails there. Among close suggestions the first that parses on wins.
  */
 function repairOf(parser: WorldParser, input: IToken[], error: IRecognitionException, budget: { tokens: number }): Repair | undefined {
   const index = input.indexOf(error.token);
   if (index < 0) return undefined;
   for (const at of [index, index - 1]) {
     const token = input[at];
-    if (token === undefined || (at !== index && token.tokenType !== t.Identifier)) continue;
+    if (token === undefined || (at !== index && !isWord(token))) continue;
     for (const suggestion of suggestionsAt(parser, input, at, budget).slice(0, REPAIRS_TRIED_PER_ERROR)) {
       if (suggestion.repairAs === undefined) continue;
       const attempt = input.map((tok, i) => (i === at ? retyped(tok, suggestion.repairAs!) : tok));

@@ -204,3 +204,18 @@ describe('a quoted name in missing_evidence', () => {
     expect(expectation.attributes.map((a) => a.name)).toEqual(names.slice(0, list.split(/[ ,]+/).length));
   });
 });
+
+describe('a keyword mistyped into another that the next token does not fit', () => {
+  // `action` takes a name and `actions` a list: a test member written as the other fails at
+  // the token after it, but the mistake is the keyword, repaired so the member still counts.
+  const cases = [
+    ['action', 'actions', '[ { action_id: "a1", type: "walk" } ]', 'TestActions'],
+    ['actions', 'action', 'refund', 'TestAction'],
+  ] as const;
+  it.each(cases)('`%s` where `%s` was meant: one error at the keyword, with its did-you-mean', (written, meant, value, kind) => {
+    const text = `test "t" {\n  ${written} ${value}\n  expect NO_ELIGIBLE_ACTIONS\n}\n`;
+    const { file, diagnostics } = parse(text);
+    expect(diagnostics.map((d) => [d.span.line, d.span.column, d.code, d.message, d.help])).toEqual([[2, 3, 'ADEC1003', `expected \`${meant}\`, found \`${written}\``, `did you mean \`${meant}\`?`]]);
+    expect((file.declarations[0] as TestDecl).members.map((m) => m.kind)).toEqual([kind, 'TestExpectNoEligible']);
+  });
+});

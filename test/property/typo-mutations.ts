@@ -1,22 +1,30 @@
 /**
  * One-character typos of real worlds, one per token, and what the checker makes of each
- * (issue 13: "diagnostics a person fixes in one go"). Every token of the example worlds that
- * an author types by hand gets one deterministic mutation, chosen by its role:
+ * (issue 13: "diagnostics a person fixes in one go"; issue 31 adds a world of scenarios, skills,
+ * templates and skill tests). Every token of the example worlds that an author types by hand
+ * gets one deterministic mutation, chosen by its role:
  *
- *   name           a reference to a declaration or a built-in: an attribute in an expression,
- *                  a field after `.`, a function, a type, a rule in `suppresses` or `by`, a
- *                  skill, an action type, a test's action or scenario, a key of a test value
+ *   name           a reference to a declaration or a built-in: an attribute in an expression
+ *                  (inside a `"{…}"` placeholder too), a field after `.`, a function, a type, a
+ *                  rule in `suppresses` or `by`, a skill, an action type, a test's action or
+ *                  scenario, a key of a test value or of `expect skill output`, a field of a
+ *                  skill's `action_metadata` or `user_state` (they restate what the action type
+ *                  and the scenario provide), a check a skill test expects to fail, the candidate
+ *                  a selection test expects selected
  *   keyword        a keyword or clause word: `rule`, `when`, `and`, `CONTAINS`, a world
  *                  setting (`org`), a work_frame field (`next_action`)
  *   enum member    a member of a closed set: a string of an enum type where it is used, an
- *                  outcome, severity, status, aggregation mode, skill type or default mode
+ *                  action type's name as a string (`type: "lesson"`, `action.type == "lesson"`),
+ *                  an outcome, severity, status, aggregation mode, skill type or default mode
  *   number↔string  a number written as a string (`"26"`), a string written as a number
- *   duration unit  a typo in the unit of a duration, deleting it included (`180d` → `180`)
+ *   duration unit  a typo in the unit of a duration, deleting it included (`180d` → `180`), in a
+ *                  test's data too (`"14d"` → `"14"`: a bare number there is milliseconds)
  *
  * A typo is a deletion, an insertion, a substitution or a transposition of one character, from a
  * random generator seeded by the token's place, so the set is the same on every run.
- * Declarations (a rule's id, an attribute's name, an enum's members) are not mutated: renaming a
- * declaration is a valid edit, and whatever refers to it is mutated as a name of its own.
+ * Declarations (a rule's id, an attribute's name, an enum's members, a template's name) are not
+ * mutated: renaming a declaration is a valid edit, and whatever refers to it is mutated as a name
+ * of its own.
  *
  * A verdict records whether the checker reports an error on the mutated line, and whether a
  * diagnostic there names the original word in its help or notes (a did-you-mean). A typo that
@@ -25,7 +33,7 @@
  */
 import { checkSources, type WorldSources } from '@adec/compiler';
 import type { Diagnostic } from '@adec/diagnostics';
-import { parseSource, sourceTokens, type SourceToken } from '@adec/grammar';
+import { durationMilliseconds, parseSource, sourceTokens, type SourceToken } from '@adec/grammar';
 import { internalNameIn } from './internal-names.js';
 
 export const TYPO_CATEGORIES = ['name', 'keyword', 'enum member', 'number↔string', 'duration unit'] as const;
@@ -42,7 +50,11 @@ export interface TypoMutation {
   readonly replacement: string;
 }
 
-export type TypoOutcome = 'rejected on its line' | 'rejected elsewhere only' | 'accepted' | 'another valid word';
+/**
+ * `passes its tests` is given after the check, by typo-world-tests.ts: an accepted typo whose
+ * world still builds and passes every test.
+ */
+export type TypoOutcome = 'rejected on its line' | 'rejected elsewhere only' | 'accepted' | 'another valid word' | 'passes its tests';
 
 export interface TypoVerdict {
   readonly mutation: TypoMutation;
@@ -91,31 +103,52 @@ const IDENTIFIER_ROLES: ReadonlyMap<string, Role> = new Map([
   ['TestExpectStatus.rule', 'name'],
   ['ValueRecord.entries.key', 'name'],
   ['SkillTemplateDecl.fields.name', 'name'],
+  ['TestExpectSkillOutput.fields.key', 'name'],
 ]);
+
+/**
+ * Field lists that restate what another part of the world declares: a skill's `action_metadata`
+ * names fields of the action types that use it, its `user_state` signals or state of their
+ * scenario. Their field names and enum members are references, mutated as such.
+ */
+const RESTATING_FIELD_LISTS: ReadonlySet<string> = new Set(['SkillActionMetadata.fields', 'SkillUserState.fields']);
+
+/**
+ * Quoted references to an id declared elsewhere: a check a skill test expects to fail (an
+ * invariant's or prohibition's id, or a check of the contract) and the candidate a selection
+ * test expects selected (an `action_id` of its `actions`).
+ */
+const QUOTED_REFERENCES: ReadonlySet<string> = new Set(['TestExpectSkillValidation.checks', 'TestExpectSelected.actionId']);
 
 interface WorldWords {
   /** Role of the word token at each offset (identifiers, soft keywords used as names, words). */
   readonly roles: ReadonlyMap<number, Role>;
   /** String literals that declare an enum member. */
   readonly enumDeclarations: ReadonlySet<number>;
-  /** Every enum member of the world. */
-  readonly enumMembers: ReadonlySet<string>;
+  /** String literals that refer to an id declared elsewhere (`QUOTED_REFERENCES`). */
+  readonly quotedReferences: ReadonlySet<number>;
+  /**
+   * Every member of a closed set of strings in the world: the enum members, and the action
+   * types (a candidate's `type`, `action.type == "lesson"`).
+   */
+  readonly closedSetMembers: ReadonlySet<string>;
 }
 
 /** Walks a file's AST and records the role of every word in it, by offset. */
-function worldWords(path: string, text: string, enumMembers: Set<string>): WorldWords {
+function worldWords(path: string, text: string, closedSetMembers: Set<string>): WorldWords {
   const roles = new Map<number, Role>();
   const enumDeclarations = new Set<number>();
-  const visit = (value: unknown, place: string): void => {
+  const quotedReferences = new Set<number>();
+  const visit = (value: unknown, place: string, restated: boolean): void => {
     if (Array.isArray(value)) {
-      for (const item of value) visit(item, place);
+      for (const item of value) visit(item, place, restated);
       return;
     }
     if (typeof value !== 'object' || value === null) return;
     const node = value as { kind?: string; span?: { offset: number }; [key: string]: unknown };
     switch (node.kind) {
       case 'Identifier':
-        roles.set(node.span!.offset, roleOf(place));
+        roles.set(node.span!.offset, identifierRole(place, restated));
         return;
       case 'NameExpr':
         roles.set(node.span!.offset, 'name');
@@ -123,22 +156,34 @@ function worldWords(path: string, text: string, enumMembers: Set<string>): World
       case 'Word':
         roles.set(node.span!.offset, 'enum member');
         return;
+      case 'StringLiteral':
+        if (QUOTED_REFERENCES.has(place)) quotedReferences.add(node.span!.offset);
+        return;
       case 'EnumType':
         for (const member of node['members'] as { value: string; span: { offset: number } }[]) {
-          enumMembers.add(member.value);
-          enumDeclarations.add(member.span.offset);
+          closedSetMembers.add(member.value);
+          if (!restated) enumDeclarations.add(member.span.offset);
         }
         return;
+      case 'ActionTypeDecl':
+        closedSetMembers.add((node['name'] as { name: string }).name);
+        break;
     }
     for (const [key, child] of Object.entries(node)) {
       if (key === 'span' || key === 'kind') continue;
-      visit(child, node.kind === undefined ? `${place}.${key}` : `${node.kind}.${key}`);
+      const childPlace = node.kind === undefined ? `${place}.${key}` : `${node.kind}.${key}`;
+      visit(child, childPlace, restated || RESTATING_FIELD_LISTS.has(childPlace));
     }
   };
   const parsed = parseSource(path, text);
   if (parsed.diagnostics.length > 0) throw new Error(`${path} must parse cleanly to be mutated`);
-  visit(parsed.file, 'SourceFile');
-  return { roles, enumDeclarations, enumMembers };
+  visit(parsed.file, 'SourceFile', false);
+  return { roles, enumDeclarations, quotedReferences, closedSetMembers };
+}
+
+/** The role of an identifier at `place`: a field name in a restating list is a reference. */
+function identifierRole(place: string, restated: boolean): Role {
+  return restated && place === 'FieldDecl.name' ? 'name' : roleOf(place);
 }
 
 function roleOf(place: string): Role {
@@ -193,8 +238,8 @@ export function oneCharacterTypo(word: string, random: () => number, allowEmpty 
 }
 
 /** Every mutation of one file of a world: one per token that has a category. */
-export function fileMutations(path: string, text: string, enumMembers: Set<string>): TypoMutation[] {
-  const words = worldWords(path, text, enumMembers);
+export function fileMutations(path: string, text: string, closedSetMembers: Set<string>): TypoMutation[] {
+  const words = worldWords(path, text, closedSetMembers);
   const mutations: TypoMutation[] = [];
   const lineOf = (offset: number) => text.slice(0, offset).split('\n').length;
   const add = (category: TypoCategory, offset: number, original: string, replacement: string) =>
@@ -205,24 +250,16 @@ export function fileMutations(path: string, text: string, enumMembers: Set<strin
     const random = seededRandom(`${path}:${token.offset}`);
     const category = tokenCategory(token, words);
     if (category === undefined) continue;
-    switch (category) {
-      case 'number↔string':
-        add(category, token.offset, token.image, isNumber(token) ? `"${token.image}"` : String(token.image.length));
-        break;
-      case 'duration unit': {
-        const unit = /[A-Za-z_]+$/.exec(token.image)![0];
-        add(category, token.offset + token.image.length - unit.length, unit, oneCharacterTypo(unit, random, true));
-        break;
-      }
-      case 'enum member':
-        if (isString(token)) {
-          const inner = token.image.slice(1, -1);
-          add(category, token.offset + 1, inner, oneCharacterTypo(inner, random));
-        } else add(category, token.offset, token.image, oneCharacterTypo(token.image, random));
-        break;
-      default:
-        add(category, token.offset, token.image, oneCharacterTypo(token.image, random));
+    if (category === 'number↔string') {
+      add(category, token.offset, token.image, isNumber(token) ? `"${token.image}"` : String(token.image.length));
+      continue;
     }
+    // The word typed: a string's text without its quotes, a duration's unit.
+    const word = isString(token) ? { offset: token.offset + 1, text: token.image.slice(1, -1) } : { offset: token.offset, text: token.image };
+    if (category === 'duration unit') {
+      const unit = /[A-Za-z_]+$/.exec(word.text)![0];
+      add(category, word.offset + word.text.length - unit.length, unit, oneCharacterTypo(unit, random, true));
+    } else add(category, word.offset, word.text, oneCharacterTypo(word.text, random));
   }
   // Names inside interpolated strings are no tokens of their own.
   const tokenOffsets = new Set(tokens.map((token) => token.offset));
@@ -246,8 +283,12 @@ function tokenCategory(token: SourceToken, words: WorldWords): TypoCategory | un
   if (isNumber(token)) return 'number↔string';
   if (token.type === 'Duration') return 'duration unit';
   if (isString(token)) {
+    const text = token.image.slice(1, -1);
     if (words.enumDeclarations.has(token.offset)) return undefined;
-    return words.enumMembers.has(token.image.slice(1, -1)) ? 'enum member' : 'number↔string';
+    if (words.quotedReferences.has(token.offset)) return 'name';
+    if (words.closedSetMembers.has(text)) return 'enum member';
+    // A duration in a test's data (`"14d"`): a number there is a valid duration in milliseconds.
+    return durationMilliseconds(text) !== undefined ? 'duration unit' : 'number↔string';
   }
   const role = words.roles.get(token.offset);
   if (role !== undefined) return role === 'declaration' ? undefined : role;
@@ -257,10 +298,10 @@ function tokenCategory(token: SourceToken, words: WorldWords): TypoCategory | un
 
 /** Every mutation of a world, file by file. */
 export function worldMutations(world: WorldSources): TypoMutation[] {
-  const enumMembers = new Set<string>();
-  // Enum members first: a use may come in an earlier file than the declaration.
-  for (const file of world.files) worldWords(file.path, file.text, enumMembers);
-  return world.files.flatMap((file) => fileMutations(file.path, file.text, enumMembers));
+  const closedSetMembers = new Set<string>();
+  // Closed sets first: a use may come in an earlier file than the declaration.
+  for (const file of world.files) worldWords(file.path, file.text, closedSetMembers);
+  return world.files.flatMap((file) => fileMutations(file.path, file.text, closedSetMembers));
 }
 
 // ── Verdicts ────────────────────────────────────────────────────────────────

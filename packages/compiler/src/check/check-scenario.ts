@@ -4,7 +4,7 @@
  * default execution mode.
  */
 import type { Span } from '@adec/diagnostics';
-import type { ActionTypeDecl, Expr, FieldDecl, GuardrailDecl, ScenarioDecl, ScenarioMember } from '@adec/grammar';
+import type { ActionTypeDecl, Expr, FieldDecl, GuardrailDecl, Identifier, ScenarioDecl, ScenarioMember } from '@adec/grammar';
 import { formatType, type CheckedGuardrail, type CheckedScenario, type JsonValue, type RecordField, type Type } from '../model/index.js';
 import { firstDeclaredAt, type DiagnosticSink } from './checker-context.js';
 import { checkAssignable } from './check-assignment.js';
@@ -17,7 +17,7 @@ import { NOTHING_NARROWED } from './narrowing.js';
 import { resolveFields, resolveType } from './resolve-types.js';
 import { createScope, type ExprScope, type NameBinding } from './scope.js';
 import { didYouMeanName } from './suggestions.js';
-import { isError, isNumeric, isAssignable, isOrderable, isWithinBounds, unwrapOptional } from './type-relations.js';
+import { isError, isNumeric, isOrderable, unwrapOptional } from './type-relations.js';
 import { checkVersion } from './versions.js';
 import { checkObjectives, checkExecutionRisk } from './check-scoring.js';
 import { reportReservedName } from './reserved-names.js';
@@ -258,36 +258,23 @@ function checkActionTypes(decls: readonly ActionTypeDecl[], skills: ReadonlyMap<
       continue;
     }
     seen.set(name, decl.name.span);
-    const skill = decl.skill && checkActionTypeSkill(decl, fields, skills, sink);
+    const skill = decl.skill && checkActionTypeSkill(decl.skill, skills, sink);
     actionTypes.push({ name, nameSpan: decl.name.span, fields, ...(skill !== undefined && decl.skill !== undefined && { skill: { name: skill, span: decl.skill.span } }) });
   }
   return actionTypes;
 }
 
 /**
- * The skill that narrates an action type reads its `action_metadata` from the action, so
- * the action type must provide every metadata field with a fitting type (ADEC4018).
+ * The skill an action type names exists; that the action type provides what the skill reads is
+ * checked at the skill's fields, over its fallbacks too (action-metadata-sources.ts).
  */
-function checkActionTypeSkill(decl: ActionTypeDecl, fields: readonly RecordField[], skills: ReadonlyMap<string, SkillInfo>, sink: DiagnosticSink): string | undefined {
-  const ref = decl.skill!;
+function checkActionTypeSkill(ref: Identifier, skills: ReadonlyMap<string, SkillInfo>, sink: DiagnosticSink): string | undefined {
   const skill = skills.get(ref.name);
   if (skill === undefined) {
     if (ref.name !== '') sink.report('ADEC2004', ref.span, { name: ref.name }, didYouMeanName(ref.name, skills.keys()));
     return undefined;
   }
   sink.recorder?.refer(ref.span, declarationAt(skill.idSpan));
-  for (const wanted of skill.actionMetadata) {
-    const field = fields.find((f) => f.name === wanted.name);
-    const problem =
-      field === undefined
-        ? wanted.type.kind === 'optional'
-          ? undefined
-          : `has no field \`${wanted.name}\``
-        : isAssignable(field.type, wanted.type) && isWithinBounds(field.type, wanted.type)
-          ? undefined
-          : `its field \`${wanted.name}\` is ${formatType(field.type)}, the skill expects ${formatType(wanted.type)}`;
-    if (problem !== undefined) sink.report('ADEC4018', ref.span, { actionType: decl.name.name, skill: skill.id, problem });
-  }
   return skill.id;
 }
 

@@ -15,6 +15,7 @@ import { firstDeclaredAt, type DiagnosticSink } from './checker-context.js';
 import type { ScenarioInfo } from './check-scenario.js';
 import type { ExpectMember, MemberLookup, MemberOf } from './check-test.js';
 import { checkLiteral, literalFromValue } from './literal-values.js';
+import { checkRecordValues } from './test-record-values.js';
 import { SEC_CHECK_NAMES } from './sec-check-names.js';
 import { didYouMeanName } from './suggestions.js';
 
@@ -64,12 +65,35 @@ export function checkSkillExpectations(
   }
   const outputChecks = output === undefined ? undefined : checkOutputFields(output.fields, test, skill, fallback, sink);
   const validationCheck = validation === undefined ? undefined : checkValidation(validation, skill, fallback, sink);
+  if (valid && reply !== undefined && validationCheck?.passed === true && !replyFitsOutput(reply.value, test, skill, sink)) valid = false;
   if (!valid || (output !== undefined && outputChecks === undefined) || (validation !== undefined && validationCheck === undefined)) return undefined;
   const expectSkill: SkillExpectation | undefined =
     output === undefined && validation === undefined ? undefined : { skill: skill.id, ...(outputChecks !== undefined && { output: outputChecks }), ...(validationCheck !== undefined && { validation: validationCheck }) };
-  // A model may answer anything: the reply is the data under test, judged by stage 7, not here.
+  // A model may answer anything: the reply is the data under test, judged by stage 7; here only
+  // when the test expects it to pass, which a reply outside the output's schema never does.
   return { ...(reply !== undefined && { modelReply: recordJson(reply.value) }), ...(expectSkill !== undefined && { expectSkill }) };
 }
+
+/**
+ * A reply a test expects to pass validation fits the llm skill's output schema: stage 7's
+ * `schema_valid` admits no field the output does not declare, leaves out no required one, and
+ * holds each value to its type, range and length (docs/spec/skill-contract.md §2). A reply that
+ * misses it can only fail, so the test could never pass: each problem is reported at the reply.
+ */
+function replyFitsOutput(reply: ValueRecord, test: string, skill: CheckedSkill, sink: DiagnosticSink): boolean {
+  const names = skill.output.map((f) => f.name);
+  const checked = checkRecordValues(reply, test, sink, (key) => {
+    const field = skill.output.find((f) => f.name === key.name);
+    if (field === undefined) sink.report('ADEC4031', key.span, { skill: skill.id, name: key.name }, { ...didYouMeanName(key.name, names), notes: [EXPECTS_PASSED] });
+    return field?.type;
+  });
+  if (checked === undefined) return false;
+  const missing = skill.output.filter((f) => f.type.kind !== 'optional' && !(f.name in checked));
+  for (const field of missing) sink.report('ADEC4003', reply.span, { clause: field.name, owner: `the model_reply of test \`${test}\`` }, { notes: [EXPECTS_PASSED] });
+  return missing.length === 0;
+}
+
+const EXPECTS_PASSED = 'the test expects `skill validation passed`, and a reply outside the output schema fails `schema_valid`; a test of that failure expects `skill validation failed "schema_valid"`';
 
 /** The action type of the candidate `actionId`, read from the source (a candidate with a wrong value still has its type). */
 function selectedActionType(actionId: string, actionsMember: MemberOf<'TestActions'> | undefined, scenario: ScenarioInfo) {

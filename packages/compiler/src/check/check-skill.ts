@@ -32,6 +32,8 @@ export interface SkillInfo extends SkillSchemas {
   /** The time it may take before its own fallback takes over, and where that was set. */
   readonly timeoutMs: number;
   readonly timeoutSpan?: Span;
+  /** Where each `action_metadata` field is declared, by name: what an action type that lacks it is reported at. */
+  readonly actionMetadataSpans: ReadonlyMap<string, Span>;
   /** Where each `user_state` field is declared, by name: what a scenario that lacks it is reported at. */
   readonly userStateSpans: ReadonlyMap<string, Span>;
 }
@@ -159,8 +161,8 @@ function checkSkill(
     ...(fallbackMember !== undefined && { fallback: { name: fallbackMember.skill.name, span: fallbackMember.skill.span } }),
     timeoutMs: timeouts.timeoutMs,
     ...(timeoutMember !== undefined && { timeoutSpan: timeoutMember.timeout.span }),
-    // Reversed so that a repeated name (ADEC2010) keeps its first declaration's span.
-    userStateSpans: new Map((member('SkillUserState')?.fields ?? []).map((f) => [f.name.name, f.name.span] as const).reverse()),
+    actionMetadataSpans: fieldSpans(member('SkillActionMetadata')?.fields ?? []),
+    userStateSpans: fieldSpans(member('SkillUserState')?.fields ?? []),
     ...schemas,
   };
   const build = (): CheckedSkill | undefined => {
@@ -185,6 +187,11 @@ function checkSkill(
     };
   };
   return { info, build };
+}
+
+/** Where each field is declared, by name; a repeated name (ADEC2010) keeps its first declaration's span. */
+function fieldSpans(fields: readonly FieldDecl[]): ReadonlyMap<string, Span> {
+  return new Map(fields.map((f) => [f.name.name, f.name.span] as const).reverse());
 }
 
 /** The first occurrence of each once-only member; a repeated one is ADEC4009. */

@@ -22,6 +22,7 @@ import { checkSkills } from './check-skill.js';
 import { checkTests } from './check-test.js';
 import { suppressionSpans } from './check-suppressions.js';
 import { checkUserStateSources } from './user-state-sources.js';
+import { checkActionMetadataSources } from './action-metadata-sources.js';
 import { reportUnusedAttributes } from './unused-attributes.js';
 
 export interface CheckWorldResult {
@@ -59,6 +60,7 @@ export function checkWorld(files: readonly SourceFile[], options: CheckWorldOpti
   const { actions, infos: actionInfos } = checkActions(actionDecls, sharedView, sink, onUse);
   const { skills, infos: skillInfos } = checkSkills(ofKind<SkillDecl>(declarations, 'SkillDecl'), sink);
   const { scenarios, infos: scenarioInfos } = checkScenarios(ofKind<ScenarioDecl>(declarations, 'ScenarioDecl'), skillInfos, sink);
+  checkActionMetadataSources(scenarioInfos.values(), skillInfos, sink);
   checkUserStateSources(scenarioInfos.values(), skillInfos, sink);
   const tests = checkTests(ofKind<TestDecl>(declarations, 'TestDecl'), { actions: actionInfos, scenarios: scenarioInfos, skills: new Map(skills.map((s) => [s.id, s])), onUse }, sink);
 

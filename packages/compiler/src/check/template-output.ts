@@ -68,6 +68,8 @@ function checkField(templateName: string, field: string, type: Type, written: Te
       return;
     }
     case 'string': {
+      // An interpolation with an error of its own (reported at it) renders nothing to measure.
+      if (checked.parts.some((part) => typeof part !== 'string' && part.type.kind === 'error')) return;
       const rendered = renderedLength(checked, written);
       const bounds = type.length;
       if (bounds?.max !== undefined && rendered.max > bounds.max) {
@@ -132,7 +134,7 @@ function textLength(type: Type): { min: number; max: number } {
       // `1d` … `-9007199254740991ms`.
       return { min: 2, max: 19 };
     default:
-      // Not interpolatable (ADEC3012) or poisoned: nothing to claim.
+      // Not interpolatable (ADEC3012): nothing to claim.
       return { min: 0, max: Infinity };
   }
 }

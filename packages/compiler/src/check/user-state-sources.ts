@@ -10,22 +10,16 @@
 import type { Span } from '@adec/diagnostics';
 import { formatType, type RecordField } from '../model/index.js';
 import type { DiagnosticSink } from './checker-context.js';
-import type { ScenarioInfo, SkillUse } from './check-scenario.js';
+import type { ScenarioInfo } from './check-scenario.js';
 import type { SkillInfo } from './check-skill.js';
+import { handsOver, skillUsers, type SkillUser } from './skill-users.js';
 import { didYouMeanName } from './suggestions.js';
 import { isAssignable, isWithinBounds } from './type-relations.js';
-
-/** A scenario hands its actions to a skill through `use`; `via` is the skill that fell back to it, if any. */
-interface SkillUser {
-  readonly scenario: ScenarioInfo;
-  readonly use: SkillUse;
-  readonly via?: string;
-}
 
 export function checkUserStateSources(scenarios: Iterable<ScenarioInfo>, skills: ReadonlyMap<string, SkillInfo>, sink: DiagnosticSink): void {
   const users = skillUsers(scenarios, skills);
   for (const skill of skills.values()) {
-    const usedBy = users.get(skill.id) ?? [];
+    const usedBy = onePerScenario(users.get(skill.id) ?? []);
     if (usedBy.length === 0) continue;
     for (const field of skill.userState) {
       const span = skill.userStateSpans.get(field.name);
@@ -34,31 +28,9 @@ export function checkUserStateSources(scenarios: Iterable<ScenarioInfo>, skills:
   }
 }
 
-/** Each skill's users, one per scenario: the first action type that reaches it there stands for the rest. */
-function skillUsers(scenarios: Iterable<ScenarioInfo>, skills: ReadonlyMap<string, SkillInfo>): Map<string, SkillUser[]> {
-  const users = new Map<string, SkillUser[]>();
-  const add = (skill: string, user: SkillUser) => {
-    const list = users.get(skill) ?? [];
-    if (!list.some((u) => u.scenario === user.scenario)) users.set(skill, [...list, user]);
-  };
-  for (const scenario of scenarios) {
-    for (const use of scenario.skillUses) {
-      add(use.skill, { scenario, use });
-      for (const fallback of fallbackChain(use.skill, skills)) add(fallback, { scenario, use, via: use.skill });
-    }
-  }
-  return users;
-}
-
-/** The skills `start` falls back to, in order; stops at a cycle (reported by skill-fallbacks.ts). */
-function fallbackChain(start: string, skills: ReadonlyMap<string, SkillInfo>): string[] {
-  const chain: string[] = [];
-  let next = skills.get(start)?.fallback?.name;
-  while (next !== undefined && next !== start && !chain.includes(next) && skills.has(next)) {
-    chain.push(next);
-    next = skills.get(next)?.fallback?.name;
-  }
-  return chain;
+/** The state a skill reads is the scenario's: the first action type that reaches it there stands for the rest. */
+function onePerScenario(users: readonly SkillUser[]): SkillUser[] {
+  return users.filter((user, index) => users.findIndex((u) => u.scenario === user.scenario) === index);
 }
 
 function checkField(skill: string, field: RecordField, span: Span, usedBy: readonly SkillUser[], sink: DiagnosticSink): void {
@@ -89,12 +61,4 @@ function providerOf(scenario: ScenarioInfo, name: string): { kind: 'signal' | 's
   if (signal !== undefined) return { kind: 'signal', value: signal };
   const state = scenario.state.find((s) => s.name === name);
   return state === undefined ? undefined : { kind: 'state', value: state };
-}
-
-/** "scenario `daily` hands action type `walk` to skill `pitch`, which falls back to `note`, at …". */
-function handsOver(skill: string): (user: SkillUser) => string {
-  return ({ scenario, use, via }) => {
-    const to = via === undefined ? `skill \`${skill}\`` : `skill \`${via}\`, which falls back to \`${skill}\``;
-    return `scenario \`${scenario.id}\` hands action type \`${use.actionType}\` to ${to} at ${use.span.file}:${use.span.line}:${use.span.column}`;
-  };
 }

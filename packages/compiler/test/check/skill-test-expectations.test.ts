@@ -150,6 +150,47 @@ describe('model_reply { … }', () => {
     const test = check(world('  model_reply { note: "x", mood: [1, { a: null }] }').source).world!.tests[0]!;
     expect(test.kind === 'selection' && test.modelReply).toEqual({ note: 'x', mood: [1, { a: null }] });
   });
+
+  // A reply giving every required field of `pitch`'s output a value of its type.
+  const REPLY: readonly (readonly [string, string])[] = [['note', '"Yoga at noon"'], ['count', '3'], ['share', '0.5'], ['urgent', 'false'], ['tone', '"warm"'], ['tags', '[]']];
+  const reply = (entries: readonly (readonly [string, string])[]) => `  model_reply { ${entries.map(([key, value]) => `${key}: ${value}`).join(', ')} }`;
+  const passed = '\n  expect   skill validation passed';
+
+  it('that fits the output schema checks clean in a test expecting validation to pass', () => {
+    expect(diagnosticsOf(world(reply(REPLY) + passed).source)).toEqual([]);
+    expect(diagnosticsOf(world(reply([...REPLY, ['hint', 'null']]) + passed).source)).toEqual([]);
+  });
+
+  // In a test that expects validation to pass, a reply outside the schema makes a test that could never pass.
+  const ownFields = FIELDS.filter(({ field }) => field !== 'extra');
+  const wrongValues = ownFields.flatMap(({ field, wrong }) => wrong.map(([text, code]) => [field, text, code] as const));
+  it.each(wrongValues)('%s: %s in a reply expected to pass is refused at the value (%s)', (field, text, code) => {
+    const written = reply(REPLY.some(([key]) => key === field) ? REPLY.map(([key, value]) => [key, key === field ? text : value] as const) : [...REPLY, [field, text]]);
+    const { source, line } = world(written + passed);
+    const at = written.indexOf(`${field}: ${text}`) + field.length + 2 + (text.startsWith('[') && text !== '[]' ? 2 : 1);
+    expect(diagnosticsOf(source).map((d) => [d.code, d.line, d.column])).toEqual([[code, line, at]]);
+  });
+
+  const names = ownFields.map(({ field }) => field);
+  const typos = REPLY.map(([field]) => [`${field[1]}${field[0]}${field.slice(2)}`, field] as const).filter(([typo]) => !names.includes(typo));
+  it.each(typos)('a key `%s` in a reply expected to pass: ADEC4031 at the key, suggesting `%s`, and no required field reported missing', (typo, field) => {
+    const written = reply(REPLY.map(([key, value]) => [key === field ? typo : key, value] as const));
+    const { source, line } = world(written + passed);
+    expect(diagnosticsOf(source)).toEqual([{ code: 'ADEC4031', line, column: written.indexOf(typo) + 1, message: `skill \`pitch\` has no output field \`${typo}\``, help: `did you mean \`${field}\`?` }]);
+  });
+
+  it.each(REPLY.map(([field]) => field))('a reply expected to pass without required field `%s`: ADEC4003 at the reply', (field) => {
+    const { source, line } = world(reply(REPLY.filter(([key]) => key !== field)) + passed);
+    expect(diagnosticsOf(source).map((d) => [d.code, d.line, d.column, d.message])).toEqual([['ADEC4003', line, 15, `\`${field}\` is required in the model_reply of test \`t\``]]);
+  });
+
+  const outsideSchema = reply([['nte', '"Yoga at noon"'], ['tone', '"cold"']]);
+  it.each(['', '\n  expect   skill validation failed "schema_valid"', '\n  expect   skill validation failed "PITCH-001"', '\n  expect   skill output { note: "Next: Yoga." }'])(
+    'outside the schema is taken as written when the test does not expect validation to pass:%s',
+    (expectation) => {
+      expect(diagnosticsOf(world(outsideSchema + expectation).source)).toEqual([]);
+    },
+  );
 });
 
 describe('tests in which no skill runs (ADEC4030)', () => {

@@ -1,6 +1,6 @@
 /** Skills (SEC), scenarios (docs/spec/selection.md) and golden tests. */
 import { describe, expect, it } from 'vitest';
-import { HEADER, checkFiles, expectDiagnostics } from './helpers.js';
+import { HEADER, checkFiles, expectDiagnostics, type ExpectedDiagnostic } from './helpers.js';
 
 const TEMPLATE_SKILL = `skill tmpl {
   version "1.0.0"
@@ -80,6 +80,44 @@ ${body}
 }
 `;
 
+/**
+ * What a skill reads from the action (ADEC4018), generated: a field of each shape in the skill
+ * the action type names, or in the fallback it falls back to; the action type having it, having
+ * another spelling of it, another type or wider bounds, or not having it (an optional field
+ * may be missing). Each problem is one error at the skill's field, naming the action type.
+ */
+describe('action_metadata against the action types that hand their actions over (ADEC4018)', () => {
+  const world = (skillField: string, actionField: string, via: 'named' | 'fallback') => {
+    const note = `skill note {\n  version "1.0.0"\n  type deterministic\n  timeout 20ms\n  action_metadata { ${skillField} }\n  output { text: string(..200) }\n  template default { text: "Next." }\n}\n`;
+    const pitch = `skill pitch {\n  version "1.0.0"\n  type llm\n  prompt "Pitch it."\n  timeout 300ms\n  fallback note\n  output { text: string(..200) }\n}\n`;
+    const scenario = `scenario sc {\n  version "1.0.0"\n  action_type walk { minutes: int(1..60), ${actionField} skill ${via === 'named' ? 'note' : 'pitch'} }\n  action_type rest { route: string(..60), skill note }\n  objective o weight 1 = 1\n}\n`;
+    return `${HEADER}${note}${pitch}${scenario}`;
+  };
+  const cases: readonly { skillField: string; actionField: string; problem?: string; help?: string }[] = [
+    { skillField: 'route: string(..60)', actionField: 'route: string(..60),' },
+    { skillField: 'route: string(..60)', actionField: 'route: string(..40),' },
+    { skillField: 'route: string(..60)?', actionField: '' },
+    { skillField: 'route: string(..60)', actionField: '', problem: 'has no field `route`' },
+    { skillField: 'rute: string(..60)', actionField: 'route: string(..60),', problem: 'has no field `rute`', help: 'did you mean `route`?' },
+    { skillField: 'route: string(..60)', actionField: 'route: int,', problem: 'its field `route` is int, the skill expects string(..60)' },
+    { skillField: 'route: string(..60)', actionField: 'route: string,', problem: 'its field `route` is string, the skill expects string(..60)' },
+    { skillField: 'pace: "slow" | "fsat"', actionField: 'pace: "slow" | "fast",', problem: 'its field `pace` is "slow" | "fast", the skill expects "slow" | "fsat"', help: 'did you mean "fast"?' },
+  ];
+  it.each(cases.flatMap((c) => (['named', 'fallback'] as const).map((via) => ({ via, ...c }))))(
+    'skill $via, `$skillField` against `$actionField`: $problem',
+    ({ via, skillField, actionField, problem, help }) => {
+      // `rest` has `route` as the skill reads it; any other field it lacks.
+      const name = skillField.split(':')[0]!;
+      const expected: ExpectedDiagnostic[] = problem === undefined ? [] : [['ADEC4018', 6, 21, `action type \`walk\` uses skill \`note\` but ${problem}`, help]];
+      if (name !== 'route') expected.push(['ADEC4018', 6, 21, `action type \`rest\` uses skill \`note\` but has no field \`${name}\``, name === 'rute' ? help : undefined]);
+      const diagnostics = expectDiagnostics(world(skillField, actionField, via), expected);
+      const notes = diagnostics.map((d) => d.notes?.[0]);
+      const handedOver = via === 'named' ? 'to skill `note`' : 'to skill `pitch`, which falls back to `note`';
+      if (problem !== undefined) expect(notes[0]).toMatch(new RegExp(`^scenario \`sc\` hands action type \`walk\` ${handedOver.replace(/[`,]/g, '.')} at world.adec:20:`));
+    },
+  );
+});
+
 describe('scenarios', () => {
   it('checks guardrails (ADEC2005, ADEC3002, ADEC3001) and action types (ADEC4018)', () => {
     expectDiagnostics(
@@ -88,7 +126,7 @@ describe('scenarios', () => {
   guardrail "G3" "cap" { when n > 3 cap action.note 10 }
   objective o weight 1 = 1`).replace('output { rationale: string(..200) }', 'output { rationale: string(..200) }\n  action_metadata { label: string }'),
       [
-        ['ADEC4018', 12, 42, 'action type `walk` uses skill `tmpl` but has no field `label`', undefined],
+        ['ADEC4018', 6, 21, 'action type `walk` uses skill `tmpl` but has no field `label`', undefined],
         ['ADEC2005', 14, 45, 'unknown action type `reset` in scenario `sc`', 'did you mean `rest`?'],
         ['ADEC3002', 15, 45, '`block` must be bool, found int?', undefined],
         ['ADEC3001', 16, 41, 'expected a numeric action field such as `action.duration_minutes`, found string?', undefined],

@@ -50,6 +50,11 @@ describe('template text lengths against the output field (ADEC4023)', () => {
     expect(problems(skill('text: string(..2)', 'text: "{{x}}"'))).toEqual([['ADEC4023', `${TEMPLATE} renders \`text\` in 3 characters, more than its maximum of 2`]]);
   });
 
+  // The unknown field is the one mistake: no length is claimed for what it would render.
+  it.each(['action_metadata.nme', 'user_state.vists', 'action_metadata.name.first'])('an interpolation of `%s`, an error of its own, claims no length', (read) => {
+    expect(problems(skill('text: string(..50)', `text: "Go {${read}}"`)).map(([code]) => code)).toEqual(['ADEC2002']);
+  });
+
   it('points at the template text', () => {
     const [diagnostic] = check(skill('text: string(..3)', 'text: "Long"')).diagnostics;
     expect([diagnostic!.span.line, diagnostic!.span.column]).toEqual([7, 28]);
