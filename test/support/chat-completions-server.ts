@@ -29,6 +29,18 @@ export interface ChatCompletionsServer {
   close(): Promise<void>;
 }
 
+/**
+ * A model that follows the skill contract: `payload` in the output envelope of the skill the
+ * request asks for (read from the input envelope in its system message, as a model would).
+ */
+export function envelopeAnswer(request: RecordedChatRequest, payload: unknown): ChatAnswer {
+  const system = request.body.messages.find((message) => message.role === 'system')?.content ?? '';
+  const inputLine = system.split('\n').find((line) => line.startsWith('Input: ')) ?? 'Input: {}';
+  const input = JSON.parse(inputLine.slice('Input: '.length)) as { skill_config?: { skill_id?: string; skill_version?: string } };
+  const metadata = { skill_id: input.skill_config?.skill_id, skill_version: input.skill_config?.skill_version, generated_at: new Date().toISOString() };
+  return { content: JSON.stringify({ payload, metadata }) };
+}
+
 export async function startChatCompletionsServer(): Promise<ChatCompletionsServer> {
   const requests: RecordedChatRequest[] = [];
   let handler: (request: RecordedChatRequest) => ChatAnswer = () => ({ status: 500, body: 'no handler' });

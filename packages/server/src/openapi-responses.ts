@@ -21,4 +21,5 @@ export const sharedRefusals = {
   requestIdReused: { '409': errorResponse('The request_id was used for a different request') },
   notJson: { '415': errorResponse('The body is not application/json') },
   rateLimited: { '429': { ...errorResponse("Over the org's rate limit"), headers: retryAfter } },
+  recordTampered: { '500': errorResponse('RECORD_TAMPERED: a stored record the request refers to (the decision a retry repeats, the selection an outcome reports on) does not verify against its audit chain; it is not used, and nothing is recorded') },
 };

@@ -16,7 +16,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { buildWorld } from '@adec/compiler';
 import { cloudLlmExecutor, type DecisionResponse, type ValidationResult } from '@adec/engine';
-import { startChatCompletionsServer, type ChatCompletionsServer } from '../../../test/support/chat-completions-server.js';
+import { envelopeAnswer, startChatCompletionsServer, type ChatCompletionsServer } from '../../../test/support/chat-completions-server.js';
 import { loadWorldFromDir } from '../../../test/support/repo.js';
 import { asTestBundle, buildFixture, publish, type TestBundle } from '../../../test/support/runtime.js';
 import { BENIGN_CASES, benignProblems, passRate, WORLD_DIRS, WORLD_HEADERS, type BenignCase } from '../../engine/test/sec-corpus/benign-cases.js';
@@ -57,7 +57,7 @@ afterAll(async () => {
 });
 
 async function select(benign: BenignCase): Promise<{ status: number; body: JsonObject }> {
-  chat.answer(() => ({ content: JSON.stringify(benign.reply) }));
+  chat.answer((request) => envelopeAnswer(request, benign.reply));
   const response = await service.post('/v1/select', { ...WORLD_HEADERS[benign.world], scenario: benign.scenario, signals: benign.signals, actions: benign.actions });
   return { status: response.status, body: await jsonObject(response) };
 }

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { buildWorld } from '@adec/compiler';
 import { cloudLlmExecutor } from '@adec/engine';
-import { startChatCompletionsServer, type ChatCompletionsServer } from '../../../test/support/chat-completions-server.js';
+import { envelopeAnswer, startChatCompletionsServer, type ChatCompletionsServer } from '../../../test/support/chat-completions-server.js';
 import { loadWorldFromDir } from '../../../test/support/repo.js';
 import { asTestBundle, publish } from '../../../test/support/runtime.js';
 import { LAB_CANDIDATES, LAB_SIGNALS, SELECTED, VALID_REPLY, labVariants } from '../../engine/test/sec-disguises/lab-protected.js';
@@ -40,7 +40,7 @@ afterAll(async () => {
 });
 
 async function selectWith(text: string) {
-  chat.answer(() => ({ content: JSON.stringify({ ...VALID_REPLY, text }) }));
+  chat.answer((request) => envelopeAnswer(request, { ...VALID_REPLY, text }));
   const answered = await service.post('/v1/select', { ...LAB, signals: LAB_SIGNALS, actions: LAB_CANDIDATES });
   const body = await jsonObject(answered);
   if (answered.status !== 200) throw new Error(`${answered.status}: ${JSON.stringify(body)}`);

@@ -1,7 +1,8 @@
 /**
  * A real decision service for tests: the benefits world built, signed and approved into a
  * directory store, a JWT issuer with its own Ed25519 key, a SQLite (or given) audit store, and
- * the service listening on loopback. Requests go over real HTTP with `fetch`.
+ * the service listening on loopback. Requests go over real HTTP with `fetch`, and every answer
+ * is checked against the service's OpenAPI document (documented-responses.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import { exportJWK, generateKeyPair, SignJWT, type JWK, type JWTPayload } from 'jose';
 import { startDecisionHost, type DecisionHost, type DecisionHostConfig } from '@adec/server';
 import { asTestBundle, buildFixture, publish, testKeys, type TestKeys } from '../../../test/support/runtime.js';
+import { documented } from './documented-responses.js';
 
 export const ISSUER = 'https://issuer.test';
 export const AUDIENCE = 'adec-decisions';
@@ -70,9 +72,9 @@ export async function startService(overrides: Partial<DecisionHostConfig> = {}, 
     dir,
     modules,
     keys,
-    post: (path, body, token, headers = {}) =>
-      fetch(`${host.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...authorization(token), ...headers }, body: typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body) }),
-    get: (path, token) => fetch(`${host.url}${path}`, { headers: authorization(token) }),
+    post: async (path, body, token, headers = {}) =>
+      documented('POST', path, await fetch(`${host.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...authorization(token), ...headers }, body: typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body) })),
+    get: async (path, token) => documented('GET', path, await fetch(`${host.url}${path}`, { headers: authorization(token) })),
     async close() {
       await host.close();
       rmSync(dir, { recursive: true, force: true });

@@ -50,6 +50,7 @@ export const DECIDE: Operation<DecideRequest, DecideOutcome, boolean> = {
       '413': errorResponse('REQUEST_TOO_LARGE: the body, or a value of its context, is over a request limit (bytes, nesting, keys, list items, string code points), named with its JSON path; nothing is decided or recorded'),
       ...sharedRefusals.notJson,
       ...sharedRefusals.rateLimited,
+      ...sharedRefusals.recordTampered,
       '503': { ...errorResponse('Overloaded, module unavailable, or audit store unavailable'), headers: retryAfter },
     },
   },

@@ -56,6 +56,7 @@ export const FEEDBACK: Operation<FeedbackRequest, FeedbackReceipt> = {
       '404': errorResponse('No such selection for this org'),
       '409': errorResponse('The outcome_id was used for a different record, or the selection selected nothing'),
       ...sharedRefusals.rateLimited,
+      ...sharedRefusals.recordTampered,
       '503': { ...errorResponse('Audit store or memory unavailable'), headers: retryAfter },
     },
   },

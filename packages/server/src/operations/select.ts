@@ -47,7 +47,7 @@ export const SELECT: Operation<SelectRequest, SelectOutcome> = {
       ...sharedRefusals.notJson,
       '422': { ...errorResponse('NO_ELIGIBLE_ACTIONS: the guardrails left no candidate; the trace is stored (see Location)'), headers: location },
       ...sharedRefusals.rateLimited,
-      '500': { ...errorResponse('SCORING_FAILED: an objective or tie-break failed; the trace is stored (see Location)'), headers: location },
+      '500': { ...errorResponse('SCORING_FAILED: an objective or tie-break failed; the trace is stored (see Location). RECORD_TAMPERED: the stored selection a retry repeats does not verify against its audit chain'), headers: location },
       '503': { ...errorResponse('Overloaded, module unavailable, sandbox failure, or audit store unavailable'), headers: retryAfter },
     },
   },
