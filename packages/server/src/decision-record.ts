@@ -8,7 +8,7 @@ import type { AppendedEntry, AuditRecord } from '@adec/audit';
 import type { Decision, EntryValues } from '@adec/runtime';
 import type { Caller } from './auth/index.js';
 import { digestOf } from './canonical-json.js';
-import { adjudicationPackage, type DecisionPackage } from './decision-package.js';
+import type { DecisionPackage } from './decision-package.js';
 import type { DecideRequest } from './operations/decide-request.js';
 
 /** The payload of an `adjudication` record. */
@@ -47,16 +47,16 @@ export function requestHashOf(tenant: string, request: DecideRequest): string {
   return digestOf({ org: tenant, domain: request.domain, action: request.action, world_model_version: request.worldModelVersion, context: request.context });
 }
 
-/** The record of `decision`, whose JSON text the answer already holds (`decisionJson`): the record splices it in. */
-export function adjudicationEntry(caller: Caller, request: DecideRequest, entry: Required<EntryValues>, decision: Decision, decisionJson: string): AppendedEntry {
-  const inputsHash = digestOf(request.context);
+/** The record of `decision`, whose JSON text the answer already holds (`decisionJson`): the record splices it in, beside its package. */
+export function adjudicationEntry(caller: Caller, request: DecideRequest, entry: Required<EntryValues>, decision: Decision, decisionJson: string, decisionPackage: DecisionPackage): AppendedEntry {
   const context: Omit<AdjudicationPayload, 'response'> = {
     request: { domain: request.domain, action: request.action, world_model_version: request.worldModelVersion, context: request.context, request_id: request.requestId },
     entry: { request_id: entry.requestId, request_time: entry.requestTime, authenticated_caller: entry.authenticatedCaller ?? caller.subject },
     caller: callerRecord(caller),
     module_hash: decision.decision_metadata.module.module_hash,
-    inputs_hash: inputsHash,
-    decision_package: adjudicationPackage(request, decision, inputsHash),
+    // The package's context id is the hash of these inputs: computed once, for both.
+    inputs_hash: decisionPackage.references.context_id,
+    decision_package: decisionPackage,
   };
   const payload: AdjudicationPayload = { ...context, response: decision };
   return {

@@ -97,6 +97,44 @@ describe('a selection’s package', () => {
   });
 });
 
+describe('answered at once', () => {
+  test('POST /v1/decide?format=decision-package answers with the package it stores, the same on a retry', async () => {
+    const body = addDependent(BY_STATUS.YELLOW, { request_id: 'package-decide-1' });
+    const first = await service.post('/v1/decide?format=decision-package', body);
+    expect(first.status).toBe(200);
+    const answered = await jsonObject(first);
+    expect(conforms(answered), JSON.stringify(conforms.errors)).toBe(true);
+    expect(answered).toMatchObject({ decision_id: 'package-decide-1', task_id: 'package-decide-1', decision_type: 'route', adec: { status: 'YELLOW' } });
+    expect(await packageOf(first.headers.get('location')!)).toEqual(answered);
+    const retried = await service.post('/v1/decide?format=decision-package', body);
+    expect(retried.headers.get('idempotent-replayed')).toBe('true');
+    expect(await jsonObject(retried)).toEqual(answered);
+  });
+
+  test('POST /v1/select?format=decision-package answers a decided selection with its package; a 422 stays a 422', async () => {
+    const first = await service.post('/v1/select?format=decision-package', { ...FITNESS, signals: { sessions_last_7d: 0, rest_days_last_7d: 2 }, actions: [RUN, REST] });
+    expect(first.status).toBe(200);
+    const answered = await jsonObject(first);
+    expect(answered).toMatchObject({ decision_type: 'choose', selected_action: { name: 'run-40' } });
+    expect(await packageOf(first.headers.get('location')!)).toEqual(answered);
+    const none = await service.post('/v1/select?format=decision-package', { ...FITNESS, signals: { consecutive_high_intensity: 3, rest_days_last_7d: 1 }, actions: [HIIT, { ...HIIT, action_id: 'spin-45' }] });
+    expect(none.status).toBe(422);
+  });
+
+  test.each([
+    ['/v1/decide', 'format=xml', '?format'],
+    ['/v1/decide', 'traces=maybe', '?traces'],
+    ['/v1/select', 'traces=false', '?traces'],
+    ['/v1/select', 'format=decision_package', '?format'],
+  ])('POST %s?%s is refused with 400 INVALID_QUERY naming %s, before anything is decided', async (path, query, parameter) => {
+    const body = path === '/v1/decide' ? addDependent(BY_STATUS.GREEN) : { ...FITNESS, signals: {}, actions: [RUN, REST] };
+    const refused = await service.post(`${path}?${query}`, body);
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get('location')).toBeNull();
+    expect((await jsonObject(refused))['error']).toMatchObject({ code: 'INVALID_QUERY', details: [expect.objectContaining({ path: parameter })] });
+  });
+});
+
 describe('the format parameter', () => {
   test.each([
     ['format=json', '?format'],

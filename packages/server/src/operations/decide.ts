@@ -8,11 +8,13 @@ import { randomUUID } from 'node:crypto';
 import { decide, type DecideError, type Decision, type EntryValues, type ModuleLoader } from '@adec/runtime';
 import { apiError, type ApiError } from '../api-error.js';
 import type { Caller } from '../auth/index.js';
+import { adjudicationPackage, type DecisionPackage } from '../decision-package.js';
 import { adjudicationEntry, requestHashOf, type AdjudicationPayload } from '../decision-record.js';
-import { decisionHeaders, errorResponse, json, retryAfter, sharedRefusals } from '../openapi-responses.js';
+import { digestOf } from '../canonical-json.js';
+import { decisionHeaders, decisionOrPackage, errorResponse, retryAfter, sharedRefusals } from '../openapi-responses.js';
 import type { Operation, OperationHandler } from '../pipeline/operation.js';
 import { loadError } from '../pipeline/refusals.js';
-import { readAnswerQuery, withoutTracesJson } from './decide-answer.js';
+import { answerQueryReader, packageAnswer, withoutTracesJson, type AnswerQuery } from './decide-answer.js';
 import { DECIDE_REQUEST, decideRequestOf, type DecideRequest } from './decide-request.js';
 
 export interface DecideOutcome {
@@ -20,11 +22,13 @@ export interface DecideOutcome {
   /** The decision's JSON text, serialized once for the answer and the audit record. */
   readonly decisionJson: string;
   readonly decisionId: string;
+  /** Its Decision Package, as stored; null for a decision recorded before packages were. */
+  readonly decisionPackage: DecisionPackage | null;
   /** True when this is a retry answered with the decision stored for its request id. */
   readonly idempotentReplay: boolean;
 }
 
-export const DECIDE: Operation<DecideRequest, DecideOutcome, boolean> = {
+export const DECIDE: Operation<DecideRequest, DecideOutcome, AnswerQuery> = {
   path: '/v1/decide',
   schemaName: 'DecideRequest',
   schema: DECIDE_REQUEST,
@@ -39,9 +43,16 @@ export const DECIDE: Operation<DecideRequest, DecideOutcome, boolean> = {
         description: 'false: answer without the per-rule predicate traces (the audit record keeps them)',
         schema: { type: 'string', enum: ['true', 'false'], default: 'true' },
       },
+      {
+        name: 'format',
+        in: 'query',
+        required: false,
+        description: 'decision-package: answer with the Decision Package v1 made with the decision (docs/spec/contracts.md §2), stored in its record',
+        schema: { type: 'string', enum: ['decision-package'] },
+      },
     ],
     responses: {
-      '200': { description: 'The decision, committed to the audit store', headers: decisionHeaders, content: json('Decision') },
+      '200': { description: 'The decision, committed to the audit store (with ?format=decision-package, its Decision Package)', headers: decisionHeaders, content: decisionOrPackage('Decision') },
       '400': errorResponse('Invalid body: malformed JSON, wrong types (each with its JSON path); or an unknown or invalid query parameter'),
       ...sharedRefusals.unauthorized,
       ...sharedRefusals.anotherOrg,
@@ -61,15 +72,13 @@ export const DECIDE: Operation<DecideRequest, DecideOutcome, boolean> = {
   idOf: (request) => request.requestId,
   orgOf: (request) => request.orgId,
   hashOf: requestHashOf,
-  readQuery: readAnswerQuery,
-  answer: ({ decision, decisionJson, decisionId, idempotentReplay }, traces) => ({
-    ok: true,
-    status: 200,
-    body: decision,
+  readQuery: answerQueryReader(['traces', 'format']),
+  answer: ({ decision, decisionJson, decisionId, decisionPackage, idempotentReplay }, query) => {
+    const headers = { location: `/v1/decisions/${decisionId}`, ...(idempotentReplay && { 'idempotent-replayed': 'true' }) };
+    if (query?.packaged === true) return packageAnswer(decisionPackage, decisionId, headers);
     // The text the audit record holds, or less of it.
-    json: traces === false ? withoutTracesJson(decision) : decisionJson,
-    headers: { location: `/v1/decisions/${decisionId}`, ...(idempotentReplay && { 'idempotent-replayed': 'true' }) },
-  }),
+    return { ok: true, status: 200, body: decision, json: query?.traces === false ? withoutTracesJson(decision) : decisionJson, headers };
+  },
 };
 
 export interface DecideHandlerOptions {
@@ -82,6 +91,7 @@ export interface DecideHandlerOptions {
 interface Decided {
   readonly decision: Decision;
   readonly decisionJson: string;
+  readonly decisionPackage: DecisionPackage;
   readonly entry: Required<EntryValues>;
 }
 
@@ -94,12 +104,13 @@ export function decideHandler(options: DecideHandlerOptions): OperationHandler<D
       const decided = await decide(module.module, { action: request.action, context: request.context }, entry, { deadline: receivedAt + options.decisionTimeoutMs });
       if (!decided.ok) return { ok: false, error: decideError(decided.error) };
       const decisionJson = JSON.stringify(decided.decision);
-      return { ok: true, value: { entry: adjudicationEntry(caller, request, entry, decided.decision, decisionJson), work: { decision: decided.decision, decisionJson, entry } } };
+      const decisionPackage = adjudicationPackage(request, decided.decision, digestOf(request.context));
+      return { ok: true, value: { entry: adjudicationEntry(caller, request, entry, decided.decision, decisionJson, decisionPackage), work: { decision: decided.decision, decisionJson, decisionPackage, entry } } };
     },
-    committed: async (_caller, _request, { decision, decisionJson, entry }) => ({ ok: true, value: { decision, decisionJson, decisionId: entry.requestId, idempotentReplay: false } }),
+    committed: async (_caller, _request, { decision, decisionJson, decisionPackage, entry }) => ({ ok: true, value: { decision, decisionJson, decisionPackage, decisionId: entry.requestId, idempotentReplay: false } }),
     async replayed(_caller, _request, record) {
       const payload = record.payload as unknown as AdjudicationPayload;
-      return { ok: true, value: { decision: payload.response, decisionJson: JSON.stringify(payload.response), decisionId: record.decisionId, idempotentReplay: true } };
+      return { ok: true, value: { decision: payload.response, decisionJson: JSON.stringify(payload.response), decisionPackage: payload.decision_package ?? null, decisionId: record.decisionId, idempotentReplay: true } };
     },
     answered: (outcome, seconds) => options.decided?.(outcome.decision, seconds),
   };

@@ -12,33 +12,46 @@ import type { AuditStore } from '@adec/audit';
 import { runCycle, signTrace, type CycleOutcome, type DecisionResponse, type LlmExecutor, type MemoryInput, type SelectionError, type TraceSigner, type ValidationFailure } from '@adec/engine';
 import type { ModuleLoader } from '@adec/runtime';
 import { apiError, type ApiError } from '../api-error.js';
-import { decisionHeaders, errorResponse, json, retryAfter, sharedRefusals } from '../openapi-responses.js';
+import { decisionHeaders, decisionOrPackage, errorResponse, retryAfter, sharedRefusals } from '../openapi-responses.js';
 import type { Operation, OperationHandler } from '../pipeline/operation.js';
 import { loadError } from '../pipeline/refusals.js';
 import { selectionDecisionId } from '../selection-decision-id.js';
 import { selectionEntry, selectionRequestHash, type SelectionPayload } from '../selection-record.js';
+import { answerQueryReader, packageAnswer, type AnswerQuery } from './decide-answer.js';
 import { SELECT_REQUEST, selectRequestOf, type SelectRequest } from './select-request.js';
+import type { DecisionPackage } from '../decision-package.js';
 
 export interface SelectOutcome {
   readonly outcome: CycleOutcome;
   /** The response when `decided`; null for a stored 422 or 500. */
   readonly response: DecisionResponse | null;
   readonly decisionId: string;
+  /** Its Decision Package, as stored; null when nothing was chosen or for a record made before packages were. */
+  readonly decisionPackage: DecisionPackage | null;
   readonly idempotentReplay: boolean;
 }
 
 const location = { Location: { schema: { type: 'string' } } };
 
-export const SELECT: Operation<SelectRequest, SelectOutcome> = {
+export const SELECT: Operation<SelectRequest, SelectOutcome, AnswerQuery> = {
   path: '/v1/select',
   schemaName: 'SelectRequest',
   schema: SELECT_REQUEST,
   document: {
     operationId: 'select',
     summary: 'Select one of the candidate actions through the whole ADE cycle (the org comes from the token)',
+    parameters: [
+      {
+        name: 'format',
+        in: 'query',
+        required: false,
+        description: 'decision-package: answer a decided selection with the Decision Package v1 made with it (docs/spec/contracts.md §2), stored in its record',
+        schema: { type: 'string', enum: ['decision-package'] },
+      },
+    ],
     responses: {
-      '200': { description: "The DecisionResponse of docs/spec/selection.md §3.9; its trace committed to the audit store", headers: decisionHeaders, content: json('DecisionResponse') },
-      '400': errorResponse('Invalid body, or a request that does not fit the scenario (each problem with its JSON path)'),
+      '200': { description: "The DecisionResponse of docs/spec/selection.md §3.9 (with ?format=decision-package, the Decision Package); its trace committed to the audit store", headers: decisionHeaders, content: decisionOrPackage('DecisionResponse') },
+      '400': errorResponse('Invalid body, or a request that does not fit the scenario (each problem with its JSON path); or an unknown or invalid query parameter'),
       ...sharedRefusals.unauthorized,
       ...sharedRefusals.anotherOrg,
       '404': errorResponse('No such module or scenario for this org'),
@@ -59,9 +72,10 @@ export const SELECT: Operation<SelectRequest, SelectOutcome> = {
   recordIdOf: (requestId, tenant) => selectionDecisionId(tenant, requestId),
   orgOf: (request) => request.orgId,
   hashOf: selectionRequestHash,
-  answer: ({ outcome, response, decisionId, idempotentReplay }) => {
+  readQuery: answerQueryReader(['format']),
+  answer: ({ outcome, response, decisionId, decisionPackage, idempotentReplay }, query) => {
     const headers = { location: `/v1/decisions/${decisionId}`, ...(idempotentReplay && { 'idempotent-replayed': 'true' }) };
-    if (outcome === 'decided' && response !== null) return { ok: true, status: 200, body: response, json: JSON.stringify(response), headers };
+    if (outcome === 'decided' && response !== null) return query?.packaged === true ? packageAnswer(decisionPackage, decisionId, headers) : { ok: true, status: 200, body: response, json: JSON.stringify(response), headers };
     return {
       ok: false,
       error:
@@ -103,13 +117,14 @@ export function selectHandler(options: SelectHandlerOptions): OperationHandler<S
       });
       if (!result.ok) return { ok: false, error: selectionError(result.error) };
       const trace = options.traceSigner === undefined ? result.trace : signTrace(result.trace, options.traceSigner, new Date());
-      const outcome = { outcome: result.outcome, response: result.response, decisionId: trace.decision_id, idempotentReplay: false };
-      return { ok: true, value: { entry: selectionEntry(caller, request, result.outcome, trace), work: outcome } };
+      const entry = selectionEntry(caller, request, result.outcome, trace);
+      const outcome = { outcome: result.outcome, response: result.response, decisionId: trace.decision_id, decisionPackage: (entry.payload as unknown as SelectionPayload).decision_package ?? null, idempotentReplay: false };
+      return { ok: true, value: { entry, work: outcome } };
     },
     committed: async (_caller, _request, outcome) => ({ ok: true, value: outcome }),
     async replayed(_caller, _request, record) {
       const payload = record.payload as unknown as SelectionPayload;
-      return { ok: true, value: { outcome: payload.outcome, response: payload.trace.final_decision, decisionId: record.decisionId, idempotentReplay: true } };
+      return { ok: true, value: { outcome: payload.outcome, response: payload.trace.final_decision, decisionId: record.decisionId, decisionPackage: payload.decision_package ?? null, idempotentReplay: true } };
     },
     answered: (outcome, seconds) => options.selected?.(outcome.outcome, seconds),
   };
