@@ -6,22 +6,27 @@
  * Measured before (learning-coach, fresh process): the first selection took 145–340 ms against
  * 2 ms warm; stage 5 (reading the skills, ajv's first compile) 40–90 ms and stage 7 (the first
  * run of the text checks: compiling the ranking-language and prohibition patterns, the reading
- * code) 85–210 ms. So preparation does, once, at load:
+ * code) 85–210 ms. Reading and compiling the catalogs at load took stage 5 to 0.1 ms but left
+ * stage 7; warming each skill took the first selection to 6–9 ms in process, but in a sandbox
+ * process the first crossing of stages 2–4 still cost 20–40 ms (once 65 ms: the time limit).
+ * So preparation does, once, at load:
  *
  *   1. the scenario catalog: the isolate's scenarios, each signal's and field's converter;
  *   2. the skill catalog: every skill's contract, its output schema compiled, its prohibitions;
- *   3. one warm-up run of stages 6 and 7 per skill, on a synthetic input and payload: the
- *      skill's template or prompt and its compiled invariants cross into the isolate, and the
- *      payload goes through every check of stage 7, so that the host's checking code and its
- *      patterns, and the isolate's skill functions, have run once.
+ *   3. one warm-up run of stages 6 and 7 per skill on a synthetic input and payload: its
+ *      template or prompt and its compiled invariants cross into the isolate, and the payload
+ *      goes through every check of stage 7;
+ *   4. one warm-up cycle per scenario (stages 1 to 9) on a synthetic request: one candidate of
+ *      each action type, every required value the smallest its schema allows (sample-value.ts).
  *
- * A warm-up run is nothing but that: it is no decision, its result is dropped, and it is never
- * audited, returned or seen by a model (no executor is given one).
+ * A warm-up is nothing but that: no decision, its result dropped, never audited, returned or
+ * shown to a model (no executor is given one).
  */
-import type { ValueSchema, ValueType } from '@adec/abi';
 import type { LoadedModule, ModulePreparation } from '@adec/runtime';
-import { scenarioCatalog } from './scenario-catalog.js';
-import type { ExecutionMode } from './selection-request.js';
+import { runCycle } from './cycle/run-cycle.js';
+import { sampleValue } from './sample-value.js';
+import { scenarioCatalog, type ScenarioSpec } from './scenario-catalog.js';
+import type { ExecutionMode, SelectionRequest } from './selection-request.js';
 import { timeLimitOf } from './skills/execute-skill.js';
 import { skillCatalog, type SkillContract } from './skills/skill-catalog.js';
 import { SkillCrossings } from './skills/skill-crossings.js';
@@ -35,11 +40,10 @@ import { validateOutput } from './skills/validate-output.js';
  */
 const PREPARATION_TIME_LIMIT_MS = 1_000;
 
-/** Who the synthetic input is about: no candidate of any request can be a decision of its. */
+/** The warm-up's decision: a UUID v4 no service generates for a decision of its own. */
 const WARM_UP_DECISION_ID = '00000000-0000-4000-8000-000000000000';
+const WARM_UP_TIMESTAMP = '2026-01-01T00:00:00.000Z';
 const WARM_UP_ACTION = 'warm-up';
-/** Every string of a warm-up payload: plain text, which every text check reads in full. */
-const WARM_UP_TEXT = 'A short session today keeps the habit going.';
 
 export async function prepareSelection(module: LoadedModule): Promise<ModulePreparation> {
   const started = performance.now();
@@ -49,27 +53,31 @@ export async function prepareSelection(module: LoadedModule): Promise<ModulePrep
   const skills = await skillCatalog(module, PREPARATION_TIME_LIMIT_MS);
   if (!skills.ok) return finished({ scenarios: scenarios.catalog.size }, `${skills.error.code}: ${skills.error.message}`);
   const contracts = [...skills.catalog.values()];
-  for (const skill of contracts) await warmUp(module, skill);
-  return finished(
-    {
-      scenarios: scenarios.catalog.size,
-      skills: contracts.length,
-      output_schemas: contracts.length,
-      prohibitions: contracts.reduce((sum, skill) => sum + skill.prohibitions.length, 0),
-      warm_up_runs: contracts.length,
-    },
-    null,
-  );
+  for (const skill of contracts) await warmUpSkill(module, skill);
+  const refused: string[] = [];
+  for (const scenario of scenarios.catalog.values()) {
+    const cycle = await runCycle(module, warmUpRequest(scenario), { decisionId: WARM_UP_DECISION_ID, timestamp: WARM_UP_TIMESTAMP, timeLimitMs: PREPARATION_TIME_LIMIT_MS });
+    if (!cycle.ok) refused.push(`scenario \`${scenario.id}\`: ${cycle.error.code}: ${cycle.error.message}`);
+  }
+  const prepared = {
+    scenarios: scenarios.catalog.size,
+    skills: contracts.length,
+    output_schemas: contracts.length,
+    prohibitions: contracts.reduce((sum, skill) => sum + skill.prohibitions.length, 0),
+    warm_up_skill_runs: contracts.length,
+    warm_up_cycles: scenarios.catalog.size - refused.length,
+  };
+  return finished(prepared, refused.length === 0 ? null : `the warm-up cycle could not run (${refused.join('; ')}); the first selection of that scenario may be slower`);
 }
 
 /** Stages 6 and 7 of `skill` once, on a synthetic input; whatever they answer is dropped. */
-async function warmUp(module: LoadedModule, skill: SkillContract): Promise<void> {
+async function warmUpSkill(module: LoadedModule, skill: SkillContract): Promise<void> {
   const mode: ExecutionMode = skill.type === 'llm' ? 'skill_enhanced' : 'deterministic_only';
   const input = warmUpInput(skill, mode);
   const crossings = new SkillCrossings(module);
   await crossings.call(skill.type === 'llm' ? '__adec_skill_prompt' : '__adec_skill_render', skill.id, JSON.stringify(input), PREPARATION_TIME_LIMIT_MS);
   const candidates = [{ action_id: WARM_UP_ACTION, type: WARM_UP_ACTION }];
-  await validateOutput(samplePayload(skill.outputSchema), { crossings, skill, input, candidates, competitorNames: [WARM_UP_ACTION], timeLimitMs: PREPARATION_TIME_LIMIT_MS });
+  await validateOutput(sampleValue(skill.outputSchema), { crossings, skill, input, candidates, competitorNames: [WARM_UP_ACTION], timeLimitMs: PREPARATION_TIME_LIMIT_MS });
 }
 
 /** The skill's input envelope with every field it reads null, as for an absent optional value. */
@@ -84,24 +92,13 @@ function warmUpInput(skill: SkillContract, mode: ExecutionMode): SkillInput {
   };
 }
 
-/** A value of `schema`'s shape, every string WARM_UP_TEXT: what a skill's payload looks like. */
-function samplePayload(schema: ValueSchema): unknown {
-  const type: ValueType | undefined = typeof schema.type === 'string' ? schema.type : schema.type?.[0];
-  if (schema.enum !== undefined) return schema.enum[0] ?? null;
-  if (schema.anyOf !== undefined) return samplePayload(schema.anyOf.find((option) => option.type !== 'null') ?? {});
-  switch (type) {
-    case 'object':
-      return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([name, property]) => [name, samplePayload(property)]));
-    case 'array':
-      return schema.items === undefined ? [] : [samplePayload(schema.items)];
-    case 'string':
-      return WARM_UP_TEXT;
-    case 'integer':
-    case 'number':
-      return schema.minimum ?? 0;
-    case 'boolean':
-      return false;
-    default:
-      return null;
-  }
+/** A request of `scenario`: its required signals, one candidate of each action type. */
+function warmUpRequest(scenario: ScenarioSpec): SelectionRequest {
+  const signals = Object.fromEntries(scenario.signals.filter((signal) => !signal.hasDefault && !signal.optional).map((signal) => [signal.name, sampleValue(signal.schema, 'null')]));
+  const actions = [...scenario.actionTypes].map(([type, fields], i) => ({
+    action_id: `${WARM_UP_ACTION}-${i}`,
+    type,
+    ...Object.fromEntries(fields.filter((field) => !field.optional).map((field) => [field.name, sampleValue(field.schema, 'null')])),
+  }));
+  return { scenario: scenario.id, signals, actions };
 }

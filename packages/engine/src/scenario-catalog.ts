@@ -6,13 +6,15 @@
  * once per loaded module (`__adec_scenarios`), by a host while the module loads
  * (prepare-selection.ts), and kept for the module's life.
  */
-import { checkScenarioDescriptions, describeProblems, validate, type ScenarioDescription } from '@adec/abi';
+import { checkScenarioDescriptions, describeProblems, validate, type ScenarioDescription, type ValueSchema } from '@adec/abi';
 import { compileValueConverter, type LoadedModule, type ValueConverter } from '@adec/runtime';
 import { selectionError, type SelectionError } from './selection-error.js';
 import type { ExecutionMode } from './selection-request.js';
 
 export interface SignalSpec {
   readonly name: string;
+  /** The wire value's JSON Schema, as the compiler wrote it. */
+  readonly schema: ValueSchema;
   /** Validates a wire value of the signal and converts it to the module's form. */
   readonly convert: ValueConverter;
   /** The signal's type is `T?`: absent means null. */
@@ -24,6 +26,8 @@ export interface SignalSpec {
 
 export interface FieldSpec {
   readonly name: string;
+  /** The wire value's JSON Schema, as the compiler wrote it. */
+  readonly schema: ValueSchema;
   /** Validates a wire value of the field and converts it to the module's form. */
   readonly convert: ValueConverter;
   /** The field's type is `T?`: absent means null. */
@@ -81,6 +85,7 @@ function parseCatalog(raw: { readonly [id: string]: ScenarioDescription }): Cata
       if (schema === undefined) return olderCompiler(`signal \`${signal.name}\` of scenario \`${id}\``);
       signals.push({
         name: signal.name,
+        schema,
         convert: compileValueConverter(schema),
         optional: Array.isArray(schema.anyOf),
         hasDefault: Object.hasOwn(signal, 'default'),
@@ -95,7 +100,7 @@ function parseCatalog(raw: { readonly [id: string]: ScenarioDescription }): Cata
       for (const name of type.fields) {
         const schema = type.schemas !== undefined && Object.hasOwn(type.schemas, name) ? type.schemas[name] : undefined;
         if (schema === undefined) return olderCompiler(`field \`${name}\` of action type \`${type.name}\` in scenario \`${id}\``);
-        fields.push({ name, convert: compileValueConverter(schema), optional: Array.isArray(schema.anyOf) });
+        fields.push({ name, schema, convert: compileValueConverter(schema), optional: Array.isArray(schema.anyOf) });
       }
       actionTypes.set(type.name, fields);
     }
