@@ -16,14 +16,16 @@
  *   3. one warm-up run of stages 6 and 7 per skill on a synthetic input and payload: its
  *      template or prompt and its compiled invariants cross into the isolate, and the payload
  *      goes through every check of stage 7;
- *   4. one warm-up cycle per scenario (stages 1 to 9) on a synthetic request: one candidate of
- *      each action type, every required value the smallest its schema allows (sample-value.ts).
+ *   4. one warm-up cycle per scenario and mode (stages 1 to 9) on a synthetic request: one
+ *      candidate of each action type, every required value the smallest its schema allows
+ *      (sample-value.ts); in `skill_enhanced` an LLM skill is answered at once by a stub.
  *
  * A warm-up is nothing but that: no decision, its result dropped, never audited, returned or
  * shown to a model (no executor is given one).
  */
 import type { LoadedModule, ModulePreparation } from '@adec/runtime';
 import { runCycle } from './cycle/run-cycle.js';
+import { llmStubExecutor } from './skills/executors/llm-stub-executor.js';
 import { sampleValue } from './sample-value.js';
 import { scenarioCatalog, type ScenarioSpec } from './scenario-catalog.js';
 import type { ExecutionMode, SelectionRequest } from './selection-request.js';
@@ -44,6 +46,10 @@ const PREPARATION_TIME_LIMIT_MS = 1_000;
 const WARM_UP_DECISION_ID = '00000000-0000-4000-8000-000000000000';
 const WARM_UP_TIMESTAMP = '2026-01-01T00:00:00.000Z';
 const WARM_UP_ACTION = 'warm-up';
+/** Both modes, so that an LLM skill's path (prompt, reply, parse) has run too. */
+const WARM_UP_MODES: readonly ExecutionMode[] = ['deterministic_only', 'skill_enhanced'];
+/** Answers every call at once with a payload of the skill's output schema: no model is asked. */
+const WARM_UP_MODEL = llmStubExecutor((call) => ({ text: JSON.stringify(sampleValue(call.outputSchema)) }), { id: 'warm-up' });
 
 export async function prepareSelection(module: LoadedModule): Promise<ModulePreparation> {
   const started = performance.now();
@@ -56,8 +62,11 @@ export async function prepareSelection(module: LoadedModule): Promise<ModulePrep
   for (const skill of contracts) await warmUpSkill(module, skill);
   const refused: string[] = [];
   for (const scenario of scenarios.catalog.values()) {
-    const cycle = await runCycle(module, warmUpRequest(scenario), { decisionId: WARM_UP_DECISION_ID, timestamp: WARM_UP_TIMESTAMP, timeLimitMs: PREPARATION_TIME_LIMIT_MS });
-    if (!cycle.ok) refused.push(`scenario \`${scenario.id}\`: ${cycle.error.code}: ${cycle.error.message}`);
+    for (const mode of WARM_UP_MODES) {
+      const options = { decisionId: WARM_UP_DECISION_ID, timestamp: WARM_UP_TIMESTAMP, timeLimitMs: PREPARATION_TIME_LIMIT_MS, executors: mode === 'skill_enhanced' ? [WARM_UP_MODEL] : [] };
+      const cycle = await runCycle(module, { ...warmUpRequest(scenario), execution_mode_override: mode }, options);
+      if (!cycle.ok) refused.push(`scenario \`${scenario.id}\`, ${mode}: ${cycle.error.code}: ${cycle.error.message}`);
+    }
   }
   const prepared = {
     scenarios: scenarios.catalog.size,
@@ -65,7 +74,7 @@ export async function prepareSelection(module: LoadedModule): Promise<ModulePrep
     output_schemas: contracts.length,
     prohibitions: contracts.reduce((sum, skill) => sum + skill.prohibitions.length, 0),
     warm_up_skill_runs: contracts.length,
-    warm_up_cycles: scenarios.catalog.size - refused.length,
+    warm_up_cycles: scenarios.catalog.size * WARM_UP_MODES.length - refused.length,
   };
   return finished(prepared, refused.length === 0 ? null : `the warm-up cycle could not run (${refused.join('; ')}); the first selection of that scenario may be slower`);
 }
@@ -76,7 +85,8 @@ async function warmUpSkill(module: LoadedModule, skill: SkillContract): Promise<
   const input = warmUpInput(skill, mode);
   const crossings = new SkillCrossings(module);
   await crossings.call(skill.type === 'llm' ? '__adec_skill_prompt' : '__adec_skill_render', skill.id, JSON.stringify(input), PREPARATION_TIME_LIMIT_MS);
-  const candidates = [{ action_id: WARM_UP_ACTION, type: WARM_UP_ACTION }];
+  // A rival with a name, so that the authority check's search for other candidates runs too.
+  const candidates = [{ action_id: WARM_UP_ACTION, type: WARM_UP_ACTION, title: 'Warm-up' }, { action_id: `${WARM_UP_ACTION}-rival`, type: WARM_UP_ACTION, title: 'Another plan' }];
   await validateOutput(sampleValue(skill.outputSchema), { crossings, skill, input, candidates, competitorNames: [WARM_UP_ACTION], timeLimitMs: PREPARATION_TIME_LIMIT_MS });
 }
 
