@@ -20,7 +20,11 @@ export function sampleValue(schema: ValueSchema, optional: 'null' | 'value' = 'v
   }
   const types: readonly ValueType[] = schema.type === undefined ? [] : typeof schema.type === 'string' ? [schema.type] : schema.type;
   // A duration is text or milliseconds: the number needs no pattern.
-  if (types.includes('integer') || types.includes('number')) return schema.minimum ?? Math.min(0, schema.maximum ?? 0);
+  if (types.includes('integer') || types.includes('number')) {
+    const smallest = schema.minimum ?? Math.min(0, schema.maximum ?? 0);
+    // A whole number for an integer (or a duration in ms) however the bound is written.
+    return types.includes('integer') ? (schema.minimum !== undefined ? Math.ceil(smallest) : Math.floor(smallest)) : smallest;
+  }
   if (types.includes('string')) return schema.format === 'date-time' ? SAMPLE_TIMESTAMP : SAMPLE_TEXT.slice(0, schema.maxLength).padEnd(schema.minLength ?? 0, '.');
   if (types.includes('boolean')) return false;
   if (types.includes('array')) return schema.items === undefined ? [] : [sampleValue(schema.items, optional)];
