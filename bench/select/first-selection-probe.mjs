@@ -26,6 +26,9 @@ const loadStarted = performance.now();
 const loaded = await loader.load(config.key);
 const loadMs = performance.now() - loadStarted;
 if (!loaded.ok) throw new Error(`${loaded.error.code}: ${loaded.error.message}`);
+// In process isolation the load took the booted spare and the pool boots the next one now; the
+// decision service listens once that is done (decision-host.ts waits for `ready` after loading).
+await loader.ready();
 
 const requests = selectionRequests();
 const executors = config.mode === 'skill_enhanced' ? [instantModel()] : [];

@@ -16,8 +16,8 @@
  *   3. one warm-up run of stages 6 and 7 per skill on a synthetic input and payload: its
  *      template or prompt and its compiled invariants cross into the isolate, and the payload
  *      goes through every check of stage 7;
- *   4. one warm-up cycle per scenario and mode (stages 1 to 9) on a synthetic request: one
- *      candidate of each action type, every required value the smallest its schema allows
+ *   4. one warm-up cycle per scenario and mode (stages 1 to 9) on a synthetic request: two
+ *      candidates of each action type, every required value the smallest its schema allows
  *      (sample-value.ts); in `skill_enhanced` an LLM skill is answered at once by a stub.
  *
  * A warm-up is nothing but that: no decision, its result dropped, never audited, returned or
@@ -102,13 +102,15 @@ function warmUpInput(skill: SkillContract, mode: ExecutionMode): SkillInput {
   };
 }
 
-/** A request of `scenario`: its required signals, one candidate of each action type. */
+/**
+ * A request of `scenario`: its required signals, two candidates of each action type. The two are
+ * alike but for their id, so that when both stay eligible their scores tie and the tie-breaks run.
+ */
 function warmUpRequest(scenario: ScenarioSpec): SelectionRequest {
   const signals = Object.fromEntries(scenario.signals.filter((signal) => !signal.hasDefault && !signal.optional).map((signal) => [signal.name, sampleValue(signal.schema, 'null')]));
-  const actions = [...scenario.actionTypes].map(([type, fields], i) => ({
-    action_id: `${WARM_UP_ACTION}-${i}`,
-    type,
-    ...Object.fromEntries(fields.filter((field) => !field.optional).map((field) => [field.name, sampleValue(field.schema, 'null')])),
-  }));
+  const actions = [...scenario.actionTypes].flatMap(([type, fields], i) => {
+    const values = Object.fromEntries(fields.filter((field) => !field.optional).map((field) => [field.name, sampleValue(field.schema, 'null')]));
+    return ['a', 'b'].map((twin) => ({ action_id: `${WARM_UP_ACTION}-${i}-${twin}`, type, ...values }));
+  });
   return { scenario: scenario.id, signals, actions };
 }

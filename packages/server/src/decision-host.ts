@@ -131,6 +131,9 @@ export async function startDecisionHost(config: DecisionHostConfig): Promise<Sta
     await loader.ready();
     const watch = watchModules(loader, modules, app.log, config.moduleScanMs ?? DEFAULT_MODULE_SCAN_MS);
     await watch.scan();
+    // The loads took booted spares (and prepared their modules): the first requests should not
+    // share the machine with booting their replacements (docs/spec/selection.md §7.4).
+    await loader.ready();
     const url = config.listen === false ? null : await app.listen({ host: config.host ?? '127.0.0.1', port: config.port ?? 0 });
     ready = true;
     // One purge for the service: with worker processes, slot 0's.
