@@ -50,8 +50,8 @@ export async function runFirstSelectionBench({ quick }) {
         const { stdout } = await run(process.execPath, ['--no-node-snapshot', PROBE, JSON.stringify(config)], { maxBuffer: 16 * 1024 * 1024 });
         samples.push(JSON.parse(stdout));
       }
-      const first = samples.map((sample) => sample.first.totalMs).sort((a, b) => a - b);
-      console.error(`first selection: ${variant.isolation}, ${variant.mode}${variant.prepare ? '' : ', not prepared'}: first ${first.map((ms) => ms.toFixed(1)).join(' ')} ms`);
+      const first = samples.map(({ first }) => ('failure' in first ? first.failure : first.totalMs.toFixed(1)));
+      console.error(`first selection: ${variant.isolation}, ${variant.mode}${variant.prepare ? '' : ', not prepared'}: first ${first.join(' ')} ms`);
       rows.push({ ...variant, samples });
     }
     return { runs, warm: WARM, rows };

@@ -34,8 +34,9 @@ function overLimits(selection, mode) {
   return over;
 }
 
+/** How many selections kept every hard limit; a failed one (a timeout of stages 2–4) kept none. */
 function verdict(selections, mode) {
-  const over = selections.map((selection) => overLimits(selection, mode)).filter((found) => found.length > 0);
+  const over = selections.map((selection) => ('failure' in selection ? [`${selection.failure} (failed)`] : overLimits(selection, mode))).filter((found) => found.length > 0);
   return over.length === 0 ? `all ${selections.length}` : `**${selections.length - over.length} of ${selections.length}** (${[...new Set(over.flat().map((found) => found.split(' ')[0]))].join(', ')} over)`;
 }
 
@@ -45,13 +46,15 @@ export function firstSelectionReport(result) {
     '| --- | ---: | ---: | ---: | ---: | ---: | :--- | :--- |',
   ];
   const stages = [`| first selection, p50 (max) per stage, ms | ${STAGES.join(' | ')} |`, `| --- | ${STAGES.map(() => '---:').join(' | ')} |`];
+  const timed = (selections) => selections.filter((selection) => !('failure' in selection));
   for (const row of result.rows) {
-    const firsts = row.samples.map((sample) => sample.first);
-    const warms = row.samples.flatMap((sample) => sample.warm);
+    const allFirsts = row.samples.map((sample) => sample.first);
+    const allWarms = row.samples.flatMap((sample) => sample.warm);
+    const [firsts, warms] = [timed(allFirsts), timed(allWarms)];
     const stage5 = (selections) => selections.map((selection) => selection.stages.resolve_skills);
     const preparing = row.prepare ? ` (${ms(median(row.samples.map((sample) => sample.preparation.durationMs)))})` : '';
     summary.push(
-      `| ${name(row)} | ${ms(median(row.samples.map((sample) => sample.loadMs)))} ms${preparing} | ${spread(firsts.map((selection) => selection.totalMs))} ms | ${spread(warms.map((selection) => selection.totalMs))} ms | ${ms(median(stage5(firsts)))} / ${ms(Math.max(...stage5(firsts)))} ms | ${ms(median(stage5(warms)))} / ${ms(Math.max(...stage5(warms)))} ms | ${verdict(firsts, row.mode)} | ${verdict(warms, row.mode)} |`,
+      `| ${name(row)} | ${ms(median(row.samples.map((sample) => sample.loadMs)))} ms${preparing} | ${spread(firsts.map((selection) => selection.totalMs))} ms | ${spread(warms.map((selection) => selection.totalMs))} ms | ${ms(median(stage5(firsts)))} / ${ms(Math.max(...stage5(firsts)))} ms | ${ms(median(stage5(warms)))} / ${ms(Math.max(...stage5(warms)))} ms | ${verdict(allFirsts, row.mode)} | ${verdict(allWarms, row.mode)} |`,
     );
     const cell = (stage) => {
       const durations = firsts.map((selection) => selection.stages[stage]).filter((duration) => duration !== undefined);
