@@ -3,12 +3,21 @@
  * so that the first selection after a load is as fast as any other. Hosts pass it to the
  * loader as `prepare` beside SELECTION_EXTENSION.
  *
- * Measured before (learning-coach, fresh process): the first selection took 145–340 ms against
- * 2 ms warm; stage 5 (reading the skills, ajv's first compile) 40–90 ms and stage 7 (the first
- * run of the text checks: compiling the ranking-language and prohibition patterns, the reading
- * code) 85–210 ms. Reading and compiling the catalogs at load took stage 5 to 0.1 ms but left
- * stage 7; warming each skill took the first selection to 6–9 ms in process, but in a sandbox
- * process the first crossing of stages 2–4 still cost 20–40 ms (once 65 ms: the time limit).
+ * Measured (learning-coach and fitness, a fresh process each, a 2-core machine shared with other
+ * work; bench/select/first-selection-bench.mjs): without preparation the first selection took
+ * 150–700 ms against 1–2 ms warm; stage 5 (reading the skills, ajv's first compile) 40–380 ms
+ * and stage 7 (the first run of the text checks: compiling the ranking-language and prohibition
+ * patterns, the reading code) 85–450 ms. The designs tried, each measured:
+ *
+ *   - the catalogs alone read at load: stage 5 at 0.1 ms, but stage 7 still 86 ms;
+ *   - and one warm-up of each skill's stages 6–7: 6–9 ms in process, but in a sandbox process
+ *     the first crossing of stages 2–4 cost 20–40 ms, once 65 ms (its time limit);
+ *   - and one warm-up cycle per scenario and mode: first selections 4–30 ms, the few after it
+ *     still 2–4 times a warm one (code V8 had run only once);
+ *   - and cycles per action type with tied candidates, three rounds: first selections p50
+ *     4–9 ms, max 20 ms, stage 5 at 0.02 ms as warm, but stage 7 still 3–6 ms (warm: 0.3–1);
+ *   - the same, ten rounds (this file): see WARM_UP_ROUNDS.
+ *
  * So preparation does, once, at load:
  *
  *   1. the scenario catalog: the isolate's scenarios, each signal's and field's converter;
@@ -16,8 +25,8 @@
  *   3. one warm-up run of stages 6 and 7 per skill on a synthetic input and payload: its
  *      template or prompt and its compiled invariants cross into the isolate, and the payload
  *      goes through every check of stage 7;
- *   4. warm-up cycles (stages 1 to 9), WARM_UP_ROUNDS times for each scenario, action type and
- *      mode, on a synthetic request: two alike candidates of the type, every required value
+ *   4. warm-up cycles (stages 1 to 9), WARM_UP_ROUNDS times (within WARM_UP_BUDGET_MS) for each
+ *      scenario, action type and mode, on a synthetic request: two alike candidates of the type, every required value
  *      the smallest its schema allows (sample-value.ts); in `skill_enhanced` an LLM skill is
  *      answered at once by a stub.
  *
@@ -51,10 +60,14 @@ const WARM_UP_ACTION = 'warm-up';
 const WARM_UP_MODES: readonly ExecutionMode[] = ['deterministic_only', 'skill_enhanced'];
 /**
  * How often the warm-up cycles run. Measured (bench/RESULTS.md "First selection after a load"):
- * the second to fourth selections after one warm-up were still 2–4 times a warm selection, as V8
- * compiles code that has run a few times again, faster; a few rounds move that into the load.
+ * after one round the next few selections still took 2–4 times a warm one, and after three or
+ * six the first real selection still spent 3–10 ms in stage 7, where V8 chose that moment to
+ * optimize the text-reading code (and prepared the optimization on the main thread); after ten
+ * rounds that happened during the load, and the first selection took 1–2 ms, as warm.
  */
-const WARM_UP_ROUNDS = 3;
+const WARM_UP_ROUNDS = 10;
+/** No more rounds are started past this much preparation: a world of many action types has warmed its code sooner. */
+const WARM_UP_BUDGET_MS = 2_000;
 /** Answers every call at once with a payload of the skill's output schema: no model is asked. */
 const WARM_UP_MODEL = llmStubExecutor((call) => ({ text: JSON.stringify(sampleValue(call.outputSchema)) }), { id: 'warm-up' });
 
@@ -69,7 +82,7 @@ export async function prepareSelection(module: LoadedModule): Promise<ModulePrep
   for (const skill of contracts) await warmUpSkill(module, skill);
   const refused: string[] = [];
   let cycles = 0;
-  for (let round = 0; round < WARM_UP_ROUNDS; round++) {
+  for (let round = 0; round < WARM_UP_ROUNDS && (round === 0 || performance.now() - started < WARM_UP_BUDGET_MS); round++) {
     for (const scenario of scenarios.catalog.values()) {
       for (const type of scenario.actionTypes.keys()) {
         for (const mode of WARM_UP_MODES) {
@@ -124,5 +137,5 @@ function warmUpRequest(scenario: ScenarioSpec, type: string): SelectionRequest {
   const signals = Object.fromEntries(scenario.signals.filter((signal) => !signal.hasDefault && !signal.optional).map((signal) => [signal.name, sampleValue(signal.schema, 'null')]));
   const fields = scenario.actionTypes.get(type) ?? [];
   const values = Object.fromEntries(fields.filter((field) => !field.optional).map((field) => [field.name, sampleValue(field.schema, 'null')]));
-  return { scenario: scenario.id, signals, actions: ['a', 'b'].map((twin) => ({ action_id: `${WARM_UP_ACTION}-${twin}`, type, ...values })) };
+  return { scenario: scenario.id, signals, actions: [1, 2].map((twin) => ({ action_id: `${WARM_UP_ACTION}-${twin}`, type, ...values })) };
 }

@@ -95,11 +95,14 @@ describe('loading prepares what the first selection needs', () => {
     const { module } = await load(world, { prepare: true });
     const manifest = bundles.get(world)!.manifest as { scenarios: unknown[]; skills: unknown[] };
     const skills = manifest.skills.length;
-    // Each world has one scenario of two action types: 2 types × 2 modes × 3 rounds.
     expect(module.preparation).toMatchObject({
       problem: null,
-      prepared: { scenarios: manifest.scenarios.length, skills, output_schemas: skills, warm_up_skill_runs: skills, warm_up_cycles: 12 },
+      prepared: { scenarios: manifest.scenarios.length, skills, output_schemas: skills, warm_up_skill_runs: skills },
     });
+    // Each world has one scenario of two action types: 2 types × 2 modes per round, 1 to 10
+    // rounds (a machine too busy to finish them within the budget stops after the first).
+    const cycles = module.preparation!.prepared['warm_up_cycles']!;
+    expect(cycles % 4 === 0 && cycles >= 4 && cycles <= 40).toBe(true);
     expect(module.preparation!.durationMs).toBeGreaterThan(0);
   });
 
