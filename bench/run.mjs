@@ -5,8 +5,8 @@
  * without rewriting the report.
  *
  * Sections: warm decide against peer engines, the sandbox host, compile, cold load, decisions
- * over HTTP with durable audit, selections (the ADE cycle), the skill text checks against
- * disguised violations and a benign corpus.
+ * over HTTP with durable audit, selections (the ADE cycle; the first one after a load), the
+ * skill text checks against disguised violations and a benign corpus.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +17,8 @@ import { COLD_LOAD_TARGET_MS, runColdLoadBench } from './runtime/cold-load-bench
 import { runSoakBench } from './runtime/soak-bench.mjs';
 import { ADEC_SQLITE, ADEC_SQLITE_NO_TRACES, bestRow, CEDAR, HTTP_TARGETS, REFERENCE_CONNECTIONS, rowAt, runHttpBench } from './http/http-bench.mjs';
 import { describeMachine, peerVersions } from './lib/machine.mjs';
+import { runFirstSelectionBench } from './select/first-selection-bench.mjs';
+import { firstSelectionSection } from './select/first-selection-report.mjs';
 import { runSelectBench } from './select/select-bench.mjs';
 import { selectReport } from './select/select-report.mjs';
 import { runSkillTextBench, skillTextReport } from './select/skill-text-bench.mjs';
@@ -272,6 +274,8 @@ console.log(`\n## HTTP decisions with durable audit\n\n${httpReport}\n`);
 const selections = await runSelectBench({ quick });
 const selectionReport = selectReport(selections);
 console.log(`\n## Selections: the ADE cycle\n\n${selectionReport}\n`);
+const firstSelection = firstSelectionSection(await runFirstSelectionBench({ quick }));
+console.log(`\n${firstSelection}\n`);
 const skillText = skillTextReport(await runSkillTextBench());
 console.log(`\n## Skill text checks\n\n${skillText}\n`);
 
@@ -890,6 +894,8 @@ validating the reply. Over HTTP, the decision service (\`bench/select/adec-selec
 process isolation, JWT, the trace committed to SQLite before each answer) under autocannon.
 
 ${selectionReport}
+
+${firstSelection}
 
 ## Skill text checks
 

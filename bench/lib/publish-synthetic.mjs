@@ -13,7 +13,7 @@ import { syntheticActionName, syntheticWorld } from './synthetic-world.mjs';
 
 /**
  * @param {string} store the store's root directory; emptied first
- * @returns {Promise<{ trust: object, key: { org: string, domain: string, version: string, action: string }, dir: string, bundleBytes: number }>}
+ * @returns {Promise<{ trust: object, publicKeys: { signing: string, approval: string }, key: { org: string, domain: string, version: string, action: string }, dir: string, bundleBytes: number }>}
  *   `dir` is the bundle's directory in the store
  */
 export async function publishSynthetic(store, ruleCount, { rulesPerAction = 50 } = {}) {
@@ -44,7 +44,9 @@ export async function publishWorld(store, root, files) {
   writeFileSync(join(dir, 'approval.json'), formatSignatureFile(approveModule({ moduleHash: manifest.module_hash, world: manifest.world, rebuiltBy: rebuilt.compiler }, approver.privateKey)));
   const trust = trustConfig({ signingKeys: [signer.publicKey], approvalKeys: [approver.publicKey] });
   const { org, domain, version } = manifest.world;
-  return { trust, key: { org, domain, version, action: Object.keys(manifest.actions ?? {})[0] ?? null }, dir, bundleBytes: bundle.length };
+  // The keys as PEM too, for a process of its own that builds the same trust (bench/select/first-selection-probe.mjs).
+  const publicKeys = { signing: signer.publicKey.export({ type: 'spki', format: 'pem' }), approval: approver.publicKey.export({ type: 'spki', format: 'pem' }) };
+  return { trust, publicKeys, key: { org, domain, version, action: Object.keys(manifest.actions ?? {})[0] ?? null }, dir, bundleBytes: bundle.length };
 }
 
 /**

@@ -5,7 +5,7 @@
  * (decide, runCycle) — without admission, tenancy, idempotency or audit, which a bundle on
  * disk has no use for. Every problem is a message after `adec <command>:` and exit 1.
  */
-import { loadModule, type Isolation, type LoadedModule } from '@adec/runtime';
+import { loadModule, type Isolation, type LoadedModule, type SandboxOptions } from '@adec/runtime';
 import { readJsonInput, readVerifiedBundle } from './bundle-input.js';
 import { EXIT, type CliIo, type ExitCode } from './io.js';
 
@@ -19,6 +19,8 @@ export interface LocalModuleOptions {
   readonly input: { readonly source: string; readonly option: string; readonly what: string };
   readonly isolation: Isolation;
   readonly extensions?: readonly string[];
+  /** What the extensions need, prepared while the module loads (runtime module-preparation.ts). */
+  readonly prepare?: SandboxOptions['prepare'];
 }
 
 /** Writes `adec <command>: message` to standard error; the exit code of bad input. */
@@ -33,7 +35,7 @@ export async function withLocalModule(options: LocalModuleOptions, io: CliIo, us
   if (!bundle.ok) return fail(bundle.message);
   const input = await readJsonInput(options.input.source, options.input.option, options.input.what, io);
   if (!input.ok) return fail(input.message);
-  const loaded = await loadModule(bundle.bundle, { isolation: options.isolation, ...(options.extensions !== undefined && { extensions: options.extensions }) });
+  const loaded = await loadModule(bundle.bundle, { isolation: options.isolation, ...(options.extensions !== undefined && { extensions: options.extensions }), ...(options.prepare !== undefined && { prepare: options.prepare }) });
   if (!loaded.ok) return fail(`${loaded.code}: ${loaded.message}`);
   try {
     return await use(loaded.module, input.value, fail);

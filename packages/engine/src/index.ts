@@ -8,6 +8,7 @@
  * throw; no skill fault ever fails a decision.
  */
 export { SELECTION_EXTENSION } from './selection-extension.js';
+export { prepareSelection } from './prepare-selection.js';
 export { select, ingest, selectIngested, DEFAULT_SELECTION_TIME_LIMIT_MS, type SelectResult, type IngestedRequest } from './select.js';
 export { MODEL_CONDITIONS } from './model-conditions.js';
 export { rememberedSignalProblems, type ObservedEffect } from './remembered-signals.js';

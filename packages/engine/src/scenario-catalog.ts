@@ -3,15 +3,18 @@
  * each scenario's version, its signals (a converter compiled from the JSON Schema the compiler
  * emits for each signal, and the default) and its action types' fields (a converter each, from
  * the same kind of schema). Read from the isolate
- * once per loaded module (`__adec_scenarios`) and kept for the module's life.
+ * once per loaded module (`__adec_scenarios`), by a host while the module loads
+ * (prepare-selection.ts), and kept for the module's life.
  */
-import { checkScenarioDescriptions, describeProblems, validate, type ScenarioDescription } from '@adec/abi';
+import { checkScenarioDescriptions, describeProblems, validate, type ScenarioDescription, type ValueSchema } from '@adec/abi';
 import { compileValueConverter, type LoadedModule, type ValueConverter } from '@adec/runtime';
 import { selectionError, type SelectionError } from './selection-error.js';
 import type { ExecutionMode } from './selection-request.js';
 
 export interface SignalSpec {
   readonly name: string;
+  /** The wire value's JSON Schema, as the compiler wrote it. */
+  readonly schema: ValueSchema;
   /** Validates a wire value of the signal and converts it to the module's form. */
   readonly convert: ValueConverter;
   /** The signal's type is `T?`: absent means null. */
@@ -23,6 +26,8 @@ export interface SignalSpec {
 
 export interface FieldSpec {
   readonly name: string;
+  /** The wire value's JSON Schema, as the compiler wrote it. */
+  readonly schema: ValueSchema;
   /** Validates a wire value of the field and converts it to the module's form. */
   readonly convert: ValueConverter;
   /** The field's type is `T?`: absent means null. */
@@ -45,11 +50,16 @@ export type ScenarioCatalog = ReadonlyMap<string, ScenarioSpec>;
 
 type CatalogResult = { readonly ok: true; readonly catalog: ScenarioCatalog } | { readonly ok: false; readonly error: SelectionError };
 
-const catalogs = new WeakMap<LoadedModule, ScenarioCatalog>();
+/**
+ * By the module's evaluator: the catalog is what its isolate answered, and a module copied with
+ * another isolation record (module-loader.ts) keeps its isolate, so it keeps what was prepared
+ * at load (prepare-selection.ts).
+ */
+const catalogs = new WeakMap<LoadedModule['evaluator'], ScenarioCatalog>();
 
 /** The module's scenarios; only a successful read is kept, so a failed crossing is retried. */
 export async function scenarioCatalog(module: LoadedModule, timeLimitMs: number): Promise<CatalogResult> {
-  const known = catalogs.get(module);
+  const known = catalogs.get(module.evaluator);
   if (known !== undefined) return { ok: true, catalog: known };
   const crossing = await module.evaluator.call('__adec_scenarios', [], timeLimitMs);
   if (!crossing.ok) {
@@ -62,7 +72,7 @@ export async function scenarioCatalog(module: LoadedModule, timeLimitMs: number)
   const described = validate(checkScenarioDescriptions, JSON.parse(crossing.value));
   if (!described.ok) return failure('MODULE_UNSUPPORTED', `the module's scenarios are not what this engine reads: ${describeProblems(described.problems)}`);
   const parsed = parseCatalog(described.value);
-  if (parsed.ok) catalogs.set(module, parsed.catalog);
+  if (parsed.ok) catalogs.set(module.evaluator, parsed.catalog);
   return parsed;
 }
 
@@ -75,6 +85,7 @@ function parseCatalog(raw: { readonly [id: string]: ScenarioDescription }): Cata
       if (schema === undefined) return olderCompiler(`signal \`${signal.name}\` of scenario \`${id}\``);
       signals.push({
         name: signal.name,
+        schema,
         convert: compileValueConverter(schema),
         optional: Array.isArray(schema.anyOf),
         hasDefault: Object.hasOwn(signal, 'default'),
@@ -89,7 +100,7 @@ function parseCatalog(raw: { readonly [id: string]: ScenarioDescription }): Cata
       for (const name of type.fields) {
         const schema = type.schemas !== undefined && Object.hasOwn(type.schemas, name) ? type.schemas[name] : undefined;
         if (schema === undefined) return olderCompiler(`field \`${name}\` of action type \`${type.name}\` in scenario \`${id}\``);
-        fields.push({ name, convert: compileValueConverter(schema), optional: Array.isArray(schema.anyOf) });
+        fields.push({ name, schema, convert: compileValueConverter(schema), optional: Array.isArray(schema.anyOf) });
       }
       actionTypes.set(type.name, fields);
     }

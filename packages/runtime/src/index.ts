@@ -12,6 +12,7 @@ export type { Status, Tier } from './decide/status.js';
 export type { WorkFrame } from './decide/work-frame.js';
 export type { BindingProblem } from './context/context-binder.js';
 export type { LoadedModule, ActionEvaluator } from './load/loaded-module.js';
+export type { ModulePreparation, PrepareModule } from './load/module-preparation.js';
 export { loadModule, DEFAULT_MEMORY_LIMIT_MB, type BundleToLoad, type SandboxOptions, type LoadResult } from './load/load-module.js';
 export { chooseIsolation, ISOLATION_MODES, ISOLATION_REASONS, type Isolation, type IsolationChoice, type IsolationMode, type IsolationReason } from './load/isolation-choice.js';
 export { ModuleLoader, RETRY_BACKOFF_MS, MAX_RETRY_BACKOFF_MS, type RoutingKey, type LoadError, type LoadErrorCode, type ModuleLookup, type ModuleLoaderOptions, type ModuleLoaderStats, type RefreshOutcome, REPLACED_MODULE_GRACE_MS } from './load/module-loader.js';

@@ -9,7 +9,7 @@
  * "Stopping").
  */
 import { DEFAULT_RETENTION_DAYS, openAuditStore, type AuditStore } from '@adec/audit';
-import { cloudLlmExecutor, cloudLlmFromEnvironment, SELECTION_EXTENSION, type CloudLlmOptions, type LlmExecutor, type TraceSigner } from '@adec/engine';
+import { cloudLlmExecutor, cloudLlmFromEnvironment, prepareSelection, SELECTION_EXTENSION, type CloudLlmOptions, type LlmExecutor, type TraceSigner } from '@adec/engine';
 import { DEFAULT_REQUEST_LIMITS, DirectoryModuleStore, ModuleLoader, type RequestLimits, type SandboxOptions, type TrustConfig } from '@adec/runtime';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { TokenVerifier, type AuthConfig } from './auth/index.js';
@@ -105,8 +105,9 @@ export async function startDecisionHost(config: DecisionHostConfig): Promise<Sta
   if (!opened.ok) return opened;
   const store = opened.store;
   const modules = new DirectoryModuleStore(config.modules);
-  // Every module can select as well as decide: the engine's stages run inside its isolate.
-  const loader = new ModuleLoader({ store: modules, trust: config.trust, sandbox: { ...config.sandbox, extensions: [...(config.sandbox?.extensions ?? []), SELECTION_EXTENSION] } });
+  // Every module can select as well as decide: the engine's stages run inside its isolate, and
+  // what a selection needs is prepared while the module loads (docs/spec/selection.md §7.4).
+  const loader = new ModuleLoader({ store: modules, trust: config.trust, sandbox: { ...config.sandbox, extensions: [...(config.sandbox?.extensions ?? []), SELECTION_EXTENSION], prepare: prepareSelection } });
   metrics.watch(loader, store);
   const rateLimit = config.rateLimit ?? DEFAULT_RATE_LIMIT;
   const admission = new Admission(config.worker === undefined ? new TenantRateLimits(rateLimit) : new LeasedRateLimits(rateLimit, config.worker.leases), config.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
@@ -133,6 +134,9 @@ export async function startDecisionHost(config: DecisionHostConfig): Promise<Sta
     await loader.ready();
     const watch = watchModules(loader, modules, app.log, config.moduleScanMs ?? DEFAULT_MODULE_SCAN_MS);
     await watch.scan();
+    // The loads took booted spares (and prepared their modules): the first requests should not
+    // share the machine with booting their replacements (docs/spec/selection.md §7.4).
+    await loader.ready();
     const url = config.listen === false ? null : await app.listen({ host: config.host ?? '127.0.0.1', port: config.port ?? 0 });
     ready = true;
     // One purge for the service: with worker processes, slot 0's.

@@ -40,7 +40,7 @@ export function watchModules(loader: ModuleLoader, store: DirectoryModuleStore, 
     for (const world of await store.list()) {
       if (served.has(worldName(world))) continue;
       const lookup = await loader.load(world);
-      if (lookup.ok) report(world, `serving ${lookup.module.moduleHash}`, () => log.info({ world, moduleHash: lookup.module.moduleHash }, 'module loaded'));
+      if (lookup.ok) report(world, `serving ${lookup.module.moduleHash}`, () => log.info({ world, moduleHash: lookup.module.moduleHash, preparation: lookup.module.preparation }, 'module loaded'));
       else report(world, `refused ${lookup.error.code}`, () => log.warn({ world, code: lookup.error.code }, `module refused: ${lookup.error.message}`));
     }
   };

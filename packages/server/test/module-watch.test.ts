@@ -1,6 +1,6 @@
 /**
- * `adec serve` follows its bundle directory: every world version is loaded at start and each
- * refusal logged with its reason; a newly approved bundle replaces the served module without a
+ * `adec serve` follows its bundle directory: every world version is loaded (and prepared) at
+ * start and each refusal logged with its reason; a newly approved bundle replaces the served module without a
  * restart; a rollback is refused and logged once while the approved module goes on serving.
  */
 import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -48,7 +48,9 @@ const messages = () => logs.map((entry) => String(entry['msg']));
 
 describe('the service follows its bundle directory', () => {
   it('loads every world at start and logs each refusal with its reason', () => {
-    expect(logs).toContainEqual(expect.objectContaining({ msg: 'module loaded', world: WORLD, moduleHash: original.manifest['module_hash'] }));
+    // With what its load prepared for selections (docs/spec/selection.md §7.4): this world has no scenario.
+    const prepared = { scenarios: 0, skills: 0, output_schemas: 0, prohibitions: 0, warm_up_skill_runs: 0, warm_up_cycles: 0 };
+    expect(logs).toContainEqual(expect.objectContaining({ msg: 'module loaded', world: WORLD, moduleHash: original.manifest['module_hash'], preparation: expect.objectContaining({ prepared, problem: null }) }));
     expect(logs).toContainEqual(expect.objectContaining({ code: 'MODULE_INVALID', world: { org: 'globex', domain: 'hr.benefits', version: '1.4.0' }, msg: expect.stringMatching(/^module refused: the store returned .* for module globex\/hr\.benefits@1\.4\.0/) }));
   });
 

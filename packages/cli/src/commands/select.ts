@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { UUID_V4_PATTERN } from '@adec/contracts';
-import { cloudLlmExecutor, cloudLlmFromEnvironment, runCycle, SELECTION_EXTENSION, type CycleRequest } from '@adec/engine';
+import { cloudLlmExecutor, cloudLlmFromEnvironment, prepareSelection, runCycle, SELECTION_EXTENSION, type CycleRequest } from '@adec/engine';
 import { timestampMs, type Isolation } from '@adec/runtime';
 import { choiceOption, parseBundleCommand, requiredOption } from '../bundle-command.js';
 import { EXIT, type CliIo, type ExitCode } from '../io.js';
@@ -41,7 +41,7 @@ export async function run(args: readonly string[], io: CliIo): Promise<ExitCode>
   const isolation = choiceOption<Isolation>(values, 'isolation', ['auto', 'process', 'in-process'], usage);
   const timestamp = parseTimestamp(values['timestamp']);
   const decisionId = parseDecisionId(values['decision-id']);
-  const local = { command: 'select', bundleDir: dir, trustPath: typeof values['trust'] === 'string' ? values['trust'] : undefined, input: { source, option: '--request', what: 'the request' }, isolation, extensions: [SELECTION_EXTENSION] };
+  const local = { command: 'select', bundleDir: dir, trustPath: typeof values['trust'] === 'string' ? values['trust'] : undefined, input: { source, option: '--request', what: 'the request' }, isolation, extensions: [SELECTION_EXTENSION], prepare: prepareSelection };
   return withLocalModule(local, io, async (module, request, fail) => {
     if (request === null || typeof request !== 'object' || Array.isArray(request)) return fail('the request must be a JSON object: { scenario, signals?, actions, conditions?, execution_mode_override? }');
     const llm = cloudLlmFromEnvironment();

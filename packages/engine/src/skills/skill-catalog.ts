@@ -1,7 +1,7 @@
 /**
  * Each skill's execution contract (SEC, docs/spec/skill-contract.md) as the host enforces it: read from the
  * isolate once per loaded module (`__adec_skills`), its output schema compiled with ajv once,
- * and kept for the module's life. The functions of a skill (templates, prompt, invariants)
+ * and kept for the module's life; a host reads it while the module loads (prepare-selection.ts). The functions of a skill (templates, prompt, invariants)
  * stay in the isolate; only their contract's data is here.
  */
 import { checkSkillDescriptions, describeProblems, validate, type SkillType, type ValueSchema } from '@adec/abi';
@@ -45,7 +45,12 @@ export type SkillCatalog = ReadonlyMap<string, SkillContract>;
 
 type CatalogResult = { readonly ok: true; readonly catalog: SkillCatalog } | { readonly ok: false; readonly error: SelectionError };
 
-const catalogs = new WeakMap<LoadedModule, SkillCatalog>();
+/**
+ * By the module's evaluator: the catalog is what its isolate answered, and a module copied with
+ * another isolation record (module-loader.ts) keeps its isolate, so it keeps what was prepared
+ * at load (prepare-selection.ts).
+ */
+const catalogs = new WeakMap<LoadedModule['evaluator'], SkillCatalog>();
 
 /**
  * One validator instance for every schema: `strict` refuses a schema keyword it does not know
@@ -56,7 +61,7 @@ const catalogs = new WeakMap<LoadedModule, SkillCatalog>();
 const ajv = new Ajv({ strict: true, allErrors: true, formats: { 'date-time': (text: string) => timestampMs(text) !== undefined } });
 
 export async function skillCatalog(module: LoadedModule, timeLimitMs: number): Promise<CatalogResult> {
-  const known = catalogs.get(module);
+  const known = catalogs.get(module.evaluator);
   if (known !== undefined) return { ok: true, catalog: known };
   const crossing = await module.evaluator.call('__adec_skills', [], timeLimitMs);
   if (!crossing.ok) {
@@ -95,7 +100,7 @@ export async function skillCatalog(module: LoadedModule, timeLimitMs: number): P
       templates: raw.templates,
     });
   }
-  catalogs.set(module, catalog);
+  catalogs.set(module.evaluator, catalog);
   return { ok: true, catalog };
 }
 

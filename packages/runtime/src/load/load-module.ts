@@ -1,7 +1,8 @@
 /**
  * Turns a verified bundle into a live module: a sandbox holding the bundle, the module's
- * metadata (checked against the signed manifest), and a context binder per action compiled
- * from the manifest's schemas. The manifest is read here, through @adec/abi's `readManifest`:
+ * metadata (checked against the signed manifest), a context binder per action compiled
+ * from the manifest's schemas, and what the host's `prepare` readies before the module is
+ * handed out (module-preparation.ts). The manifest is read here, through @adec/abi's `readManifest`:
  * every module runs through this function, whoever parsed its manifest. Only bytes that passed verification ever reach this function's
  * callers in production: the loader (module-loader.ts) calls it with `verifyBundle`'s output.
  */
@@ -18,6 +19,7 @@ import type { ApprovalCompiler } from '../trust/messages.js';
 import { verifyGeneratedCode } from './generated-code/verify-generated-code.js';
 import { chooseIsolation, type Isolation, type IsolationChoice } from './isolation-choice.js';
 import type { ActionEvaluator, LoadedModule } from './loaded-module.js';
+import type { PrepareModule } from './module-preparation.js';
 
 /** What loading needs from a verified bundle (trust/verify-bundle.ts produces it). */
 export interface BundleToLoad {
@@ -46,6 +48,11 @@ export interface SandboxOptions {
   readonly requestLimits?: Partial<RequestLimits>;
   /** Trusted scripts that add entry points to the isolate (see IsolateOptions.extensions). */
   readonly extensions?: readonly string[];
+  /**
+   * Run on every module this loads, before it is returned (module-preparation.ts): what the
+   * extensions' entry points need is read and compiled at load, not by the first request.
+   */
+  readonly prepare?: PrepareModule;
   /** `process` isolation, in a ModuleLoader: how many shared sandbox processes (default: one per core, at least 2). */
   readonly processes?: number;
   /**
@@ -108,7 +115,8 @@ export async function loadModule(bundle: BundleToLoad, options: SandboxOptions =
     await started.evaluator.dispose();
     return { ok: false, code: 'MODULE_INVALID', message: assembled.message };
   }
-  return { ok: true, module: { ...assembled.parts, evaluator: started.evaluator, isolation } };
+  const module: LoadedModule = { ...assembled.parts, evaluator: started.evaluator, isolation, preparation: null };
+  return { ok: true, module: options.prepare === undefined ? module : { ...module, preparation: await options.prepare(module) } };
 }
 
 function chooseHere(bundle: BundleToLoad, configured: Isolation): IsolationChoice {
@@ -130,7 +138,7 @@ function startInProcess(options: { source: string; memoryLimitMb: number; filena
   return created.ok ? { ok: true, evaluator: new InProcessEvaluator(created.sandbox), metadataJson: created.metadataJson } : created;
 }
 
-type ModuleParts = Omit<LoadedModule, 'evaluator' | 'isolation'>;
+type ModuleParts = Omit<LoadedModule, 'evaluator' | 'isolation' | 'preparation'>;
 
 /** Metadata + binders, after checking the module is the one its manifest describes. */
 function assembleModule(bundle: BundleToLoad, metadataJson: string, limits: RequestLimits): { ok: true; parts: ModuleParts } | { ok: false; message: string } {

@@ -9,6 +9,7 @@ import type { ActionSpec, ModuleMetadata } from '../module/module-metadata.js';
 import type { ActionEvaluation, Unevaluated } from '../sandbox/evaluate-action.js';
 import type { CrossingResult } from '../sandbox/isolate-sandbox.js';
 import type { IsolationChoice } from './isolation-choice.js';
+import type { ModulePreparation } from './module-preparation.js';
 
 /** Where predicates run: an isolate in this process, or one in a supervised worker process. */
 export interface ActionEvaluator {
@@ -34,4 +35,6 @@ export interface LoadedModule {
   readonly evaluator: ActionEvaluator;
   /** Where its predicates run (the evaluator's kind) and why. */
   readonly isolation: IsolationChoice;
+  /** What the host's `prepare` did while the module loaded (module-preparation.ts); null without one. */
+  readonly preparation: ModulePreparation | null;
 }
