@@ -60,6 +60,7 @@ export default defineConfig({
       project('language-server', ['packages/language-server/test/**/*.test.ts']),
       project('security', ['test/security/**/*.test.ts']),
       project('property', ['test/property/**/*.test.ts']),
+      project('conformance', ['test/conformance/**/*.test.ts']),
       project('docs', ['test/docs/**/*.test.ts', 'test/package/**/*.test.ts', 'test/bench/**/*.test.ts']),
     ],
   },
