@@ -11,7 +11,7 @@ const FRESH_DIST = './test/support/fresh-dist-setup.ts';
 /**
  * One project per package, its tests beside its code (`packages/<name>/test/`, `grammar/test/`);
  * suites across packages (the compiler's diagnostics baselines and builds of whole worlds,
- * security, property, docs) in the root `test/` are projects of their own. Only the projects
+ * security, property, conformance, docs) in the root `test/` are projects of their own. Only the projects
  * that reach a PostgreSQL store start one: `vitest run --project grammar` needs nothing but
  * Node. Tests import the TypeScript sources, but some code under test runs compiled (sandbox
  * processes, the SQLite writer thread, the CLI and the language server started as processes):
