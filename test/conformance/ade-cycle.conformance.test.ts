@@ -10,6 +10,7 @@
  * learning coach and the selection lab), the CLI (`adec select`) and the service over loopback
  * HTTP (`POST /v1/select`, `GET /v1/decisions/{id}`, replay).
  */
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEFAULT_RETENTION_DAYS, openAuditStore } from '@adec/audit';
@@ -160,6 +161,9 @@ describe('000 Stage 1: ingest', () => {
     expect(response.decision.decision_id).toMatch(new RegExp(UUID_V4_PATTERN));
     expect(response.decision.decision_id).not.toBe('client-req-1');
     expect(response.meta.request_id).toBe('client-req-1');
+    // Without a request id the field is null, and the decision id is still generated.
+    expect(llmRun.response.meta.request_id).toBeNull();
+    expect(llmRun.response.decision.decision_id).toMatch(new RegExp(UUID_V4_PATTERN));
   });
 
   test('000 Stage 1: the scenario must be one the loaded module has: another is refused, not decided (404 UNKNOWN_SCENARIO)', async () => {
@@ -189,7 +193,8 @@ describe('000 Stage 1: ingest', () => {
   test('000 Stage 1: its artifact records the stage, decision id, a sha256 of the raw request, the output, its duration and its errors', () => {
     const artifact = llmRun.trace.stages.ingest;
     expect(artifact).toMatchObject({ stage: 'ingest', decision_id: llmRun.response.decision.decision_id, errors: [] });
-    expect(artifact.input_hash).toMatch(/^(sha256:)?[0-9a-f]{64}$/);
+    expect(artifact.input_hash).toBe(`sha256:${createHash('sha256').update(JSON.stringify(artifact.raw_request)).digest('hex')}`);
+    expect(artifact.raw_request).toMatchObject({ scenario: FITNESS, actions: CAPPED.actions });
     expect(artifact.duration_ms).toBeGreaterThanOrEqual(0);
     expectConforms(DecisionRequest, artifact.output.DecisionRequest);
   });
@@ -501,6 +506,7 @@ describe('000 Stage 8: fallback', () => {
   test('000 Stage 8: using the fallback is flagged in the response', async () => {
     http.answer(() => ({ ...VALID_NOTE, mood: 'sunny' }));
     const answer = await http.post('/v1/select', { ...SEC_LAB_ROUTE, signals: { visits: 4 }, actions: [NOTE, QUIET] });
+    http.answer(() => ({ rationale: RUN_RATIONALE }));
     expect(answer.status).toBe(200);
     expect(answer.body['execution']).toMatchObject({ fallback_used: true, fallback_reason_code: expect.any(String), fallback_tier: 2 });
   });
@@ -517,7 +523,12 @@ describe('000 Stage 9: audit and replay', () => {
   test('000 Stage 9: the response has the decision, the state, the execution, the audit and the meta parts', async () => {
     const answer = await http.post('/v1/select', { ...FITNESS_ROUTE, signals: CAPPED.signals, actions: [HIIT, RUN] });
     expectConforms(DecisionResponseSchema, answer.body);
-    expect(answer.body).toMatchObject({ decision: { selected_action: 'run-40', ranked_options: [{ action_id: 'run-40', rank: 1 }] }, meta: { api_version: CONTRACT_API_VERSION } });
+    expect(answer.body).toMatchObject({
+      decision: { selected_action: 'run-40', ranked_options: [{ action_id: 'run-40', rank: 1 }] },
+      execution: { execution_mode: 'skill_enhanced', skill_bundle_id: 'fitness_session_rationale', skill_version: '1.0.0', validation_status: 'passed', fallback_used: false, fallback_reason_code: null },
+      audit: { scenario_id: FITNESS, scenario_version: '1.0.0', scenario_hash: fitness.moduleHash },
+      meta: { request_id: null, api_version: CONTRACT_API_VERSION },
+    });
   });
 
   test('000 Stage 9: the validation status is passed or failed, nothing else', async () => {

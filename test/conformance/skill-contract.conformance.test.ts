@@ -485,6 +485,14 @@ describe('001 Executor interface', () => {
   });
 });
 
+test('001 Model-agnostic: adec works offline: with the model away (offline_mode), the deterministic fallback answers', async () => {
+  const model = scriptedModel(() => VALID_NOTE);
+  const run = await decided(lab, { ...LAB_REQUEST, conditions: ['offline_mode'] }, { executors: [model.executor] });
+  expect(model.calls).toHaveLength(0);
+  expect(run.response).toMatchObject({ decision: { selected_action: 'note-a', payload: FALLBACK_NOTE }, execution: { executor_id: 'deterministic', fallback_used: true } });
+  expect(run.trace.stages.resolve_skills!.output.SkillResolution.resolution_reason).toBe('llm_unavailable');
+});
+
 describe('001 V1 skill inventory', () => {
   test('001 Inventory: null_skill is built in: a deterministic pass-through with no enrichment', () => {
     expect(NULL_SKILL).toBe('null_skill');
