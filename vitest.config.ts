@@ -11,7 +11,7 @@ const FRESH_DIST = './test/support/fresh-dist-setup.ts';
 /**
  * One project per package, its tests beside its code (`packages/<name>/test/`, `grammar/test/`);
  * suites across packages (the compiler's diagnostics baselines and builds of whole worlds,
- * security, property, docs) in the root `test/` are projects of their own. Only the projects
+ * security, property, conformance, docs) in the root `test/` are projects of their own. Only the projects
  * that reach a PostgreSQL store start one: `vitest run --project grammar` needs nothing but
  * Node. Tests import the TypeScript sources, but some code under test runs compiled (sandbox
  * processes, the SQLite writer thread, the CLI and the language server started as processes):
@@ -60,6 +60,7 @@ export default defineConfig({
       project('language-server', ['packages/language-server/test/**/*.test.ts']),
       project('security', ['test/security/**/*.test.ts']),
       project('property', ['test/property/**/*.test.ts']),
+      project('conformance', ['test/conformance/**/*.test.ts']),
       project('docs', ['test/docs/**/*.test.ts', 'test/package/**/*.test.ts', 'test/bench/**/*.test.ts']),
     ],
   },
