@@ -48,13 +48,16 @@ interface ContractDocument {
   sec_version: string;
   skill_id: string;
   skill_version: string;
-  type: string;
+  skill_type: string;
   description: string | null;
   input_schema: Record<string, unknown>;
   output_schema: Record<string, unknown>;
-  invariants: { id: string; origin: string; description: string; check: string }[];
-  prohibitions: { id: string; origin: string; pattern: string; reason: string }[];
-  timeouts: { timeout_ms: number; hard_limit_ms: number };
+  invariants: { universal: string[]; skill_specific: { id: string; description: string; check: string }[] };
+  prohibitions: { universal: true; skill_specific: { id: string; pattern: string; reason: string }[] };
+  universal_checks: { invariants: { id: string; description: string; check: string }[]; prohibitions: { id: string; pattern: string; reason: string }[] };
+  timeout: { default_ms: number; hard_limit_ms: number };
+  fallback: { skill_id: string; skill_version: string } | null;
+  audit: { log_input: boolean; log_output: boolean; log_output_hash: boolean; retention_days: number };
   fallback_chain: { tier: number; skill_id: string | null; skill_version: string | null; runs_when: string }[];
   templates: string[];
   audit_fields: { path: string; description: string | null }[];
@@ -117,7 +120,7 @@ describe('001 Overview and skill identity', () => {
     for (const document of documents.values()) {
       expect(document.skill_id).toMatch(/^\w+$/);
       expect(document.skill_version).toMatch(/^\d+\.\d+\.\d+$/);
-      expect(['llm', 'deterministic']).toContain(document.type);
+      expect(['llm', 'deterministic']).toContain(document.skill_type);
       expect(document.description).toEqual(expect.any(String));
     }
   });
@@ -126,7 +129,7 @@ describe('001 Overview and skill identity', () => {
     expect([...documents.keys()].sort()).toEqual(['decision_rationale_template', 'fitness_session_rationale', 'lesson_note', 'lesson_pitch', 'note_writer', 'quiet_template', 'review_note']);
     for (const document of documents.values()) {
       expectConforms(SkillContractDocument, document);
-      expect(document).toMatchObject({ input_schema: expect.any(Object), output_schema: expect.any(Object), invariants: expect.any(Array), prohibitions: expect.any(Array), timeouts: expect.any(Object), fallback_chain: expect.any(Array) });
+      expect(document).toMatchObject({ input_schema: expect.any(Object), output_schema: expect.any(Object), invariants: expect.any(Object), prohibitions: expect.any(Object), timeout: expect.any(Object), audit: expect.any(Object) });
     }
   });
 });
@@ -255,11 +258,14 @@ describe('001 §3 Invariants', () => {
   });
 
   test('001 §3: the universal invariants hold for every skill: each contract lists all six', () => {
-    for (const document of documents.values()) expect(document.invariants.filter((invariant) => invariant.origin === 'universal').map((invariant) => invariant.id)).toEqual(UNIVERSAL_INVARIANTS);
+    for (const document of documents.values()) {
+      expect(document.invariants.universal).toEqual(UNIVERSAL_INVARIANTS);
+      expect(document.universal_checks.invariants.map((invariant) => invariant.id)).toEqual(UNIVERSAL_INVARIANTS);
+    }
   });
 
   test('001 §3: a skill may add invariants of its own, and they are enforced', async () => {
-    expect(documentOf('fitness_session_rationale').invariants.filter((invariant) => invariant.origin === 'skill').map((invariant) => invariant.id)).toEqual(['FIT-001', 'FIT-002', 'FIT-003']);
+    expect(documentOf('fitness_session_rationale').invariants.skill_specific.map((invariant) => invariant.id)).toEqual(['FIT-001', 'FIT-002', 'FIT-003']);
     const run = await decided(fitness, CAPPED, { executors: [scriptedModel(() => ({ rationale: 'This session is guaranteed to make you fitter.' })).executor] });
     expect(failureIds(run)).toEqual(expect.arrayContaining(['FIT-001', 'FIT-003']));
   });
@@ -281,10 +287,11 @@ describe('001 §4 Prohibited outputs', () => {
 
   test('001 §4: prohibitions are regular expressions with an id and a reason, universal ones for every skill and a skill\'s own (its pattern enforced)', async () => {
     for (const document of documents.values()) {
-      expect(document.prohibitions.filter((p) => p.origin === 'universal').map((p) => p.id)).toEqual(['PROHIB-001', 'PROHIB-002', 'PROHIB-003', 'PROHIB-004', 'PROHIB-005']);
-      for (const prohibition of document.prohibitions) expect(() => new RegExp(prohibition.pattern.replace(/^\(\?i\)/, ''), 'i')).not.toThrow();
+      expect(document.prohibitions.universal).toBe(true);
+      expect(document.universal_checks.prohibitions.map((p) => p.id)).toEqual(['PROHIB-001', 'PROHIB-002', 'PROHIB-003', 'PROHIB-004', 'PROHIB-005']);
+      for (const prohibition of [...document.universal_checks.prohibitions, ...document.prohibitions.skill_specific]) expect(() => new RegExp(prohibition.pattern.replace(/^\(\?i\)/, ''), 'i')).not.toThrow();
     }
-    expect(documentOf('note_writer').prohibitions.at(-1)).toEqual({ id: 'LAB-PROHIB-001', origin: 'skill', pattern: '(?i)(lottery|jackpot)', reason: 'No gambling' });
+    expect(documentOf('note_writer').prohibitions.skill_specific.at(-1)).toEqual({ id: 'LAB-PROHIB-001', pattern: '(?i)(lottery|jackpot)', reason: 'No gambling' });
     expect(failureIds(await labWith(lab, { ...VALID_NOTE, text: 'The weather today is perfect for a JACKPOT.' }))).toContain('LAB-PROHIB-001');
   });
 });
@@ -292,8 +299,8 @@ describe('001 §4 Prohibited outputs', () => {
 describe('001 §5 Timeout behaviour', () => {
   test('001 §5: defaults and hard limits are 20/50 ms for a deterministic skill and 300/500 ms for a model (adec calls the mode skill_enhanced, known difference docs/spec/skill-contract.md#11-known-differences 11.4)', () => {
     expect(SKILL_TIME_LIMITS).toEqual({ deterministic: { defaultTimeoutMs: 20, hardLimitMs: 50 }, llm: { defaultTimeoutMs: 300, hardLimitMs: 500 } });
-    expect(documentOf('fitness_session_rationale').timeouts).toEqual({ timeout_ms: 300, hard_limit_ms: 500 });
-    expect(documentOf('decision_rationale_template').timeouts).toEqual({ timeout_ms: 20, hard_limit_ms: 50 });
+    expect(documentOf('fitness_session_rationale').timeout).toEqual({ default_ms: 300, hard_limit_ms: 500 });
+    expect(documentOf('decision_rationale_template').timeout).toEqual({ default_ms: 20, hard_limit_ms: 50 });
   });
 
   test('001 §5: at its timeout the skill is stopped, the timeout recorded, the fallback run with reason timeout, and its output validated', async () => {
@@ -318,8 +325,8 @@ describe('001 §6 Fallback', () => {
   test('001 §6: every skill has a fallback, and it is deterministic: a model skill without a deterministic one does not build (adec build)', async () => {
     for (const document of documents.values()) {
       const tiers = document.fallback_chain.map((link) => link.tier);
-      expect(tiers).toEqual(document.type === 'llm' ? [1, 2, 3] : [1, 3]);
-      for (const link of document.fallback_chain.filter((l) => l.tier === 2)) expect(documentOf(link.skill_id!).type).toBe('deterministic');
+      expect(tiers).toEqual(document.skill_type === 'llm' ? [1, 2, 3] : [1, 3]);
+      for (const link of document.fallback_chain.filter((l) => l.tier === 2)) expect(documentOf(link.skill_id!).skill_type).toBe('deterministic');
     }
     const world = readFileSync(repoPath(`${SEC_LAB_WORLD}/world.adec`), 'utf8');
     const run = await buildBroken(world.replace('  fallback    quiet_template\n', ''));
@@ -342,7 +349,7 @@ describe('001 §6 Fallback', () => {
   });
 
   test('001 §6: a fallback is fast: its timeout may be no more than 20 ms (a slower one does not build)', async () => {
-    for (const document of documents.values()) for (const link of document.fallback_chain.filter((l) => l.tier === 2)) expect(documentOf(link.skill_id!).timeouts.timeout_ms).toBeLessThanOrEqual(20);
+    for (const document of documents.values()) for (const link of document.fallback_chain.filter((l) => l.tier === 2)) expect(documentOf(link.skill_id!).timeout.default_ms).toBeLessThanOrEqual(20);
     const world = readFileSync(repoPath(`${SEC_LAB_WORLD}/world.adec`), 'utf8');
     const run = await buildBroken(world.replace('  timeout     20ms', '  timeout     40ms'));
     expect(run.stderr + run.stdout).toMatch(/ADEC4016: .*a fallback must answer within 20ms/);
@@ -387,32 +394,27 @@ describe('001 SEC document structure', () => {
     expect(schemas.validate(document.output_schema, { payload, metadata }), JSON.stringify(schemas.errors)).toBe(true);
   });
 
-  // Gaps (issue 30, not documented in docs/spec/skill-contract.md §11): adec's document names these
-  // parts differently: `type` for skill_type, `timeouts { timeout_ms, hard_limit_ms }` for
-  // timeout { default_ms, hard_limit_ms }, `fallback_chain` for fallback { skill_id, skill_version },
-  // flat `invariants` and `prohibitions` lists (each with its `origin`) for { universal, skill_specific },
-  // and `audit_fields` (the trace's paths) for audit { log_input, log_output, log_output_hash, retention_days }.
-  test.fails('001 SEC document: the skill\'s type is given as skill_type', () => {
-    expect(documentOf('note_writer')['skill_type']).toBe('llm');
+  test('001 SEC document: the skill\'s type is given as skill_type', () => {
+    expect(documentOf('note_writer').skill_type).toBe('llm');
   });
 
-  test.fails('001 SEC document: the timeout is given as { default_ms, hard_limit_ms }', () => {
+  test('001 SEC document: the timeout is given as { default_ms, hard_limit_ms }', () => {
     expect(documentOf('note_writer')['timeout']).toEqual({ default_ms: 100, hard_limit_ms: 500 });
   });
 
-  test.fails('001 SEC document: the fallback is given as { skill_id, skill_version }', () => {
+  test('001 SEC document: the fallback is given as { skill_id, skill_version }', () => {
     expect(documentOf('note_writer')['fallback']).toEqual({ skill_id: 'quiet_template', skill_version: '1.0.0' });
   });
 
-  test.fails('001 SEC document: invariants are given as { universal: [ids], skill_specific: [...] }', () => {
+  test('001 SEC document: invariants are given as { universal: [ids], skill_specific: [...] }', () => {
     expect(documentOf('note_writer').invariants).toMatchObject({ universal: UNIVERSAL_INVARIANTS, skill_specific: expect.any(Array) });
   });
 
-  test.fails('001 SEC document: prohibitions are given as { universal: true, skill_specific: [...] }', () => {
+  test('001 SEC document: prohibitions are given as { universal: true, skill_specific: [...] }', () => {
     expect(documentOf('note_writer').prohibitions).toMatchObject({ universal: true, skill_specific: expect.any(Array) });
   });
 
-  test.fails('001 SEC document: the audit policy is given as { log_input, log_output, log_output_hash, retention_days }', () => {
+  test('001 SEC document: the audit policy is given as { log_input, log_output, log_output_hash, retention_days }', () => {
     expect(documentOf('note_writer')['audit']).toEqual({ log_input: true, log_output: true, log_output_hash: true, retention_days: 90 });
   });
 
@@ -499,7 +501,7 @@ describe('001 V1 skill inventory', () => {
   });
 
   test('001 Inventory: a template skill generates the rationale from parameterized templates chosen by the user\'s state', () => {
-    expect(documentOf('decision_rationale_template')).toMatchObject({ type: 'deterministic', templates: ['new_user', 'recovery_needed', 'high_engagement', 'default'] });
+    expect(documentOf('decision_rationale_template')).toMatchObject({ skill_type: 'deterministic', templates: ['new_user', 'recovery_needed', 'high_engagement', 'default'] });
   });
 
   test('001 Inventory: an LLM rationale skill falls back to the template skill', () => {
@@ -534,8 +536,8 @@ describe('001 Testing requirements', () => {
 describe('001 Appendix A and B', () => {
   test('001 Appendix A: the fitness rationale contract (the example): its invariants, prohibitions, timeouts and fallback', () => {
     const document = documentOf('fitness_session_rationale');
-    expect(document).toMatchObject({ type: 'llm', timeouts: { timeout_ms: 300, hard_limit_ms: 500 } });
-    expect(document.prohibitions.filter((p) => p.origin === 'skill').map((p) => [p.id, p.pattern])).toEqual([
+    expect(document).toMatchObject({ skill_type: 'llm', timeout: { default_ms: 300, hard_limit_ms: 500 }, fallback: { skill_id: 'decision_rationale_template', skill_version: '1.0.0' } });
+    expect(document.prohibitions.skill_specific.map((p) => [p.id, p.pattern])).toEqual([
       ['FIT-PROHIB-001', '(?i)(injury|pain|hurt|damage)'],
       ['FIT-PROHIB-002', '(?i)(weight loss|lose weight|burn fat)'],
     ]);

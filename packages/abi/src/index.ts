@@ -88,3 +88,4 @@ export { DECISION_BASES, type DecisionBasis } from './decision-basis.js';
 export { OBJECT_PROTOTYPE_NAMES } from './prototype-names.js';
 export { HELPER_LIBRARY, HELPER_NAMES, type HelperDefinition, type HelperName } from './helper-library.js';
 export { ESBUILD_PRELUDE, HELPER_BUNDLE_SHA256 } from './bundle-forms.generated.js';
+export { DEFAULT_RETENTION_DAYS } from './audit-retention.js';

@@ -54,7 +54,7 @@ describe("a manifest's skill contract documents", () => {
     expect(readManifest(edited(fitness, ['skill_contracts'], undefined)).ok).toBe(true);
     expect(refused(readManifest(edited(fitness, ['skill_contracts'], 'none'))).map((p) => p.path)).toEqual(['skill_contracts']);
     expect(refused(readManifest(edited(fitness, ['skill_contracts', 1], 7))).map((p) => p.path)).toEqual(['skill_contracts[1]']);
-    expect(readManifest(edited(fitness, ['skill_contracts', 0, 'timeouts'], 'any')).ok).toBe(true);
+    expect(readManifest(edited(fitness, ['skill_contracts', 0, 'timeout'], 'any')).ok).toBe(true);
   });
 });
 

@@ -13,7 +13,7 @@ import type { PurgeReport } from './audit-store.js';
 import type { ChainHead } from './chain.js';
 import type { PreparedEntry } from './prepared-entry.js';
 
-export const DEFAULT_RETENTION_DAYS = 90;
+export { DEFAULT_RETENTION_DAYS } from '@adec/abi';
 
 /** The record a purge appends to a tenant's chain after removing every record up to `through`. */
 export function retentionEntry(tenant: string, through: ChainHead, removed: number, cutoff: number): PreparedEntry {

@@ -134,13 +134,13 @@ describe('adec skill-contract', () => {
       'skill-contract',
       editedBundle('broken', (manifest) => {
         const [first] = manifest['skill_contracts'] as Record<string, unknown>[];
-        first!['timeouts'] = { timeout_ms: '300' };
+        first!['timeout'] = { default_ms: '300' };
       }),
     );
     expect(broken.code).toBe(1);
     expect(broken.stderr).toContain('skill_contracts[0] of the bundle `broken` is not a skill contract document');
-    expect(broken.stderr).toContain('/timeouts/timeout_ms: must be integer');
-    expect(broken.stderr).toContain("/timeouts: must have required property 'hard_limit_ms'");
+    expect(broken.stderr).toContain('/timeout/default_ms: must be integer');
+    expect(broken.stderr).toContain("/timeout: must have required property 'hard_limit_ms'");
   });
 
   it('with --trust, prints the contracts of a signed bundle and refuses one whose contract was changed after signing', async () => {
@@ -153,8 +153,8 @@ describe('adec skill-contract', () => {
     expect(JSON.parse(verified.stdout)).toEqual(documents[1]);
 
     const tampered = editedBundle('tampered', (manifest) => {
-      const documents = manifest['skill_contracts'] as { timeouts: { timeout_ms: number } }[];
-      documents[0]!.timeouts.timeout_ms = 500;
+      const documents = manifest['skill_contracts'] as { timeout: { default_ms: number } }[];
+      documents[0]!.timeout.default_ms = 500;
     });
     cpSync(join(workspace, 'signed', 'signature.json'), join(workspace, tampered, 'signature.json'));
     const refused = await cli(workspace, 'skill-contract', tampered, '--trust', 'trust.json');

@@ -96,7 +96,7 @@ describe.each(WORLDS)('$world', ({ world, requests, replies }) => {
 
   test('one document per skill of the manifest, in its order', async () => {
     const manifest = JSON.parse((await buildFixture(world)).manifestJson) as { skills: { id: string; version: string; type: string }[] };
-    expect(documents.map((document) => [document.skill_id, document.skill_version, document.type])).toEqual(manifest.skills.map((skill) => [skill.id, skill.version, skill.type]));
+    expect(documents.map((document) => [document.skill_id, document.skill_version, document.skill_type])).toEqual(manifest.skills.map((skill) => [skill.id, skill.version, skill.type]));
   });
 
   test('every document conforms to SkillContractDocument, and its schemas compile in strict mode', () => {
@@ -109,8 +109,8 @@ describe.each(WORLDS)('$world', ({ world, requests, replies }) => {
 
   test('every skill ran under the time limit its document states', () => {
     for (const document of documents) {
-      expect(runs.get(document.skill_id)?.timeLimitMs, `${document.skill_id} did not run`).toBe(document.timeouts.timeout_ms);
-      expect(document.timeouts.timeout_ms).toBeLessThanOrEqual(document.timeouts.hard_limit_ms);
+      expect(runs.get(document.skill_id)?.timeLimitMs, `${document.skill_id} did not run`).toBe(document.timeout.default_ms);
+      expect(document.timeout.default_ms).toBeLessThanOrEqual(document.timeout.hard_limit_ms);
     }
   });
 

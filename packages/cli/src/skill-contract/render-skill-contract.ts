@@ -16,7 +16,7 @@ export function renderSkillContract(document: SkillContract): string {
   const userState = propertiesOf(input['user_state']);
   const output = propertiesOf(document.output_schema);
   const lines = [
-    `skill ${document.skill_id} ${document.skill_version} (${document.type}), contract ${document.sec_version}`,
+    `skill ${document.skill_id} ${document.skill_version} (${document.skill_type}), contract ${document.sec_version}`,
     ...(document.description === null ? [] : [`  ${document.description}`]),
     '',
     'input (nothing else reaches the skill)',
@@ -32,18 +32,20 @@ export function renderSkillContract(document: SkillContract): string {
     `  with metadata: ${fieldNames(output['metadata'])}`,
     '',
     'invariants',
-    ...document.invariants.flatMap((invariant) => [`  ${invariant.id} (${invariant.origin}) ${invariant.description}`, `      ${invariant.check}`]),
+    ...document.universal_checks.invariants.flatMap((invariant) => [`  ${invariant.id} (universal) ${invariant.description}`, `      ${invariant.check}`]),
+    ...document.invariants.skill_specific.flatMap((invariant) => [`  ${invariant.id} (skill) ${invariant.description}`, `      ${invariant.check}`]),
     '',
     'prohibitions',
-    ...document.prohibitions.flatMap((prohibition) => [`  ${prohibition.id} (${prohibition.origin}) ${prohibition.reason}`, `      ${prohibition.pattern}`]),
+    ...document.universal_checks.prohibitions.flatMap((prohibition) => [`  ${prohibition.id} (universal) ${prohibition.reason}`, `      ${prohibition.pattern}`]),
+    ...document.prohibitions.skill_specific.flatMap((prohibition) => [`  ${prohibition.id} (skill) ${prohibition.reason}`, `      ${prohibition.pattern}`]),
     '',
-    `time limits: timeout ${document.timeouts.timeout_ms} ms, hard limit ${document.timeouts.hard_limit_ms} ms`,
+    `time limits: timeout ${document.timeout.default_ms} ms, hard limit ${document.timeout.hard_limit_ms} ms`,
     '',
     'fallback chain',
     ...document.fallback_chain.map((link) => `  tier ${link.tier}: ${link.skill_id === null ? '' : `${link.skill_id} ${link.skill_version ?? ''}`.trimEnd() + ', '}${link.runs_when}`),
     '',
     `templates: ${document.templates.length === 0 ? 'none' : document.templates.join(', ')}`,
-    `audit: the trace records ${document.audit_fields.length} fields of a run (--format json lists them)`,
+    `audit: input, output and output hash recorded, kept ${document.audit.retention_days} days by default; the trace records ${document.audit_fields.length} fields of a run (--format json lists them)`,
   ];
   return `${lines.join('\n')}\n`;
 }

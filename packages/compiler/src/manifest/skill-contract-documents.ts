@@ -5,7 +5,7 @@
  * fallbacks, read off the checked world and the limits and universal checks the engine applies
  * (@adec/abi), never restated here.
  */
-import { enforcedSkillTimeLimits, UNIVERSAL_INVARIANTS, UNIVERSAL_PROHIBITIONS, type ValueSchema } from '@adec/abi';
+import { DEFAULT_RETENTION_DAYS, enforcedSkillTimeLimits, UNIVERSAL_INVARIANTS, UNIVERSAL_PROHIBITIONS, type ValueSchema } from '@adec/abi';
 import { SEC_VERSION, skillAuditFields, skillInputSchema, skillOutputSchema, type JsonSchemaObject, type SkillContractDocument, type Wire } from '@adec/contracts';
 import type { CheckedSkill, CheckedWorld, RecordField } from '../model/index.js';
 import { objectSchema } from './json-schema.js';
@@ -19,15 +19,21 @@ export function skillContractDocuments(world: CheckedWorld): SkillContract[] {
   return world.skills.map((skill) => skillContractDocument(skill, skills, auditFields));
 }
 
+/** What each universal check is, the same in every document. */
+const UNIVERSAL_CHECKS: SkillContract['universal_checks'] = {
+  invariants: UNIVERSAL_INVARIANTS.map((invariant) => ({ id: invariant.id, description: invariant.description, check: invariant.check })),
+  prohibitions: UNIVERSAL_PROHIBITIONS.map((prohibition) => ({ id: prohibition.id, pattern: contractPattern(prohibition.regex), reason: prohibition.category })),
+};
+
 function skillContractDocument(skill: CheckedSkill, skills: ReadonlyMap<string, CheckedSkill>, auditFields: SkillContract['audit_fields']): SkillContract {
   const limits = enforcedSkillTimeLimits(skill);
   const identity = { skillId: skill.id, skillVersion: skill.version };
+  const fallback = skill.fallback === undefined ? undefined : skills.get(skill.fallback);
   return {
     sec_version: SEC_VERSION,
     skill_id: skill.id,
     skill_version: skill.version,
-    type: skill.type,
-    description: skill.description ?? null,
+    skill_type: skill.type,
     input_schema: skillInputSchema({
       ...identity,
       timeoutMs: limits.timeoutMs,
@@ -35,16 +41,20 @@ function skillContractDocument(skill: CheckedSkill, skills: ReadonlyMap<string, 
       scenarioExtensions: jsonSchema(userStateSchema(skill.userState)),
     }),
     output_schema: skillOutputSchema({ ...identity, payload: jsonSchema(objectSchema(skill.output)) }),
-    invariants: [
-      ...UNIVERSAL_INVARIANTS.map((invariant) => ({ ...invariant, origin: 'universal' as const })),
-      ...skill.invariants.map((invariant) => ({ id: invariant.id, origin: 'skill' as const, description: invariant.description, check: invariant.source })),
-    ],
-    prohibitions: [
-      ...UNIVERSAL_PROHIBITIONS.map((prohibition) => ({ id: prohibition.id, origin: 'universal' as const, pattern: contractPattern(prohibition.regex), reason: prohibition.category })),
-      ...skill.prohibitions.map((prohibition) => ({ id: prohibition.id, origin: 'skill' as const, pattern: prohibition.pattern, reason: prohibition.reason })),
-    ],
-    timeouts: { timeout_ms: limits.timeoutMs, hard_limit_ms: limits.hardLimitMs },
-    fallback_chain: fallbackChain(skill, skills),
+    invariants: {
+      universal: UNIVERSAL_INVARIANTS.map((invariant) => invariant.id),
+      skill_specific: skill.invariants.map((invariant) => ({ id: invariant.id, description: invariant.description, check: invariant.source })),
+    },
+    prohibitions: {
+      universal: true,
+      skill_specific: skill.prohibitions.map((prohibition) => ({ id: prohibition.id, pattern: prohibition.pattern, reason: prohibition.reason })),
+    },
+    timeout: { default_ms: limits.timeoutMs, hard_limit_ms: limits.hardLimitMs },
+    fallback: fallback === undefined ? null : { skill_id: fallback.id, skill_version: fallback.version },
+    audit: { log_input: true, log_output: true, log_output_hash: true, retention_days: DEFAULT_RETENTION_DAYS },
+    description: skill.description ?? null,
+    universal_checks: UNIVERSAL_CHECKS,
+    fallback_chain: fallbackChain(skill, fallback),
     templates: skill.templates.map((template) => template.name),
     audit_fields: auditFields,
   };
@@ -69,8 +79,7 @@ function acceptsNull(schema: ValueSchema): boolean {
  * Tier 1 the skill, tier 2 its deterministic fallback (when it has one: the compiler refuses any
  * other, ADEC4016), tier 3 the minimal safe output (docs/spec/skill-contract.md §6.1).
  */
-function fallbackChain(skill: CheckedSkill, skills: ReadonlyMap<string, CheckedSkill>): SkillContract['fallback_chain'] {
-  const fallback = skill.fallback === undefined ? undefined : skills.get(skill.fallback);
+function fallbackChain(skill: CheckedSkill, fallback: CheckedSkill | undefined): SkillContract['fallback_chain'] {
   const tier2 =
     fallback === undefined
       ? []
