@@ -388,10 +388,7 @@ describe('000 Stage 6: execute skill', () => {
     expect(restDay.trace.stages.execute_skill!.output.SkillOutput.executor_id).toBe('deterministic');
   });
 
-  // Gap (issue 30, not a documented difference): a decision that ran no skill reports executor_id
-  // `null_skill`, and one answered by the minimal safe output `none`; the reference's set is
-  // llm_stub | deterministic | cloud_llm (and adec's cloud executor reports `cloud_llm:<model>`).
-  test.fails('000 Stage 6: the executor that produced the payload is one of llm_stub, deterministic or cloud_llm', async () => {
+  test('000 Stage 6: the executor that produced the payload is one of llm_stub, deterministic or cloud_llm', async () => {
     const nullSkill = await decided(faulty, { scenario: 'lab', actions: [{ action_id: 'c1', type: 'call', minutes: 5, label: 'c1' }] });
     for (const run of [llmRun, restDay, nullSkill]) expect(['llm_stub', 'deterministic', 'cloud_llm']).toContain(run.response.execution.executor_id);
   });

@@ -458,7 +458,7 @@ describe('001 Executor interface', () => {
     chat.answer(() => ({ content: envelopeText({ skillId: 'note_writer', skillVersion: '1.0.0' }, VALID_NOTE) }));
     const cloud = await decided(lab, LAB_REQUEST, { executors: [cloudLlmExecutor({ baseUrl: chat.baseUrl, model: 'lab-model', apiKey: 'k' })] });
     expect(cloud.response.decision.payload).toEqual(VALID_NOTE);
-    expect(cloud.response.execution.executor_id).toMatch(/^cloud_llm/);
+    expect(cloud.response.execution.executor_id).toBe('cloud_llm');
     expect(happy.response.execution.executor_id).toBe('llm_stub');
     const quiet = await decided(lab, { ...LAB_REQUEST, actions: [QUIET] });
     expect(quiet.response.execution.executor_id).toBe('deterministic');

@@ -40,7 +40,8 @@ export const DecisionResponse = Closed(
       }),
       fallback_used: Type.Boolean(),
       fallback_reason_code: Nullable(OneOf(FALLBACK_REASONS)),
-      executor_id: Type.String({ description: 'adec' }),
+      executor_id: OneOf(['llm_stub', 'deterministic', 'cloud_llm'], { description: 'The kind of executor that produced the payload; the engine’s own outputs (null_skill, the minimal safe output) are deterministic' }),
+      executor_instance_id: Type.String({ description: 'adec: which one: `cloud_llm:<model>`, `llm_stub`, `deterministic`, `null_skill` or `none` (the minimal safe output)' }),
       fallback_tier: Type.Union([Type.Literal(1), Type.Literal(2), Type.Literal(3)], { description: 'adec: 1 the mapped skill, 2 its deterministic fallback, 3 the minimal safe output' }),
     }),
     audit: Closed({

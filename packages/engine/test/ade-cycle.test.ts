@@ -70,6 +70,7 @@ describe('the fitness world, end to end', () => {
       skill_bundle_id: 'decision_rationale_template',
       skill_version: '1.0.0',
       executor_id: 'deterministic',
+      executor_instance_id: 'deterministic',
       validation_status: 'passed',
       fallback_used: false,
       fallback_reason_code: null,
@@ -200,7 +201,7 @@ describe("the skill execution tests of docs/spec/skill-contract.md §10", () => 
   test('happy path: a valid output is used as it is, after every check passed', async () => {
     const { response, trace, calls } = await labWith(VALID);
     expect(response.decision.payload).toEqual(VALID);
-    expect(response.execution).toMatchObject({ skill_bundle_id: 'note_writer', executor_id: model.executorId, validation_status: 'passed', fallback_used: false, fallback_reason_code: null, fallback_tier: 1 });
+    expect(response.execution).toMatchObject({ skill_bundle_id: 'note_writer', executor_id: model.executorId.replace(/:.*$/, ''), executor_instance_id: model.executorId, validation_status: 'passed', fallback_used: false, fallback_reason_code: null, fallback_tier: 1 });
     expect(trace.stages.validate_output?.output.ValidationResult).toMatchObject({ valid: true, checks_passed: ['schema_valid', 'invariants_satisfied', 'authority_boundary_intact', 'prohibited_fields_absent'], checks_failed: [] });
     // The skill got its prompt, rendered in the isolate, and only the fields it declares.
     expect(calls[0]!.prompt).toBe('Write one sentence about weather titled Morning digest.');
@@ -360,7 +361,7 @@ describe('resolution, executors and fallback tiers', () => {
     // The host's competitor list catches the fallback template's own words.
     const { response, trace } = await labWith({ ...VALID, text: 'You should read this today.' }, { competitorNames: ['ready for you'] });
     expect(response.decision.payload).toEqual({});
-    expect(response.execution).toMatchObject({ skill_bundle_id: 'minimal_safe_output', executor_id: 'none', fallback_used: true, fallback_tier: 3 });
+    expect(response.execution).toMatchObject({ skill_bundle_id: 'minimal_safe_output', executor_id: 'deterministic', executor_instance_id: 'none', fallback_used: true, fallback_tier: 3 });
     expect(trace.stages.fallback?.output.FallbackOutput).toMatchObject({ tier: 3, fallback_skill_id: 'quiet_template' });
     expect(trace.stages.fallback!.output.FallbackOutput.tier_2_failure).toContain('PROHIB-COMPETITOR');
   });

@@ -124,7 +124,8 @@ describe('the happy path over HTTP', () => {
       execution_mode: 'skill_enhanced',
       skill_bundle_id: 'note_writer',
       skill_version: '1.0.0',
-      executor_id: `cloud_llm:${MODEL}`,
+      executor_id: 'cloud_llm',
+      executor_instance_id: `cloud_llm:${MODEL}`,
       validation_status: 'passed',
       fallback_used: false,
       fallback_reason_code: null,
@@ -271,7 +272,7 @@ describe('configuration by environment', () => {
   test('an executor configured by environment decides over HTTP', async () => {
     const options = cloudLlmFromEnvironment({ ADEC_LLM_URL: server.baseUrl, ADEC_LLM_MODEL: 'env-model', ADEC_LLM_API_KEY: 'sk-env' })!;
     const { response, asked } = await decideOver(reply(VALID), cloudLlmExecutor(options));
-    expect(response.execution).toMatchObject({ executor_id: 'cloud_llm:env-model', fallback_tier: 1 });
+    expect(response.execution).toMatchObject({ executor_id: 'cloud_llm', executor_instance_id: 'cloud_llm:env-model', fallback_tier: 1 });
     expect(asked[0]!.headers['authorization']).toBe('Bearer sk-env');
     expect(asked[0]!.body.model).toBe('env-model');
   });

@@ -51,7 +51,7 @@ async function selectWith(text: string) {
 test('the reply the variants are built on is used as written', async () => {
   const { body } = await selectWith(VALID_REPLY.text);
   expect(body['decision']).toMatchObject({ selected_action: SELECTED.action_id, payload: VALID_REPLY });
-  expect(body['execution']).toMatchObject({ executor_id: 'cloud_llm:lab-model', validation_status: 'passed', fallback_used: false });
+  expect(body['execution']).toMatchObject({ executor_id: 'cloud_llm', executor_instance_id: 'cloud_llm:lab-model', validation_status: 'passed', fallback_used: false });
 });
 
 test('every disguised violation is refused over HTTP: the fallback answers, flagged, and the stored trace names the rule', async () => {

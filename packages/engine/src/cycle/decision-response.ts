@@ -31,8 +31,9 @@ export function assembleResponse(record: CycleRecord, stages: SkillStages, audit
       validation_status: producer.tier === 3 ? 'failed' : 'passed',
       fallback_used: producer.reason !== null,
       fallback_reason_code: producer.reason,
-      executor_id: producer.executorId,
+      executor_id: producer.executorType,
       fallback_tier: producer.tier,
+      executor_instance_id: producer.executorId,
     },
     audit: {
       decision_id: record.decisionId,
@@ -52,6 +53,7 @@ interface Producer {
   readonly skillId: string;
   readonly skillVersion: string | null;
   readonly executorId: string;
+  readonly executorType: DecisionResponse['execution']['executor_id'];
   readonly tier: DecisionResponse['execution']['fallback_tier'];
   readonly reason: DecisionResponse['execution']['fallback_reason_code'];
 }
@@ -60,9 +62,15 @@ interface Producer {
 function producerOf(stages: SkillStages): Producer {
   const { resolution, skill } = stages.resolved;
   const { fallback } = stages;
-  if (fallback?.tier === 3) return { payload: fallback.payload, skillId: 'minimal_safe_output', skillVersion: null, executorId: 'none', tier: 3, reason: fallback.fallback_reason_code };
-  if (fallback?.tier === 2) return { payload: fallback.payload, skillId: fallback.fallback_skill_id!, skillVersion: fallback.execution?.skill_version ?? null, executorId: 'deterministic', tier: 2, reason: fallback.fallback_reason_code };
-  const base = { payload: (stages.execution?.payload ?? MINIMAL_SAFE_PAYLOAD) as DecisionResponse['decision']['payload'], skillId: resolution.skill_bundle_id, skillVersion: resolution.skill_version, executorId: resolution.executor_id };
+  if (fallback?.tier === 3) return { payload: fallback.payload, skillId: 'minimal_safe_output', skillVersion: null, executorId: 'none', executorType: 'deterministic', tier: 3, reason: fallback.fallback_reason_code };
+  if (fallback?.tier === 2) return { payload: fallback.payload, skillId: fallback.fallback_skill_id!, skillVersion: fallback.execution?.skill_version ?? null, executorId: 'deterministic', executorType: 'deterministic', tier: 2, reason: fallback.fallback_reason_code };
+  const base: Omit<Producer, 'tier' | 'reason'> = {
+    payload: (stages.execution?.payload ?? MINIMAL_SAFE_PAYLOAD) as DecisionResponse['decision']['payload'],
+    skillId: resolution.skill_bundle_id,
+    skillVersion: resolution.skill_version,
+    executorId: resolution.executor_id,
+    executorType: stages.resolved.executor?.type ?? 'deterministic',
+  };
   // A mapped skill the module lacks gives null_skill's empty payload: degraded (docs/spec/selection.md 3.5.3).
   if (!resolution.skill_found) return { ...base, tier: 3, reason: 'skill_error' };
   // Running the deterministic fallback in the LLM skill's place is a fallback too (docs/spec/skill-contract.md §6);

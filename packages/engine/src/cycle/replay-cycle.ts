@@ -7,6 +7,7 @@
  */
 import type { LoadedModule } from '@adec/runtime';
 import { jsonDifferences, type Difference } from '../json-differences.js';
+import type { LlmExecutorType } from '../skills/executors/llm-executor.js';
 import { DETERMINISTIC_EXECUTOR, NULL_SKILL } from '../skills/resolve-skill.js';
 import { REPLAY_TIME_LIMIT_MS } from '../skills/skill-crossings.js';
 import type { ValidationFailure } from '../skills/validate-output.js';
@@ -50,13 +51,19 @@ export async function replayCycle(module: LoadedModule, recorded: AddressedTrace
     memory: { status: memoryRead.status, values: input.memory, outcome_ids: memoryRead.outcome_ids },
     // An LLM skill is replayed from its recorded outcome, so it needs an executor to stand for
     // the one that was available then; it is never called.
-    executors: modelExecutor === undefined && !modelUsable ? [] : [{ id: modelExecutor ?? 'replay', type: 'llm_stub', isAvailable: () => true, complete: async () => ({ ok: false, message: 'a replay never asks the model' }) }],
+    executors: modelExecutor === undefined && !modelUsable ? [] : [{ id: modelExecutor ?? 'replay', type: recordedExecutorType(recorded), isAvailable: () => true, complete: async () => ({ ok: false, message: 'a replay never asks the model' }) }],
     ...(modelOutcome !== undefined && { recordedModelOutcome: modelOutcome }),
     recordedSandboxFaults: recorded.sandbox_faults,
   });
   if (!replayed.ok) return replayed;
   const differences = jsonDifferences(withoutTimings(recorded), withoutTimings(replayed.trace));
   return { ok: true, identical: differences.length === 0, differences, replayed: replayed.trace };
+}
+
+/** The kind of model executor the recorded decision used, which its response names. */
+function recordedExecutorType(recorded: AddressedTrace): LlmExecutorType {
+  const recordedType = recorded.final_decision?.execution.executor_id;
+  return recordedType === 'cloud_llm' ? 'cloud_llm' : 'llm_stub';
 }
 
 const TIMING_KEYS = new Set(['duration_ms', 'execution_duration_ms', 'validation_duration_ms', 'total_duration_ms', 'selection_locked_at', 'content_address', 'signatures']);
