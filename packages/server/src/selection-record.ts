@@ -8,7 +8,7 @@ import type { AuditEntry, AuditRecord } from '@adec/audit';
 import type { AddressedTrace, CycleOutcome } from '@adec/engine';
 import type { Caller } from './auth/index.js';
 import { digestOf } from './canonical-json.js';
-import { selectionPackage, type DecisionPackage } from './decision-package.js';
+import type { DecisionPackage } from './decision-package.js';
 import { callerRecord, storedRecordView, type CallerRecord } from './decision-record.js';
 import type { SelectRequest } from './operations/select-request.js';
 
@@ -32,14 +32,15 @@ export function selectionRequestHash(tenant: string, request: SelectRequest): st
   return digestOf({ org: tenant, domain: request.domain, world_model_version: request.worldModelVersion, user_id: request.userId, cycle: request.cycle });
 }
 
-export function selectionEntry(caller: Caller, request: SelectRequest, outcome: CycleOutcome, trace: AddressedTrace): AuditEntry {
+/** The record of a selection, with the package the answer may carry too (`selectionPackage`). */
+export function selectionEntry(caller: Caller, request: SelectRequest, outcome: CycleOutcome, trace: AddressedTrace, decisionPackage: DecisionPackage | null): AuditEntry {
   const payload: SelectionPayload = {
     request: { domain: request.domain, world_model_version: request.worldModelVersion, user_id: request.userId, request_id: request.requestId },
     caller: callerRecord(caller),
     module_hash: trace.scenario_hash,
     outcome,
     trace,
-    decision_package: selectionPackage(trace),
+    decision_package: decisionPackage,
   };
   return { tenant: caller.tenant, decisionId: trace.decision_id, kind: 'selection', requestHash: selectionRequestHash(caller.tenant, request), payload: payload as unknown as Record<string, unknown> };
 }

@@ -25,7 +25,8 @@ export interface AnswerQuery {
 
 export type AnswerParameter = 'traces' | 'format';
 
-const CHOICES: Readonly<Record<AnswerParameter, readonly [string, string]>> = { traces: ['true', 'false'], format: ['decision-package', 'decision-package'] };
+/** The values each parameter takes. */
+const CHOICES: Readonly<Record<AnswerParameter, readonly string[]>> = { traces: ['true', 'false'], format: ['decision-package'] };
 
 /** A reader of a route's query that takes `parameters` and nothing else. */
 export function answerQueryReader(parameters: readonly AnswerParameter[]): (query: unknown) => ServiceResult<AnswerQuery> {
@@ -40,7 +41,7 @@ export function answerQueryReader(parameters: readonly AnswerParameter[]): (quer
     for (const name of parameters) {
       const value = given[name];
       if (value !== undefined && !CHOICES[name].includes(value as string)) {
-        const allowed = [...new Set(CHOICES[name])].join(' or ');
+        const allowed = CHOICES[name].join(' or ');
         const found = typeof value === 'string' ? JSON.stringify(value.slice(0, 64)) : 'it more than once';
         return refused(`query parameter ${name} must be ${allowed}, found ${found}`, [{ path: `?${name}`, message: `must be ${allowed}` }]);
       }

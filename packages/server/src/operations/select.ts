@@ -19,7 +19,7 @@ import { selectionDecisionId } from '../selection-decision-id.js';
 import { selectionEntry, selectionRequestHash, type SelectionPayload } from '../selection-record.js';
 import { answerQueryReader, packageAnswer, type AnswerQuery } from './decide-answer.js';
 import { SELECT_REQUEST, selectRequestOf, type SelectRequest } from './select-request.js';
-import type { DecisionPackage } from '../decision-package.js';
+import { selectionPackage, type DecisionPackage } from '../decision-package.js';
 
 export interface SelectOutcome {
   readonly outcome: CycleOutcome;
@@ -117,9 +117,9 @@ export function selectHandler(options: SelectHandlerOptions): OperationHandler<S
       });
       if (!result.ok) return { ok: false, error: selectionError(result.error) };
       const trace = options.traceSigner === undefined ? result.trace : signTrace(result.trace, options.traceSigner, new Date());
-      const entry = selectionEntry(caller, request, result.outcome, trace);
-      const outcome = { outcome: result.outcome, response: result.response, decisionId: trace.decision_id, decisionPackage: (entry.payload as unknown as SelectionPayload).decision_package ?? null, idempotentReplay: false };
-      return { ok: true, value: { entry, work: outcome } };
+      const decisionPackage = selectionPackage(trace);
+      const outcome = { outcome: result.outcome, response: result.response, decisionId: trace.decision_id, decisionPackage, idempotentReplay: false };
+      return { ok: true, value: { entry: selectionEntry(caller, request, result.outcome, trace, decisionPackage), work: outcome } };
     },
     committed: async (_caller, _request, outcome) => ({ ok: true, value: outcome }),
     async replayed(_caller, _request, record) {
