@@ -11,7 +11,7 @@ import type { Span } from '@adec/diagnostics';
 import type { SkillOutputExpectation, Value, ValueRecord } from '@adec/grammar';
 import type { CheckedSkill, JsonValue, RecordField, SkillExpectation, SkillOutputCheck, Type } from '../model/index.js';
 import { formatType } from '../model/index.js';
-import { firstDeclaredAt, type DiagnosticSink } from './checker-context.js';
+import { repeatedRecordKey, type DiagnosticSink } from './checker-context.js';
 import type { ScenarioInfo } from './check-scenario.js';
 import type { ExpectMember, MemberLookup, MemberOf } from './check-test.js';
 import { checkLiteral, literalFromValue } from './literal-values.js';
@@ -126,13 +126,10 @@ function checkOutputFields(fields: readonly SkillOutputExpectation[], test: stri
   let valid = true;
   for (const entry of fields) {
     const name = entry.key.name;
-    const earlier = seen.get(name);
-    if (earlier !== undefined) {
-      sink.report('ADEC4009', entry.key.span, { clause: name, owner: 'this record' }, { notes: [firstDeclaredAt(earlier)] });
+    if (repeatedRecordKey(entry.key, seen, sink)) {
       valid = false;
       continue;
     }
-    seen.set(name, entry.key.span);
     const field = known.find((f) => f.name === name);
     if (field !== undefined) sink.recorder?.refer(entry.key.span, sink.recorder.fieldTargets(field));
     if (field === undefined) {

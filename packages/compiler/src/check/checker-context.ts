@@ -57,3 +57,17 @@ export function bindingOnlySink(sink: DiagnosticSink): DiagnosticSink | undefine
 export function firstDeclaredAt(span: Span): string {
   return `first declared at ${span.file}:${span.line}:${span.column}`;
 }
+
+/**
+ * Whether a test record gives `key` a second time (reported, ADEC4009, with where it was first);
+ * `seen` collects the keys given so far.
+ */
+export function repeatedRecordKey(key: { readonly name: string; readonly span: Span }, seen: Map<string, Span>, sink: DiagnosticSink): boolean {
+  const first = seen.get(key.name);
+  if (first === undefined) {
+    seen.set(key.name, key.span);
+    return false;
+  }
+  sink.report('ADEC4009', key.span, { clause: key.name, owner: 'this record' }, { notes: [firstDeclaredAt(first)] });
+  return true;
+}

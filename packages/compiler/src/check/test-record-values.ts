@@ -2,7 +2,7 @@
 import type { Span } from '@adec/diagnostics';
 import type { ValueRecord } from '@adec/grammar';
 import type { JsonValue, Type } from '../model/index.js';
-import { firstDeclaredAt, type DiagnosticSink } from './checker-context.js';
+import { repeatedRecordKey, type DiagnosticSink } from './checker-context.js';
 import { checkLiteral, literalFromValue } from './literal-values.js';
 
 /**
@@ -22,13 +22,10 @@ export function checkRecordValues(
   const seen = new Map<string, Span>();
   for (const entry of record?.entries ?? []) {
     const key = entry.key.name;
-    const first = seen.get(key);
-    if (first !== undefined) {
-      sink.report('ADEC4009', entry.key.span, { clause: key, owner: 'this record' }, { notes: [firstDeclaredAt(first)] });
+    if (repeatedRecordKey(entry.key, seen, sink)) {
       valid = false;
       continue;
     }
-    seen.set(key, entry.key.span);
     const type = typeOf(entry.key);
     if (type === undefined) {
       if (passThrough.has(key) && entry.value.kind === 'ValueScalar' && entry.value.value !== null) result[key] = entry.value.value;
