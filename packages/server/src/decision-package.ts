@@ -1,14 +1,15 @@
 /**
- * The Decision Package v1 of each kind of decision (docs/spec/contracts.md §2), made when the
- * decision is and stored in its record: what an executor is handed to carry the decision out.
- * Both are read from what the decision recorded (an adjudication's answer, a selection's
- * trace), so the package can say nothing its record does not.
+ * The Decision Package v1 of each kind of decision (docs/spec/contracts.md §2): what an executor
+ * is handed to carry the decision out. Both are read from what the decision recorded (an
+ * adjudication's request and answer, a selection's trace), so the package can say nothing its
+ * record does not. A selection's is stored beside its trace; an adjudication's is made from its
+ * record when asked for, which keeps it off the decide path (one safety assertion per rule would
+ * nearly double the record's serialization for an action of many rules).
  */
 import { createRequire } from 'node:module';
 import { DECISION_PACKAGE_SCHEMA_VERSION, type DecisionPackage as DecisionPackageSchema, type Wire } from '@adec/contracts';
 import type { AddressedTrace } from '@adec/engine';
-import type { Decision } from '@adec/runtime';
-import type { DecideRequest } from './operations/decide-request.js';
+import type { AdjudicationPayload } from './decision-record.js';
 
 export type DecisionPackage = Wire<typeof DecisionPackageSchema>;
 
@@ -22,13 +23,14 @@ const UNCALIBRATED = {
 };
 
 /** An adjudication's package: it approves (GREEN, GREEN-SKIP), routes to a person (YELLOW) or denies (RED) the action asked about. */
-export function adjudicationPackage(request: DecideRequest, decision: Decision, inputsHash: string): DecisionPackage {
+export function adjudicationPackage(record: Pick<AdjudicationPayload, 'request' | 'inputs_hash' | 'response'>): DecisionPackage {
+  const { request, response: decision } = record;
   const { status, work_frame: frame, decision_metadata: metadata } = decision;
   const winning = metadata.matched_rule_outcomes.find((rule) => rule.rule_id === metadata.aggregation_outcome.winning_rule);
   return {
     decision_id: metadata.request_id,
     schema_version: DECISION_PACKAGE_SCHEMA_VERSION,
-    task_id: request.requestId ?? metadata.request_id,
+    task_id: request.request_id ?? metadata.request_id,
     timestamp: metadata.request_time,
     decision_type: status === 'RED' ? 'deny' : status === 'YELLOW' ? 'route' : 'approve',
     selected_action: { name: request.action, parameters: request.context, preconditions: frame.missing_evidence, expected_effects: frame.required_output },
@@ -41,7 +43,7 @@ export function adjudicationPackage(request: DecideRequest, decision: Decision, 
     escalation_route: frame.next_human_owner === null ? null : { contact: frame.next_human_owner, SLA: null },
     alternatives: [],
     reasoning_trace_ref: `/v1/decisions/${metadata.request_id}`,
-    references: { context_id: inputsHash, rule_output_id: null, world_version_id: metadata.module.module_hash, CET_version: null, Ruleset_version: metadata.module.version, DER_version: ADEC_VERSION },
+    references: { context_id: record.inputs_hash, rule_output_id: null, world_version_id: metadata.module.module_hash, CET_version: null, Ruleset_version: metadata.module.version, DER_version: ADEC_VERSION },
     consultations: [],
     budgets: { time: null, cost: null },
     policy_requirements: [`mode: ${frame.mode}`, ...frame.allowed_actions.map((action) => `allowed: ${action}`), ...frame.forbidden_actions.map((action) => `forbidden: ${action}`)],

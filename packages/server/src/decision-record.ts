@@ -8,7 +8,6 @@ import type { AppendedEntry, AuditRecord } from '@adec/audit';
 import type { Decision, EntryValues } from '@adec/runtime';
 import type { Caller } from './auth/index.js';
 import { digestOf } from './canonical-json.js';
-import type { DecisionPackage } from './decision-package.js';
 import type { DecideRequest } from './operations/decide-request.js';
 
 /** The payload of an `adjudication` record. */
@@ -25,8 +24,6 @@ export interface AdjudicationPayload {
   readonly caller: CallerRecord;
   readonly module_hash: string;
   readonly inputs_hash: string;
-  /** The Decision Package v1 (decision-package.ts); absent from records made before it. */
-  readonly decision_package?: DecisionPackage;
   readonly response: Decision;
 }
 
@@ -47,16 +44,14 @@ export function requestHashOf(tenant: string, request: DecideRequest): string {
   return digestOf({ org: tenant, domain: request.domain, action: request.action, world_model_version: request.worldModelVersion, context: request.context });
 }
 
-/** The record of `decision`, whose JSON text the answer already holds (`decisionJson`): the record splices it in, beside its package. */
-export function adjudicationEntry(caller: Caller, request: DecideRequest, entry: Required<EntryValues>, decision: Decision, decisionJson: string, decisionPackage: DecisionPackage): AppendedEntry {
+/** The record of `decision`, whose JSON text the answer already holds (`decisionJson`): the record splices it in. */
+export function adjudicationEntry(caller: Caller, request: DecideRequest, entry: Required<EntryValues>, decision: Decision, decisionJson: string): AppendedEntry {
   const context: Omit<AdjudicationPayload, 'response'> = {
-    request: { domain: request.domain, action: request.action, world_model_version: request.worldModelVersion, context: request.context, request_id: request.requestId },
+    request: recordedRequest(request),
     entry: { request_id: entry.requestId, request_time: entry.requestTime, authenticated_caller: entry.authenticatedCaller ?? caller.subject },
     caller: callerRecord(caller),
     module_hash: decision.decision_metadata.module.module_hash,
-    // The package's context id is the hash of these inputs: computed once, for both.
-    inputs_hash: decisionPackage.references.context_id,
-    decision_package: decisionPackage,
+    inputs_hash: digestOf(request.context),
   };
   const payload: AdjudicationPayload = { ...context, response: decision };
   return {
@@ -67,6 +62,11 @@ export function adjudicationEntry(caller: Caller, request: DecideRequest, entry:
     payload: payload as unknown as Record<string, unknown>,
     payloadJson: `${JSON.stringify(context).slice(0, -1)},"response":${decisionJson}}`,
   };
+}
+
+/** The request as an adjudication's record keeps it. */
+export function recordedRequest(request: DecideRequest): AdjudicationPayload['request'] {
+  return { domain: request.domain, action: request.action, world_model_version: request.worldModelVersion, context: request.context, request_id: request.requestId };
 }
 
 /** What `GET /v1/decisions/{id}` shows of any stored decision: its id, kind, place in the chain, request, caller and module. */

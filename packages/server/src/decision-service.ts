@@ -7,6 +7,7 @@ import type { AuditRecord, AuditStore } from '@adec/audit';
 import { comparedInReplay, isMachineFault, replayDecision, type Decision, type ModuleLoader, type TakenAsRecorded } from '@adec/runtime';
 import { apiError } from './api-error.js';
 import type { Caller } from './auth/index.js';
+import { adjudicationPackage } from './decision-package.js';
 import { storedDecisionView, type AdjudicationPayload } from './decision-record.js';
 import { jsonDifferences, type Difference } from '@adec/engine';
 import type { Admission } from './admission.js';
@@ -83,13 +84,14 @@ export class DecisionService {
     return { ok: true, value: found.value.kind === 'selection' ? this.options.selections!.view(found.value) : storedDecisionView(found.value) };
   }
 
-  /** The Decision Package stored with a decision (docs/spec/contracts.md §2). */
+  /** A decision's Decision Package (docs/spec/contracts.md §2): a selection's as stored, an adjudication's made from its record. */
   async decisionPackage(caller: Caller, decisionId: string): Promise<ServiceResult<unknown>> {
     const found = await this.#existing(caller, decisionId);
     if (!found.ok) return found;
+    if (found.value.kind !== 'selection') return { ok: true, value: adjudicationPackage(found.value.payload as unknown as AdjudicationPayload) };
     const stored = (found.value.payload as { readonly decision_package?: unknown }).decision_package;
-    if (stored === undefined) return { ok: false, error: apiError(409, 'NO_DECISION_PACKAGE', `decision ${decisionId} was recorded before decisions stored a Decision Package; read it as recorded without ?format`) };
-    if (stored === null) return { ok: false, error: apiError(409, 'NO_DECISION_PACKAGE', `decision ${decisionId} chose no action (${String((found.value.payload as { readonly outcome?: unknown }).outcome)}), so it has no Decision Package; its trace is stored`) };
+    if (stored === undefined) return { ok: false, error: apiError(409, 'NO_DECISION_PACKAGE', `selection ${decisionId} was recorded before selections stored a Decision Package; read it as recorded without ?format`) };
+    if (stored === null) return { ok: false, error: apiError(409, 'NO_DECISION_PACKAGE', `selection ${decisionId} chose no action (${String((found.value.payload as { readonly outcome?: unknown }).outcome)}), so it has no Decision Package; its trace is stored`) };
     return { ok: true, value: stored };
   }
 

@@ -9,7 +9,7 @@ import { decide, type DecideError, type Decision, type EntryValues, type ModuleL
 import { apiError, type ApiError } from '../api-error.js';
 import type { Caller } from '../auth/index.js';
 import { adjudicationPackage, type DecisionPackage } from '../decision-package.js';
-import { adjudicationEntry, requestHashOf, type AdjudicationPayload } from '../decision-record.js';
+import { adjudicationEntry, recordedRequest, requestHashOf, type AdjudicationPayload } from '../decision-record.js';
 import { digestOf } from '../canonical-json.js';
 import { decisionHeaders, decisionOrPackage, errorResponse, retryAfter, sharedRefusals } from '../openapi-responses.js';
 import type { Operation, OperationHandler } from '../pipeline/operation.js';
@@ -22,8 +22,8 @@ export interface DecideOutcome {
   /** The decision's JSON text, serialized once for the answer and the audit record. */
   readonly decisionJson: string;
   readonly decisionId: string;
-  /** Its Decision Package, as stored; null for a decision recorded before packages were. */
-  readonly decisionPackage: DecisionPackage | null;
+  /** Its Decision Package, made from what the record holds, only when it is asked for. */
+  readonly decisionPackage: () => DecisionPackage;
   /** True when this is a retry answered with the decision stored for its request id. */
   readonly idempotentReplay: boolean;
 }
@@ -75,7 +75,7 @@ export const DECIDE: Operation<DecideRequest, DecideOutcome, AnswerQuery> = {
   readQuery: answerQueryReader(['traces', 'format']),
   answer: ({ decision, decisionJson, decisionId, decisionPackage, idempotentReplay }, query) => {
     const headers = { location: `/v1/decisions/${decisionId}`, ...(idempotentReplay && { 'idempotent-replayed': 'true' }) };
-    if (query?.packaged === true) return packageAnswer(decisionPackage, decisionId, headers);
+    if (query?.packaged === true) return packageAnswer(decisionPackage(), decisionId, headers);
     // The text the audit record holds, or less of it.
     return { ok: true, status: 200, body: decision, json: query?.traces === false ? withoutTracesJson(decision) : decisionJson, headers };
   },
@@ -91,7 +91,6 @@ export interface DecideHandlerOptions {
 interface Decided {
   readonly decision: Decision;
   readonly decisionJson: string;
-  readonly decisionPackage: DecisionPackage;
   readonly entry: Required<EntryValues>;
 }
 
@@ -104,13 +103,15 @@ export function decideHandler(options: DecideHandlerOptions): OperationHandler<D
       const decided = await decide(module.module, { action: request.action, context: request.context }, entry, { deadline: receivedAt + options.decisionTimeoutMs });
       if (!decided.ok) return { ok: false, error: decideError(decided.error) };
       const decisionJson = JSON.stringify(decided.decision);
-      const decisionPackage = adjudicationPackage(request, decided.decision, digestOf(request.context));
-      return { ok: true, value: { entry: adjudicationEntry(caller, request, entry, decided.decision, decisionJson, decisionPackage), work: { decision: decided.decision, decisionJson, decisionPackage, entry } } };
+      return { ok: true, value: { entry: adjudicationEntry(caller, request, entry, decided.decision, decisionJson), work: { decision: decided.decision, decisionJson, entry } } };
     },
-    committed: async (_caller, _request, { decision, decisionJson, decisionPackage, entry }) => ({ ok: true, value: { decision, decisionJson, decisionPackage, decisionId: entry.requestId, idempotentReplay: false } }),
+    committed: async (_caller, request, { decision, decisionJson, entry }) => ({
+      ok: true,
+      value: { decision, decisionJson, decisionPackage: () => adjudicationPackage({ request: recordedRequest(request), inputs_hash: digestOf(request.context), response: decision }), decisionId: entry.requestId, idempotentReplay: false },
+    }),
     async replayed(_caller, _request, record) {
       const payload = record.payload as unknown as AdjudicationPayload;
-      return { ok: true, value: { decision: payload.response, decisionJson: JSON.stringify(payload.response), decisionPackage: payload.decision_package ?? null, decisionId: record.decisionId, idempotentReplay: true } };
+      return { ok: true, value: { decision: payload.response, decisionJson: JSON.stringify(payload.response), decisionPackage: () => adjudicationPackage(payload), decisionId: record.decisionId, idempotentReplay: true } };
     },
     answered: (outcome, seconds) => options.decided?.(outcome.decision, seconds),
   };
